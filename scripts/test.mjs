@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+// `npm test`: runs the whole vitest suite and ends with the plain line `N passed, N failed`
+// (read from vitest's JSON report), exiting with vitest's own exit code.
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
+import { resolve } from 'node:path'
+
+const root = resolve(import.meta.dirname, '..')
+const report = resolve(root, 'test-results/vitest.json')
+mkdirSync(resolve(root, 'test-results'), { recursive: true })
+rmSync(report, { force: true })
+
+const vitest = resolve(root, 'node_modules/vitest/vitest.mjs')
+const result = spawnSync(process.execPath, [vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)], {
+  cwd: root,
+  stdio: 'inherit',
+})
+
+let passed = 0
+let failed = 0
+let skipped = 0
+if (existsSync(report)) {
+  const json = JSON.parse(readFileSync(report, 'utf8'))
+  passed = json.numPassedTests ?? 0
+  // A file that fails to load has no failed test but a failed suite: count it too.
+  failed = (json.numFailedTests ?? 0) || (json.numFailedTestSuites ?? 0)
+  skipped = (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0)
+}
+else {
+  failed = 1
+}
+const code = result.status ?? 1
+if (code !== 0 && failed === 0) failed = 1
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`)
+process.exit(code)

@@ -1,0 +1,103 @@
+import { addServerHandler, addServerImports, addServerTemplate, addTypeTemplate, createResolver, defineNuxtModule, useLogger, useNitro } from '@nuxt/kit'
+import { resolve } from 'pathe'
+import type { McpServerConfig } from './runtime/server/config'
+import { DEFINITION_KINDS, renderDefinitionsModule, scanDefinitions } from './scan'
+import type { ScannedDefinition } from './scan'
+
+/** Options of the `mcp:` key in nuxt.config. */
+export interface ModuleOptions {
+  /** Serve MCP at all. */
+  enabled: boolean
+  /** Where the endpoint lives. */
+  route: string
+  /** The server name clients show. Defaults to the app's package name. */
+  name?: string
+  version: string
+  /** Instructions sent to clients at initialize / discover. */
+  instructions?: string
+  /** Host names accepted besides loopback ones (DNS-rebinding protection). */
+  allowedHosts: string[]
+  /** Browser origins accepted besides the endpoint's own. */
+  allowedOrigins: string[]
+  /** Largest request body in bytes. */
+  maxBodySize: number
+  sessions: Partial<McpServerConfig['sessions']>
+  elicitation: Partial<McpServerConfig['elicitation']>
+}
+
+const VIRTUAL_DEFINITIONS = '#mcp-elicitation/definitions'
+
+export default defineNuxtModule<ModuleOptions>({
+  meta: { name: 'nuxt-mcp-elicitation', configKey: 'mcp', compatibility: { nuxt: '>=4.0.0' } },
+  defaults: {
+    enabled: true,
+    route: '/mcp',
+    version: '1.0.0',
+    allowedHosts: [],
+    allowedOrigins: [],
+    maxBodySize: 4 * 1024 * 1024,
+    sessions: {},
+    elicitation: {},
+  },
+  async setup(options, nuxt) {
+    const logger = useLogger('nuxt-mcp-elicitation')
+    if (!options.enabled) return
+    const resolver = createResolver(import.meta.url)
+
+    const serverConfig: McpServerConfig = {
+      route: options.route,
+      name: options.name ?? nuxt.options.appId ?? 'nuxt-mcp',
+      version: options.version,
+      ...(options.instructions && { instructions: options.instructions }),
+      allowedHosts: options.allowedHosts,
+      allowedOrigins: options.allowedOrigins,
+      maxBodySize: options.maxBodySize,
+      sessions: { idleTimeoutMs: 30 * 60_000, max: 1000, ...options.sessions },
+      elicitation: { timeoutMs: 10 * 60_000, stateTtlSeconds: 3600, maxAttempts: 3, allowInsecureUrls: false, ...options.elicitation },
+      // Read at run time from NUXT_MCP_STATE_SECRET: never baked into the build.
+      stateSecret: '',
+    }
+    nuxt.options.runtimeConfig.mcp = serverConfig
+
+    const layers = nuxt.options._layers.map(layer => ({
+      rootDir: layer.config.rootDir,
+      serverDir: layer.config.serverDir ?? resolve(layer.config.rootDir, 'server'),
+    }))
+    layers[0] = { rootDir: nuxt.options.rootDir, serverDir: nuxt.options.serverDir }
+
+    let found: ScannedDefinition[] = await scanDefinitions(layers)
+    addServerTemplate({
+      filename: VIRTUAL_DEFINITIONS,
+      // Re-scanned on every Nitro build, so files added in `nuxi dev` appear after a reload.
+      getContents: async () => {
+        found = await scanDefinitions(layers)
+        return renderDefinitionsModule(found)
+      },
+    })
+    addTypeTemplate({
+      filename: 'types/mcp-elicitation-definitions.d.ts',
+      getContents: () => `declare module '${VIRTUAL_DEFINITIONS}' {\n  const definitions: import('${resolver.resolve('./runtime/server/endpoint')}').McpDefinitions\n  export default definitions\n}\n`,
+    }, { nitro: true })
+
+    const runtimeIndex = resolver.resolve('./runtime/server/index')
+    addServerImports(['defineMcpTool', 'defineMcpResource', 'defineMcpPrompt', 'useMcpElicitation', 'McpElicitationError', 'completeMcpUrlElicitation']
+      .map(name => ({ name, from: runtimeIndex })))
+    addServerHandler({ route: options.route, handler: resolver.resolve('./runtime/server/routes/mcp') })
+
+    const mcpDirs = layers.flatMap(layer => DEFINITION_KINDS.map(kind => resolve(layer.serverDir, 'mcp', kind)))
+    // Nitro's own watcher rebuilds on edits but not on new or removed files it never imported.
+    nuxt.hook('builder:watch', async (event, relativePath) => {
+      if (event !== 'add' && event !== 'unlink') return
+      const path = resolve(nuxt.options.rootDir, relativePath)
+      if (mcpDirs.some(dir => path.startsWith(`${dir}/`))) await useNitro().hooks.callHook('rollup:reload')
+    })
+
+    if (nuxt.options.dev) {
+      nuxt.hook('listen', (_server, listener: { url?: string }) => {
+        const url = new URL(options.route, listener.url ?? 'http://localhost:3000').href
+        const count = (kind: ScannedDefinition['kind']) => found.filter(entry => entry.kind === kind).length
+        logger.info(`MCP endpoint: ${url} (${count('tools')} tools, ${count('resources')} resources, ${count('prompts')} prompts)`)
+      })
+    }
+  },
+})

@@ -1,0 +1,60 @@
+import { randomBytes } from 'node:crypto'
+
+/** The module's options as they reach the server (nuxt.config `mcp:` merged with `NUXT_MCP_*`). */
+export interface McpServerConfig {
+  route: string
+  name: string
+  version: string
+  instructions?: string
+  /** Extra Host names accepted besides loopback ones (comma-separated string from env is fine). */
+  allowedHosts: string[] | string
+  /** Origins accepted on browser requests besides the request's own host. */
+  allowedOrigins: string[] | string
+  /** Largest accepted request body, in bytes. */
+  maxBodySize: number
+  sessions: {
+    /** A legacy session idle this long (and with no request in flight) is closed. 0 disables. */
+    idleTimeoutMs: number
+    /** Most concurrent legacy sessions; beyond it `initialize` gets 503. */
+    max: number
+  }
+  elicitation: {
+    /** How long a legacy elicitation waits for the person, unless the call passes `timeout`. */
+    timeoutMs: number
+    /** How long a modern `requestState` stays valid. */
+    stateTtlSeconds: number
+    /** How many times a modern client is asked again after an invalid answer. */
+    maxAttempts: number
+    /** Accept `http:` URL-mode targets on hosts other than localhost. */
+    allowInsecureUrls: boolean
+  }
+  /** HMAC key of modern `requestState`; every instance behind one endpoint needs the same. */
+  stateSecret: string
+}
+
+/** Turns `a,b` (from an env variable) or an array into a clean list. */
+export function toList(value: string[] | string | undefined): string[] {
+  const items = Array.isArray(value) ? value : (value ?? '').split(',')
+  return items.map(item => item.trim()).filter(Boolean)
+}
+
+let generatedSecret: string | undefined
+
+/**
+ * The state secret to use: the configured one, or a per-process random one with a warning
+ * (flows then only complete while every round reaches this same process).
+ */
+export function resolveStateSecret(config: McpServerConfig, production: boolean): string {
+  if (config.stateSecret) {
+    if (config.stateSecret.length < 32) console.warn('[nuxt-mcp-elicitation] NUXT_MCP_STATE_SECRET is shorter than 32 characters: use a long random value (e.g. `openssl rand -base64 48`).')
+    return config.stateSecret
+  }
+  if (!generatedSecret) {
+    generatedSecret = randomBytes(32).toString('base64url')
+    const message = production
+      ? 'No NUXT_MCP_STATE_SECRET is set: a random one was generated for this process. Modern (2026-07-28) elicitation flows will be REJECTED when a retry reaches another instance or a restarted server. Set NUXT_MCP_STATE_SECRET to one long random value shared by all instances.'
+      : 'No NUXT_MCP_STATE_SECRET set: using a generated one for this dev server.'
+    console.warn(`[nuxt-mcp-elicitation] ${message}`)
+  }
+  return generatedSecret
+}

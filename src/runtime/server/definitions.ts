@@ -1,0 +1,143 @@
+import type { H3Event } from 'h3'
+import type { z } from 'zod'
+import type {
+  AuthInfo,
+  CallToolResult,
+  GetPromptResult,
+  ReadResourceResult,
+  ToolAnnotations,
+} from '@modelcontextprotocol/server'
+import type { McpEra } from './context'
+
+type MaybePromise<T> = T | Promise<T>
+
+/** A Zod raw shape: `{ field: z.string(), … }`. */
+export type McpZodShape = Record<string, z.ZodType>
+
+/** The second argument of every handler. */
+export interface McpHandlerContext {
+  /** The h3 event of the HTTP request that carried this call. */
+  event: H3Event
+  /** Aborted when the call is cancelled or the client disconnects. */
+  signal: AbortSignal
+  /** `legacy` (≤ 2025-11-25, sessions) or `modern` (2026-07-28, stateless). */
+  era: McpEra
+  /** Set by your `mcp:auth` hook. */
+  principal?: string
+  authInfo?: AuthInfo
+  /** The legacy session id; `undefined` on modern requests. */
+  sessionId?: string
+}
+
+type ShapeOutput<S extends McpZodShape> = z.output<z.ZodObject<S>>
+
+/**
+ * What a tool handler may return: a string (one text item), a full `CallToolResult`, or — when
+ * the tool declares an `outputSchema` — the structured object itself.
+ */
+export type McpToolReturn<O extends McpZodShape | undefined> =
+  | string
+  | CallToolResult
+  | (O extends McpZodShape ? ShapeOutput<O> : never)
+
+/** A tool, as written in `server/mcp/tools/*.ts`. */
+export interface McpToolDefinition<I extends McpZodShape = McpZodShape, O extends McpZodShape | undefined = undefined> {
+  /** Defaults to the file name (`server/mcp/tools/send-mail.ts` → `send-mail`). */
+  name?: string
+  title?: string
+  description?: string
+  /** Arguments as a Zod raw shape; validated before the handler runs. */
+  inputSchema?: I
+  /** Structured output as a Zod raw shape; a returned object becomes `structuredContent`. */
+  outputSchema?: O
+  annotations?: ToolAnnotations
+  handler: (args: ShapeOutput<I>, context: McpHandlerContext) => MaybePromise<McpToolReturn<O>>
+}
+
+/**
+ * Defines an MCP tool. Auto-imported in server code.
+ *
+ * @example
+ * ```ts
+ * // server/mcp/tools/echo.ts
+ * import { z } from 'zod'
+ * export default defineMcpTool({
+ *   description: 'Repeats the text',
+ *   inputSchema: { text: z.string() },
+ *   handler: async ({ text }) => text,
+ * })
+ * ```
+ */
+export function defineMcpTool<I extends McpZodShape = Record<string, never>, O extends McpZodShape | undefined = undefined>(
+  definition: McpToolDefinition<I, O>,
+): McpToolDefinition<I, O> {
+  return definition
+}
+
+/** What a resource handler may return: text, or a full `ReadResourceResult`. */
+export type McpResourceReturn = string | ReadResourceResult
+
+/** A resource, as written in `server/mcp/resources/*.ts`. */
+export interface McpResourceDefinition {
+  /** Defaults to the file name. */
+  name?: string
+  title?: string
+  description?: string
+  mimeType?: string
+  /** A fixed URI (`config://app`) or an RFC 6570 template (`users://{id}/profile`). */
+  uri: string
+  /** `variables` holds the template's values (empty for a fixed URI). */
+  handler: (uri: URL, variables: Record<string, string | string[]>, context: McpHandlerContext) => MaybePromise<McpResourceReturn>
+}
+
+/**
+ * Defines an MCP resource with a fixed URI or a URI template. Auto-imported in server code.
+ *
+ * @example
+ * ```ts
+ * // server/mcp/resources/readme.ts
+ * export default defineMcpResource({
+ *   uri: 'docs://readme',
+ *   mimeType: 'text/markdown',
+ *   handler: () => '# Hello',
+ * })
+ * ```
+ */
+export function defineMcpResource(definition: McpResourceDefinition): McpResourceDefinition {
+  return definition
+}
+
+/** Prompt arguments are strings on the wire: a shape of string schemas, optional ones allowed. */
+export type McpPromptShape = Record<string, z.ZodType<string | undefined>>
+
+/** What a prompt handler may return: one user message of text, or a full `GetPromptResult`. */
+export type McpPromptReturn = string | GetPromptResult
+
+/** A prompt, as written in `server/mcp/prompts/*.ts`. */
+export interface McpPromptDefinition<A extends McpPromptShape = McpPromptShape> {
+  /** Defaults to the file name. */
+  name?: string
+  title?: string
+  description?: string
+  arguments?: A
+  handler: (args: z.output<z.ZodObject<A>>, context: McpHandlerContext) => MaybePromise<McpPromptReturn>
+}
+
+/**
+ * Defines an MCP prompt. Auto-imported in server code.
+ *
+ * @example
+ * ```ts
+ * // server/mcp/prompts/review.ts
+ * import { z } from 'zod'
+ * export default defineMcpPrompt({
+ *   arguments: { file: z.string().describe('Path to review') },
+ *   handler: ({ file }) => `Review ${file} for bugs.`,
+ * })
+ * ```
+ */
+export function defineMcpPrompt<A extends McpPromptShape = Record<string, never>>(
+  definition: McpPromptDefinition<A>,
+): McpPromptDefinition<A> {
+  return definition
+}

@@ -1,0 +1,136 @@
+import * as z from 'zod'
+import * as z3 from 'zod/v3'
+import { safeParse, type $strict, type $ZodObject, type $ZodType, type output } from 'zod/v4/core'
+import { McpElicitationError } from './error'
+import { fieldOfIssue, formatIssue, labelPath, showValue } from './answer-issues'
+import { isBag, type Bag } from './schema-read'
+import { resolveShape, type FormShape, type Zod3FormShape, type Zod4FormShape } from './schema-shape'
+
+/**
+ * Validation of a client's form answer (`content`) against the Zod shape that asked for it.
+ * The shape is the source of truth for everything the wire schema could not express (exclusive
+ * bounds, uuid/regex formats, `.refine()`), so every answer goes through it.
+ */
+
+/**
+ * The parsed answer for a shape: `z.output` of `z.object(shape)`, with defaults applied and
+ * transforms run. For a `z.object(...)` it is that object's output.
+ */
+export type FormOutput<S> =
+  S extends $ZodObject ? output<S>
+    : S extends z3.ZodTypeAny ? z3.output<S>
+      : S extends Zod4FormShape ? output<$ZodObject<S, $strict>>
+        : S extends Zod3FormShape ? z3.output<z3.ZodObject<S>>
+          : never
+
+/** The verdict of {@link parseFormAnswer}. */
+export type FormAnswer<T> = { ok: true; value: T } | { ok: false; issues: string[] }
+
+type Parser = ({ version: 4; schema: $ZodType } | { version: 3; schema: z3.ZodTypeAny }) & { fields: ReadonlySet<string> }
+
+// Building a z.object is cheap but not free; module-level shapes are parsed many times.
+const parsers = new WeakMap<object, Parser>()
+
+function parserFor(shape: FormShape): Parser {
+  const cached = parsers.get(shape)
+  if (cached) return cached
+  const resolved = resolveShape(shape)
+  // A z.object passed in is used as written (its refinements run); unknown keys are rejected
+  // before it sees the content, so its strip/loose/strict setting does not matter.
+  const fields = new Set(resolved.fields.map(([name]) => name))
+  const parser: Parser = resolved.version === 4
+    ? { version: 4, fields, schema: resolved.object ?? z.object(Object.fromEntries(resolved.fields)) }
+    : { version: 3, fields, schema: resolved.object ?? z3.object(Object.fromEntries(resolved.fields)) }
+  parsers.set(shape, parser)
+  return parser
+}
+
+/** Form answers hold only these (spec): anything else is refused before Zod can coerce it. */
+function isWireValue(value: unknown): boolean {
+  return typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))
+    || (Array.isArray(value) && value.every(item => typeof item === 'string'))
+}
+
+/**
+ * Reports fields the form does not have and values no form field can hold, before Zod runs (a
+ * `z.coerce.string()` would otherwise turn an object into "[object Object]").
+ */
+function screenFields(content: Bag, fields: ReadonlySet<string>): { issues: string[]; rejected: Set<string> } {
+  const issues: string[] = []
+  const rejected = new Set<string>()
+  for (const [key, value] of Object.entries(content)) {
+    // An own key holding undefined (never in JSON, possible from JS callers) means "absent".
+    const problem = !fields.has(key) ? `unexpected field '${key}'`
+      : value !== undefined && !isWireValue(value) ? `${labelPath([key])}: expected a string, number, boolean or list of strings, received ${showValue(value)}`
+        : undefined
+    if (problem === undefined) continue
+    issues.push(problem)
+    rejected.add(key)
+  }
+  return { issues, rejected }
+}
+
+function runParser(parser: Parser, content: Bag): { success: true; data: unknown } | { success: false; issues: unknown[] } {
+  if (parser.version === 4) {
+    const result = safeParse(parser.schema, content, { reportInput: false })
+    return result.success ? { success: true, data: result.data } : { success: false, issues: result.error.issues }
+  }
+  const result = parser.schema.safeParse(content)
+  return result.success ? { success: true, data: result.data } : { success: false, issues: result.error.issues }
+}
+
+/**
+ * Validates a client's form answer against the shape: unknown fields, non-form values and every
+ * Zod rule are reported as readable issues; on success the value has defaults applied. Never
+ * throws for any content (a throwing or async refinement becomes an issue too).
+ *
+ * @throws McpElicitationError `invalid-schema` only when `shape` itself is not a form shape.
+ * @example
+ * ```ts
+ * const shape = { age: z.number().int(), notify: z.boolean().default(true) }
+ * parseFormAnswer(shape, { age: 30 }) // { ok: true, value: { age: 30, notify: true } }
+ * parseFormAnswer(shape, { age: 'x', extra: 1 })
+ * // { ok: false, issues: ["unexpected field 'extra'", '"age": expected a number, received "x"'] }
+ * ```
+ */
+export function parseFormAnswer<S extends FormShape>(shape: S, content: unknown): FormAnswer<FormOutput<S>> {
+  const parser = parserFor(shape)
+  if (!isBag(content)) return { ok: false, issues: [`the answer must be an object of field values, received ${showValue(content)}`] }
+  try {
+    const { issues, rejected } = screenFields(content, parser.fields)
+    const kept = Object.fromEntries(Object.entries(content).filter(([key]) => !rejected.has(key)))
+    const result = runParser(parser, kept)
+    if (!result.success) {
+      // A field already reported above would be reported again as "missing".
+      for (const issue of result.issues.filter(isBag)) {
+        if (!rejected.has(String(Array.isArray(issue.path) ? issue.path[0] : ''))) issues.push(formatIssue(issue, kept))
+      }
+    }
+    if (issues.length > 0 || !result.success) return { ok: false, issues: issues.length > 0 ? issues : ['the answer is invalid'] }
+    // The parser was built from this very shape, so its output is the shape's output type.
+    return { ok: true, value: result.data as FormOutput<S> }
+  }
+  catch (error) {
+    return { ok: false, issues: [`the answer could not be validated: ${error instanceof Error ? error.message : String(error)}`] }
+  }
+}
+
+/**
+ * Builds the `invalid-response` error for a rejected answer: the message lists every problem with
+ * its field, and `field` is set when they all concern one field.
+ *
+ * @example
+ * ```ts
+ * const verdict = parseFormAnswer(shape, content)
+ * if (!verdict.ok) throw formAnswerError(verdict.issues)
+ * // McpElicitationError: The answer does not match the form: "age": expected a number, received "x". …
+ * ```
+ */
+export function formAnswerError(issues: string[]): McpElicitationError {
+  const fields = [...new Set(issues.map(fieldOfIssue).filter(field => field !== undefined))]
+  const listed = issues.length > 0 ? issues.join('; ') : 'no details'
+  const which = fields.length > 0 ? ` (${fields.map(f => JSON.stringify(f)).join(', ')})` : ''
+  const message = `The answer does not match the form: ${listed}. Ask again and tell the user what to correct${which}, `
+    + `or relax the field's schema if such answers should be accepted.`
+  return new McpElicitationError('invalid-response', message, { issues: [...issues], field: fields.length === 1 ? fields[0] : undefined })
+}

@@ -1,0 +1,121 @@
+import { inputRequired, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server'
+import type { InputRequiredResult, InputRequests } from '@modelcontextprotocol/server'
+import { getMcpScope } from '../context'
+import type { McpRequestScope } from '../context'
+import { runAsHandler } from './run'
+import type { ElicitationRun } from './run'
+import { digestJson, openRequestState, sealRequestState } from './state'
+import type { ModernFlowState } from './state'
+import { checkResponseShape } from './responses'
+
+/** How a handler execution ended: with its value, or with questions for the client (modern). */
+export type HandlerOutcome<T> = { kind: 'done', value: T } | { kind: 'input-required', result: InputRequiredResult }
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/**
+ * What a modern `requestState` is bound to: the principal, the method, its target (tool or
+ * prompt name, resource URI) and a digest of its arguments. A state minted for one of these
+ * is refused for any other.
+ */
+export function bindingOf(scope: McpRequestScope | undefined): string {
+  const body = isRecord(scope?.body) ? scope.body : {}
+  const params = isRecord(body.params) ? body.params : {}
+  return digestJson({ p: scope?.principal ?? '', m: body.method, t: params.name ?? params.uri, a: params.arguments ?? {} })
+}
+
+/**
+ * The `requestState.verify` hook: runs before the handler, so a forged, expired or replayed
+ * state never reaches user code. The SDK turns a throw into JSON-RPC `-32602`.
+ */
+export function verifyRequestState(secret: string, wire: string): ModernFlowState {
+  return openRequestState(secret, wire, bindingOf(getMcpScope()))
+}
+
+/**
+ * Malformed answers are a protocol error (spec: malformed `inputResponses` SHOULD get a
+ * JSON-RPC error); keys we never asked are ignored.
+ */
+function assertWellFormedResponses(state: ModernFlowState | undefined, responses: Record<string, unknown>, dropped: string[]): void {
+  for (const key of Object.keys(state?.asked ?? {})) {
+    if (dropped.includes(key)) {
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `inputResponses["${key}"] is not a bare elicitation result. Send { action: 'accept' | 'decline' | 'cancel', content? } under that key.`)
+    }
+    if (!(key in responses)) continue
+    const problem = checkResponseShape(responses[key])
+    if (problem) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `inputResponses["${key}"]: ${problem}`)
+  }
+}
+
+function endRound(run: ElicitationRun, secret: string): InputRequiredResult {
+  const modern = run.modern!
+  const inputRequests: InputRequests = {}
+  const asked: ModernFlowState['asked'] = {}
+  for (const [key, pending] of modern.pending) {
+    inputRequests[key] = pending.request
+    asked[key] = { q: pending.q, n: pending.n }
+  }
+  const state: ModernFlowState = {
+    exp: Date.now() + run.config.elicitation.stateTtlSeconds * 1000,
+    bind: bindingOf(run.scope),
+    answers: modern.answers,
+    asked,
+  }
+  return inputRequired({ inputRequests, requestState: sealRequestState(secret, state) })
+}
+
+/**
+ * Executes handler code under an elicitation run.
+ *
+ * Legacy: questions are pushed and awaited, so this is a plain call.
+ * Modern: an unanswered question never settles its promise; once the handler has queued its
+ * questions (a macrotask later, so `Promise.all([...])` siblings join the same round) the round
+ * ends with `input_required`. A pending question always wins over whatever the handler does
+ * next, so a user's `try/catch` or timeout race cannot turn a pending round into a wrong result.
+ *
+ * @example
+ * ```ts
+ * const outcome = await executeHandler(run, secret, () => tool.handler(args, context))
+ * if (outcome.kind === 'input-required') return outcome.result
+ * ```
+ */
+export function executeHandler<T>(run: ElicitationRun, secret: string, fn: () => T | Promise<T>): Promise<HandlerOutcome<T>> {
+  const modern = run.modern
+  if (!modern) return Promise.resolve().then(() => runAsHandler(run, fn)).then(value => ({ kind: 'done', value }))
+  assertWellFormedResponses(modern.state, modern.responses, run.ctx.mcpReq.droppedInputResponseKeys ?? [])
+  return new Promise((resolve, reject) => {
+    let settled = false
+    const finishWithQuestions = () => {
+      if (settled) return
+      settled = true
+      try {
+        resolve({ kind: 'input-required', result: endRound(run, secret) })
+      }
+      catch (error) {
+        reject(error)
+      }
+    }
+    let scheduled = false
+    modern.onPending = () => {
+      if (scheduled) return
+      scheduled = true
+      setImmediate(finishWithQuestions)
+    }
+    Promise.resolve().then(() => runAsHandler(run, fn)).then(
+      (value) => {
+        if (settled) return
+        if (modern.pending.size > 0) return finishWithQuestions()
+        settled = true
+        resolve({ kind: 'done', value })
+      },
+      (error: unknown) => {
+        if (settled) return
+        if (modern.pending.size > 0) return finishWithQuestions()
+        settled = true
+        reject(error)
+      },
+    )
+  })
+}

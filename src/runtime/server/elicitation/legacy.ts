@@ -1,0 +1,80 @@
+import { SdkError, SdkErrorCode } from '@modelcontextprotocol/server'
+import type { ElicitRequestFormParams, ElicitRequestURLParams, ElicitResult } from '@modelcontextprotocol/server'
+import { McpElicitationError } from './error'
+import { elicitationCounters } from './run'
+import type { ElicitationRun } from './run'
+import { asElicitResult, checkResponseShape } from './responses'
+
+/** Per-call wait options. */
+export interface WaitOptions {
+  /** Milliseconds to wait for the person; defaults to the module's `elicitation.timeoutMs`. */
+  timeout?: number
+  /** Abort the wait yourself. */
+  signal?: AbortSignal
+}
+
+/** Progress pings keep a client's own request timer alive while a person takes their time. */
+const PROGRESS_INTERVAL_MS = 15_000
+
+function startProgressPings(run: ElicitationRun): () => void {
+  const token = run.ctx.mcpReq._meta?.progressToken
+  if (token === undefined) return () => {}
+  let progress = 0
+  const timer = setInterval(() => {
+    progress += 1
+    run.ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress, message: 'Waiting for the user to answer' } }).catch(() => {})
+  }, PROGRESS_INTERVAL_MS)
+  timer.unref?.()
+  return () => clearInterval(timer)
+}
+
+function toElicitationError(error: unknown, signals: AbortSignal[], timeout: number): McpElicitationError {
+  if (error instanceof McpElicitationError) return error
+  if (signals.some(signal => signal.aborted)) {
+    return new McpElicitationError('cancelled', 'The elicitation was cancelled before an answer arrived (the tool call was cancelled, the client disconnected or the session ended).', { cause: error })
+  }
+  if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
+    return new McpElicitationError('timeout', `Nobody answered the elicitation within ${timeout} ms. Pass a longer \`timeout\` or set \`mcp.elicitation.timeoutMs\`.`, { cause: error })
+  }
+  if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) {
+    return new McpElicitationError('cancelled', 'The session closed while the elicitation was waiting.', { cause: error })
+  }
+  if (error instanceof SdkError && error.code === SdkErrorCode.InvalidResult) {
+    return new McpElicitationError('invalid-response', `The client's answer is not an elicitation result: ${error.message}`, { cause: error })
+  }
+  const message = error instanceof Error ? error.message : String(error)
+  return new McpElicitationError('protocol', `The client refused the elicitation: ${message}`, { cause: error })
+}
+
+/**
+ * Pushes `elicitation/create` to a legacy client on the tool call's own response stream and
+ * waits for the answer. Related to the current request explicitly: otherwise the SDK sends it on
+ * the standalone GET stream, which many clients never open.
+ *
+ * @example
+ * ```ts
+ * const result = await pushElicitation(run, { mode: 'form', message: 'Name?', requestedSchema }, { timeout: 60_000 })
+ * ```
+ */
+export async function pushElicitation(run: ElicitationRun, params: ElicitRequestFormParams | ElicitRequestURLParams, options: WaitOptions): Promise<ElicitResult> {
+  const timeout = options.timeout ?? run.config.elicitation.timeoutMs
+  const signals = [run.ctx.mcpReq.signal, run.scope.signal, ...(options.signal ? [options.signal] : [])]
+  const stopPings = startProgressPings(run)
+  elicitationCounters.pendingLegacy += 1
+  try {
+    const result: unknown = await run.ctx.mcpReq.send(
+      { method: 'elicitation/create', params: { ...params } },
+      { timeout, signal: AbortSignal.any(signals), relatedRequestId: run.ctx.mcpReq.id, resetTimeoutOnProgress: false },
+    )
+    const problem = checkResponseShape(result)
+    if (problem) throw new McpElicitationError('invalid-response', `The client's elicitation answer is malformed: ${problem}.`)
+    return asElicitResult(result)
+  }
+  catch (error) {
+    throw toElicitationError(error, signals, timeout)
+  }
+  finally {
+    elicitationCounters.pendingLegacy -= 1
+    stopPings()
+  }
+}

@@ -1,0 +1,54 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
+import type { ClientCapabilities, InputRequest, Server, ServerContext } from '@modelcontextprotocol/server'
+import type { McpRequestScope } from '../context'
+import type { McpServerConfig } from '../config'
+import type { ModernFlowState } from './state'
+
+/** A question waiting for its answer in the current modern round. */
+export interface PendingQuestion {
+  request: InputRequest
+  /** Digest of the original question (mode, message, schema or URL): answers are bound to it. */
+  q: string
+  /** How many times it has been asked, counting this one. */
+  n: number
+}
+
+/**
+ * One execution of one handler: what `useMcpElicitation()` reads. Legacy runs push questions on
+ * the open stream; modern runs collect unanswered questions and end the round.
+ */
+export interface ElicitationRun {
+  scope: McpRequestScope
+  ctx: ServerContext
+  config: McpServerConfig
+  /** The legacy session's server (for later notifications); absent on modern requests. */
+  server?: Server
+  /** The client's capabilities for THIS request (modern: its envelope; legacy: its initialize). */
+  capabilities: ClientCapabilities | undefined
+  /** Counts `elicit.*` calls, in call order, to derive default keys. */
+  calls: number
+  modern?: {
+    state: ModernFlowState | undefined
+    responses: Record<string, unknown>
+    /** Answers accepted so far, carried into the next state. */
+    answers: ModernFlowState['answers']
+    pending: Map<string, PendingQuestion>
+    /** Called when a question becomes pending: the engine ends the round soon after. */
+    onPending: () => void
+  }
+}
+
+const runs = new AsyncLocalStorage<ElicitationRun>()
+
+/** Runs `fn` as handler code of `run`. */
+export function runAsHandler<T>(run: ElicitationRun, fn: () => T): T {
+  return runs.run(run, fn)
+}
+
+/** The run of the handler currently executing, if any. */
+export function getCurrentRun(): ElicitationRun | undefined {
+  return runs.getStore()
+}
+
+/** Counters for leak tests; not part of the public API. */
+export const elicitationCounters = { pendingLegacy: 0 }

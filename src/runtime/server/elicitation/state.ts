@@ -1,0 +1,100 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
+
+/**
+ * What a modern (2026-07-28) flow carries between rounds. The client holds it, so it is signed
+ * (HMAC-SHA256) and every field that steers logic is checked on the way back in.
+ */
+export interface ModernFlowState {
+  /** Expiry, unix milliseconds. */
+  exp: number
+  /** Digest of principal + method + target + arguments: the state only replays that request. */
+  bind: string
+  /** Answers accepted in earlier rounds: key → question digest and the validated response. */
+  answers: Record<string, { q: string, r: unknown }>
+  /** Questions asked in the round this state ended: key → question digest and attempt count. */
+  asked: Record<string, { q: string, n: number }>
+}
+
+/** Why a state was refused; goes to logs, never to the wire (the SDK freezes that message). */
+export class RequestStateError extends Error {
+  override readonly name = 'RequestStateError'
+}
+
+const VERSION = 'nme1'
+
+function sign(secret: string, body: string): string {
+  return createHmac('sha256', secret).update(body).digest('base64url')
+}
+
+/**
+ * A short, stable digest of any JSON value: keys are sorted so `{a,b}` and `{b,a}` agree.
+ *
+ * @example
+ * ```ts
+ * digestJson({ b: 1, a: [2] }) === digestJson({ a: [2], b: 1 }) // true
+ * ```
+ */
+export function digestJson(value: unknown): string {
+  return createHash('sha256').update(canonicalJson(value)).digest('base64url').slice(0, 32)
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`
+  }
+  return JSON.stringify(value) ?? 'null'
+}
+
+/**
+ * Seals a flow state into the opaque `requestState` string.
+ *
+ * @example
+ * ```ts
+ * const wire = sealRequestState(secret, { exp: Date.now() + 600_000, bind, answers: {}, asked: { q0: { q, n: 1 } } })
+ * ```
+ */
+export function sealRequestState(secret: string, state: ModernFlowState): string {
+  const body = Buffer.from(JSON.stringify(state)).toString('base64url')
+  return `${VERSION}.${body}.${sign(secret, `${VERSION}.${body}`)}`
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function isFlowState(value: unknown): value is ModernFlowState {
+  return isRecord(value) && typeof value.exp === 'number' && typeof value.bind === 'string'
+    && isRecord(value.answers) && isRecord(value.asked)
+}
+
+/**
+ * Opens a `requestState` string: checks format, signature (constant time), expiry and binding.
+ * Throws {@link RequestStateError} with the reason; the caller turns it into the JSON-RPC error.
+ *
+ * @example
+ * ```ts
+ * const state = openRequestState(secret, wire, expectedBind)
+ * ```
+ */
+export function openRequestState(secret: string, wire: string, expectedBind: string, now = Date.now()): ModernFlowState {
+  const [version, body, mac, ...rest] = wire.split('.')
+  if (version !== VERSION || !body || !mac || rest.length > 0) throw new RequestStateError('malformed requestState')
+  const expected = Buffer.from(sign(secret, `${version}.${body}`))
+  const given = Buffer.from(mac)
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
+    throw new RequestStateError('requestState signature mismatch (tampered, or signed with another NUXT_MCP_STATE_SECRET)')
+  }
+  let state: unknown
+  try {
+    state = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'))
+  }
+  catch {
+    throw new RequestStateError('requestState body is not JSON')
+  }
+  if (!isFlowState(state)) throw new RequestStateError('requestState body has the wrong shape')
+  if (state.exp < now) throw new RequestStateError('requestState expired')
+  if (state.bind !== expectedBind) throw new RequestStateError('requestState belongs to another request, arguments or principal')
+  return state
+}

@@ -1,0 +1,133 @@
+import type { H3Event } from 'h3'
+import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server'
+import type { McpHttpHandler } from '@modelcontextprotocol/server'
+import { createAuthContext, McpUnauthorizedError } from './auth'
+import type { McpAuthContext } from './auth'
+import { resolveStateSecret, toList } from './config'
+import type { McpServerConfig } from './config'
+import { runInMcpScope } from './context'
+import type { McpRequestScope } from './context'
+import { jsonRpcError } from './http-errors'
+import { disconnectSignal, readLimitedBody, sendResponse, toSdkRequest } from './http-io'
+import { createMcpRegistry } from './registry'
+import type { DefinitionEntry, ErasedPrompt, ErasedResource, ErasedTool, McpRegistry } from './registry'
+import { checkOriginPolicy } from './security'
+import type { OriginPolicy } from './security'
+import { createMcpServer } from './server-factory'
+import { LegacySessions } from './sessions'
+
+/** The discovered definition files, as the generated template exports them. */
+export interface McpDefinitions {
+  tools: DefinitionEntry<ErasedTool>[]
+  resources: DefinitionEntry<ErasedResource>[]
+  prompts: DefinitionEntry<ErasedPrompt>[]
+}
+
+export interface McpEndpointOptions {
+  definitions: McpDefinitions
+  config: McpServerConfig
+  production: boolean
+  /** Runs the app's `mcp:auth` hooks. */
+  authenticate?: (context: McpAuthContext) => Promise<void>
+}
+
+/** One MCP endpoint serving both protocol eras. */
+export interface McpEndpoint {
+  serve: (event: H3Event) => Promise<void>
+  registry: McpRegistry
+  sessions: LegacySessions
+  close: () => Promise<void>
+}
+
+const MODERN_VERSION = '2026-07-28'
+
+function parseJson(text: string): { ok: true, value: unknown } | { ok: false, message: string } {
+  try {
+    return { ok: true, value: JSON.parse(text) }
+  }
+  catch (error) {
+    return { ok: false, message: error instanceof Error ? error.message : String(error) }
+  }
+}
+
+function isJsonContentType(value: string | undefined): boolean {
+  return (value ?? '').split(';')[0]!.trim().toLowerCase() === 'application/json'
+}
+
+/**
+ * Creates the endpoint: Origin/Host policy, authentication, one body read, then per request the
+ * era decision — `initialize` and session traffic go to legacy sessions, requests carrying the
+ * 2026-07-28 `_meta` envelope to the SDK's stateless modern handler.
+ *
+ * @example
+ * ```ts
+ * const endpoint = createMcpEndpoint({ definitions, config, production: true })
+ * export default defineEventHandler(event => endpoint.serve(event))
+ * ```
+ */
+export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
+  const { config } = options
+  const registry = createMcpRegistry(options.definitions)
+  const deps = { registry, config, secret: resolveStateSecret(config, options.production) }
+  const sessions = new LegacySessions(deps)
+  const modern: McpHttpHandler = createMcpHandler(() => createMcpServer(deps), { legacy: 'reject', maxRequestBodySize: config.maxBodySize })
+  const policy: OriginPolicy = { allowedHosts: toList(config.allowedHosts), allowedOrigins: toList(config.allowedOrigins) }
+
+  async function route(event: H3Event): Promise<Response> {
+    const refusal = checkOriginPolicy(event, policy)
+    if (refusal) return refusal
+    const method = event.method
+    if (method !== 'POST' && method !== 'GET' && method !== 'DELETE') {
+      return jsonRpcError(405, -32000, `Method ${method} is not allowed on the MCP endpoint: use POST (and GET/DELETE for legacy sessions).`, { allow: 'POST, GET, DELETE' })
+    }
+    const auth = createAuthContext(event)
+    try {
+      await options.authenticate?.(auth)
+    }
+    catch (error) {
+      if (error instanceof McpUnauthorizedError) return jsonRpcError(401, -32001, `Unauthorized: ${error.message}`, { 'www-authenticate': error.wwwAuthenticate })
+      throw error
+    }
+    let parsedBody: unknown
+    let rawBody: string | undefined
+    if (method === 'POST') {
+      if (!isJsonContentType(event.node.req.headers['content-type'])) {
+        return jsonRpcError(415, -32000, `Unsupported Media Type: Content-Type is "${event.node.req.headers['content-type'] ?? '(none)'}"; send JSON-RPC as "application/json".`)
+      }
+      const body = await readLimitedBody(event, config.maxBodySize)
+      if (!body.ok) return jsonRpcError(body.status, -32000, body.message)
+      const parsed = parseJson(body.text)
+      if (!parsed.ok) return jsonRpcError(400, -32700, `Parse error: the request body is not valid JSON (${parsed.message}). Send one JSON-RPC message as application/json.`)
+      parsedBody = parsed.value
+      rawBody = body.text
+    }
+    else if (!event.node.req.headers['mcp-session-id'] && event.node.req.headers['mcp-protocol-version'] === MODERN_VERSION) {
+      return jsonRpcError(405, -32000, `Method ${method} is not used by protocol ${MODERN_VERSION}: send every request as a POST.`, { allow: 'POST' })
+    }
+    const signal = disconnectSignal(event)
+    const request = toSdkRequest(event, rawBody, signal)
+    const legacy = await isLegacyRequest(request, parsedBody, { maxRequestBodySize: config.maxBodySize })
+    const scope: McpRequestScope = {
+      event,
+      era: legacy ? 'legacy' : 'modern',
+      signal,
+      body: parsedBody,
+      ...(auth.principal !== undefined && { principal: auth.principal }),
+      ...(auth.authInfo !== undefined && { authInfo: auth.authInfo }),
+    }
+    const requestOptions = { parsedBody, ...(auth.authInfo && { authInfo: auth.authInfo }) }
+    return runInMcpScope(scope, () => legacy
+      ? sessions.handle(request, parsedBody, auth.authInfo, (id) => { scope.sessionId = id })
+      : modern.fetch(request, requestOptions))
+  }
+
+  return {
+    registry,
+    sessions,
+    serve: async event => sendResponse(event, await route(event)),
+    close: async () => {
+      await sessions.closeAll()
+      await modern.close()
+    },
+  }
+}

@@ -1,0 +1,130 @@
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server'
+import type { ClientCapabilities, InputRequiredResult, Server, ServerContext } from '@modelcontextprotocol/server'
+import { getMcpScope } from './context'
+import type { McpHandlerContext } from './definitions'
+import type { McpRegistry, RegisteredResource } from './registry'
+import type { McpServerConfig } from './config'
+import { executeHandler } from './elicitation/engine'
+import type { HandlerOutcome } from './elicitation/engine'
+import type { ElicitationRun } from './elicitation/run'
+import type { ModernFlowState } from './elicitation/state'
+import { describeIssues, toolError, toPromptResult, toResourceResult, toToolResult } from './results'
+
+/** Everything the request handlers need besides the request. */
+export interface HandlerDeps {
+  registry: McpRegistry
+  config: McpServerConfig
+  /** The resolved HMAC key of modern `requestState`. */
+  secret: string
+}
+
+function scopeOrThrow() {
+  const scope = getMcpScope()
+  if (!scope) throw new ProtocolError(ProtocolErrorCode.InternalError, 'MCP request served outside the module endpoint')
+  return scope
+}
+
+function createRun(server: Server, ctx: ServerContext, deps: HandlerDeps): ElicitationRun {
+  const scope = scopeOrThrow()
+  const base = { scope, ctx, config: deps.config, calls: 0 }
+  // Legacy: what the session declared at initialize. Modern: the SDK backfills this per request
+  // from the request's own envelope (capabilities are never inferred across requests).
+  const capabilities: ClientCapabilities | undefined = server.getClientCapabilities()
+  if (scope.era === 'legacy') return { ...base, server, capabilities }
+  const state = ctx.mcpReq.requestState<ModernFlowState>()
+  return {
+    ...base,
+    capabilities,
+    modern: {
+      state: typeof state === 'object' ? state : undefined,
+      responses: ctx.mcpReq.inputResponses ?? {},
+      answers: { ...(typeof state === 'object' ? state.answers : {}) },
+      pending: new Map(),
+      onPending: () => {},
+    },
+  }
+}
+
+function handlerContext(run: ElicitationRun): McpHandlerContext {
+  const { scope, ctx } = run
+  return {
+    event: scope.event,
+    signal: AbortSignal.any([ctx.mcpReq.signal, scope.signal]),
+    era: scope.era,
+    ...(scope.principal !== undefined && { principal: scope.principal }),
+    ...(scope.authInfo !== undefined && { authInfo: scope.authInfo }),
+    ...(scope.sessionId !== undefined && { sessionId: scope.sessionId }),
+  }
+}
+
+function unwrap<T, R>(outcome: HandlerOutcome<T>, convert: (value: T) => R): R | InputRequiredResult {
+  return outcome.kind === 'done' ? convert(outcome.value) : outcome.result
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+function findResource(registry: McpRegistry, uri: string): { resource: RegisteredResource, variables: Record<string, string | string[]> } | undefined {
+  const fixed = registry.resources.get(uri)
+  if (fixed) return { resource: fixed, variables: {} }
+  for (const resource of registry.templates) {
+    const variables = resource.template?.match(uri)
+    if (variables) return { resource, variables }
+  }
+  return undefined
+}
+
+/**
+ * Registers the module's request handlers on a low-level SDK `Server`. Lists are served from the
+ * registry's precomputed arrays, so a server instance costs the same with 5 tools or 500.
+ *
+ * @example
+ * ```ts
+ * const server = new Server({ name, version }, { capabilities })
+ * installMcpHandlers(server, { registry, config, secret })
+ * ```
+ */
+export function installMcpHandlers(server: Server, deps: HandlerDeps): void {
+  const { registry } = deps
+  server.setRequestHandler('tools/list', () => ({ tools: registry.lists.tools }))
+  server.setRequestHandler('resources/list', () => ({ resources: registry.lists.resources }))
+  server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: registry.lists.templates }))
+  server.setRequestHandler('prompts/list', () => ({ prompts: registry.lists.prompts }))
+
+  server.setRequestHandler('tools/call', async (request, ctx) => {
+    const tool = registry.tools.get(request.params.name)
+    if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool "${request.params.name}". Call tools/list for the available names.`)
+    const parsed = tool.args.safeParse(request.params.arguments ?? {})
+    if (!parsed.success) return toolError(`Invalid arguments for tool "${tool.name}": ${describeIssues(parsed.error)}`)
+    const run = createRun(server, ctx, deps)
+    try {
+      const outcome = await executeHandler(run, deps.secret, () => tool.definition.handler(parsed.data, handlerContext(run)))
+      return unwrap(outcome, value => toToolResult(value, tool.output))
+    }
+    catch (error) {
+      // Protocol errors (e.g. the URL-required -32042, malformed inputResponses) keep their wire form.
+      if (error instanceof ProtocolError) throw error
+      return toolError(errorMessage(error))
+    }
+  })
+
+  server.setRequestHandler('resources/read', async (request, ctx) => {
+    const found = findResource(registry, request.params.uri)
+    if (!found) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource not found: "${request.params.uri}". Call resources/list or resources/templates/list for what exists.`, { uri: request.params.uri })
+    const { resource, variables } = found
+    const run = createRun(server, ctx, deps)
+    const outcome = await executeHandler(run, deps.secret, () => resource.definition.handler(new URL(request.params.uri), variables, handlerContext(run)))
+    return unwrap(outcome, value => toResourceResult(value, request.params.uri, resource.definition.mimeType))
+  })
+
+  server.setRequestHandler('prompts/get', async (request, ctx) => {
+    const prompt = registry.prompts.get(request.params.name)
+    if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt "${request.params.name}". Call prompts/list for the available names.`)
+    const parsed = prompt.args.safeParse(request.params.arguments ?? {})
+    if (!parsed.success) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid arguments for prompt "${prompt.name}": ${describeIssues(parsed.error)}`)
+    const run = createRun(server, ctx, deps)
+    const outcome = await executeHandler(run, deps.secret, () => prompt.definition.handler(parsed.data, handlerContext(run)))
+    return unwrap(outcome, value => toPromptResult(value, prompt.definition.description))
+  })
+}

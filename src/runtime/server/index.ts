@@ -1,0 +1,22 @@
+/**
+ * Explicit imports for people who prefer them over auto-imports:
+ * `import { defineMcpTool, useMcpElicitation } from 'nuxt-mcp-elicitation/runtime'`.
+ */
+export { defineMcpTool, defineMcpResource, defineMcpPrompt } from './definitions'
+export type {
+  McpHandlerContext,
+  McpToolDefinition,
+  McpResourceDefinition,
+  McpPromptDefinition,
+  McpToolReturn,
+  McpResourceReturn,
+  McpPromptReturn,
+  McpZodShape,
+  McpPromptShape,
+} from './definitions'
+export { useMcpElicitation } from './elicitation/use-elicitation'
+export type { McpElicitation, FormOptions, FormResult, UrlOptions, UrlResult, ConfirmOptions } from './elicitation/use-elicitation'
+export { McpElicitationError } from './elicitation/error'
+export type { McpElicitationErrorCode } from './elicitation/error'
+export { completeMcpUrlElicitation } from './elicitation/url-completion'
+export type { McpAuthContext } from './auth'

@@ -1,0 +1,175 @@
+import { z } from 'zod'
+import { UriTemplate } from '@modelcontextprotocol/server'
+import type { JSONObject, ListResourceTemplatesResult, Prompt, Resource, Tool } from '@modelcontextprotocol/server'
+
+type ResourceTemplate = ListResourceTemplatesResult['resourceTemplates'][number]
+import type { McpHandlerContext, McpZodShape } from './definitions'
+
+/**
+ * A definition with its generic types erased. Handlers are declared as methods so that any
+ * `defineMcpTool(...)` result, whatever its argument types, is assignable here (method
+ * parameters are compared bivariantly); the registry validates the arguments before calling.
+ */
+export interface ErasedTool {
+  name?: string
+  title?: string
+  description?: string
+  inputSchema?: McpZodShape
+  outputSchema?: McpZodShape
+  annotations?: Tool['annotations']
+  handler(args: Record<string, unknown>, context: McpHandlerContext): unknown
+}
+export interface ErasedResource {
+  name?: string
+  title?: string
+  description?: string
+  mimeType?: string
+  uri: string
+  handler(uri: URL, variables: Record<string, string | string[]>, context: McpHandlerContext): unknown
+}
+export interface ErasedPrompt {
+  name?: string
+  title?: string
+  description?: string
+  arguments?: McpZodShape
+  handler(args: Record<string, unknown>, context: McpHandlerContext): unknown
+}
+
+/** One discovered file, as the generated definitions template lists it. */
+export interface DefinitionEntry<D> {
+  /** Path relative to its layer root, for error messages. */
+  file: string
+  /** The file name without extension: the name when the definition gives none. */
+  fallbackName: string
+  definition: D
+}
+
+export interface RegisteredTool { name: string, file: string, definition: ErasedTool, args: z.ZodType<Record<string, unknown>>, output?: z.ZodType }
+export interface RegisteredResource { name: string, file: string, definition: ErasedResource, template?: UriTemplate }
+export interface RegisteredPrompt { name: string, file: string, definition: ErasedPrompt, args: z.ZodType<Record<string, unknown>> }
+
+/** Everything about the definitions that can be computed once per process. */
+export interface McpRegistry {
+  tools: Map<string, RegisteredTool>
+  resources: Map<string, RegisteredResource>
+  templates: RegisteredResource[]
+  prompts: Map<string, RegisteredPrompt>
+  /** Wire-ready list results, built once: listing 500 tools costs no conversion per request. */
+  lists: { tools: Tool[], resources: Resource[], templates: ResourceTemplate[], prompts: Prompt[] }
+}
+
+function nameOf<D extends { name?: string }>(entry: DefinitionEntry<D>): string {
+  return entry.definition.name ?? entry.fallbackName
+}
+
+function indexByName<D extends { name?: string }>(kind: string, entries: DefinitionEntry<D>[]): Map<string, DefinitionEntry<D>> {
+  const byName = new Map<string, DefinitionEntry<D>>()
+  for (const entry of entries) {
+    const name = nameOf(entry)
+    const other = byName.get(name)
+    // Layers were already resolved at build time, so a clash here is two files of one app.
+    if (other) throw new Error(`[nuxt-mcp-elicitation] Two ${kind}s are named "${name}": ${other.file} and ${entry.file}. Rename one (set \`name\` or rename the file).`)
+    byName.set(name, entry)
+  }
+  return byName
+}
+
+/** A Zod object as plain JSON Schema data (a JSON round trip drops Zod's non-data members). */
+function toJsonSchemaObject(shape: McpZodShape, io: 'input' | 'output'): JSONObject {
+  const { $schema: _dialect, ...schema } = z.toJSONSchema(z.object(shape), { io, unrepresentable: 'any' })
+  const data: JSONObject = JSON.parse(JSON.stringify(schema))
+  return data
+}
+
+function inputJsonSchema(shape: McpZodShape | undefined): Tool['inputSchema'] {
+  return { ...toJsonSchemaObject(shape ?? {}, 'input'), type: 'object' }
+}
+
+function outputJsonSchema(shape: McpZodShape): NonNullable<Tool['outputSchema']> {
+  return { ...toJsonSchemaObject(shape, 'output'), type: 'object' }
+}
+
+function buildTools(entries: DefinitionEntry<ErasedTool>[]) {
+  const tools = new Map<string, RegisteredTool>()
+  const list: Tool[] = []
+  for (const [name, { file, definition }] of indexByName('tool', entries)) {
+    const { title, description, annotations, inputSchema, outputSchema } = definition
+    tools.set(name, { name, file, definition, args: z.object(inputSchema ?? {}), output: outputSchema && z.object(outputSchema) })
+    list.push({
+      name,
+      ...(title && { title }),
+      ...(description && { description }),
+      inputSchema: inputJsonSchema(inputSchema),
+      ...(outputSchema && { outputSchema: outputJsonSchema(outputSchema) }),
+      ...(annotations && { annotations }),
+    })
+  }
+  return { tools, list }
+}
+
+function buildResources(entries: DefinitionEntry<ErasedResource>[]) {
+  const resources = new Map<string, RegisteredResource>()
+  const templates: RegisteredResource[] = []
+  const list: Resource[] = []
+  const templateList: ResourceTemplate[] = []
+  for (const [name, { file, definition }] of indexByName('resource', entries)) {
+    const { uri, title, description, mimeType } = definition
+    const meta = { name, ...(title && { title }), ...(description && { description }), ...(mimeType && { mimeType }) }
+    if (UriTemplate.isTemplate(uri)) {
+      templates.push({ name, file, definition, template: new UriTemplate(uri) })
+      templateList.push({ ...meta, uriTemplate: uri })
+    }
+    else {
+      resources.set(uri, { name, file, definition })
+      list.push({ ...meta, uri })
+    }
+  }
+  return { resources, templates, list, templateList }
+}
+
+function buildPrompts(entries: DefinitionEntry<ErasedPrompt>[]) {
+  const prompts = new Map<string, RegisteredPrompt>()
+  const list: Prompt[] = []
+  for (const [name, { file, definition }] of indexByName('prompt', entries)) {
+    const shape = definition.arguments ?? {}
+    prompts.set(name, { name, file, definition, args: z.object(shape) })
+    const promptArguments = Object.entries(shape).map(([argName, schema]) => ({
+      name: argName,
+      ...(schema.description && { description: schema.description }),
+      required: !schema.safeParse(undefined).success,
+    }))
+    list.push({
+      name,
+      ...(definition.title && { title: definition.title }),
+      ...(definition.description && { description: definition.description }),
+      ...(promptArguments.length > 0 && { arguments: promptArguments }),
+    })
+  }
+  return { prompts, list }
+}
+
+/**
+ * Builds the registry once from the discovered definition files.
+ *
+ * @example
+ * ```ts
+ * const registry = createMcpRegistry({ tools: [{ file: 'server/mcp/tools/echo.ts', fallbackName: 'echo', definition: echo }], resources: [], prompts: [] })
+ * registry.lists.tools // [{ name: 'echo', inputSchema: { type: 'object', … } }]
+ * ```
+ */
+export function createMcpRegistry(input: {
+  tools: DefinitionEntry<ErasedTool>[]
+  resources: DefinitionEntry<ErasedResource>[]
+  prompts: DefinitionEntry<ErasedPrompt>[]
+}): McpRegistry {
+  const tools = buildTools(input.tools)
+  const resources = buildResources(input.resources)
+  const prompts = buildPrompts(input.prompts)
+  return {
+    tools: tools.tools,
+    resources: resources.resources,
+    templates: resources.templates,
+    prompts: prompts.prompts,
+    lists: { tools: tools.list, resources: resources.list, templates: resources.templateList, prompts: prompts.list },
+  }
+}

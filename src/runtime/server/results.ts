@@ -1,0 +1,57 @@
+import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/server'
+import type { z } from 'zod'
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function isCallToolResult(value: unknown): value is CallToolResult {
+  return isObject(value) && Array.isArray(value.content)
+}
+
+/** An `isError` tool result: how handler failures reach the model, in both eras. */
+export function toolError(message: string): CallToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true }
+}
+
+/**
+ * Turns what a tool handler returned into a `CallToolResult`: a string becomes one text item, a
+ * result passes through, and with an `outputSchema` an object becomes `structuredContent` (after
+ * validation, so a tool never sends structured output that breaks its own contract).
+ */
+export function toToolResult(value: unknown, output: z.ZodType | undefined): CallToolResult {
+  if (typeof value === 'string') return { content: [{ type: 'text', text: value }] }
+  if (isCallToolResult(value)) return value
+  if (output) {
+    const parsed = output.safeParse(value)
+    if (!parsed.success) {
+      const fields = parsed.error.issues.map(issue => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ')
+      return toolError(`The tool's result does not match its outputSchema (${fields}). Fix the handler's return value.`)
+    }
+    const structuredContent = parsed.data as Record<string, unknown>
+    return { content: [{ type: 'text', text: JSON.stringify(structuredContent) }], structuredContent }
+  }
+  if (value === undefined || value === null) return { content: [] }
+  return { content: [{ type: 'text', text: JSON.stringify(value) }] }
+}
+
+/** Turns what a resource handler returned into a `ReadResourceResult` for `uri`. */
+export function toResourceResult(value: unknown, uri: string, mimeType: string | undefined): ReadResourceResult {
+  if (typeof value === 'string') return { contents: [{ uri, text: value, ...(mimeType && { mimeType }) }] }
+  if (isObject(value) && Array.isArray(value.contents)) return value as ReadResourceResult
+  return { contents: [{ uri, text: JSON.stringify(value), mimeType: mimeType ?? 'application/json' }] }
+}
+
+/** Turns what a prompt handler returned into a `GetPromptResult`. */
+export function toPromptResult(value: unknown, description: string | undefined): GetPromptResult {
+  if (typeof value === 'string') {
+    return { ...(description && { description }), messages: [{ role: 'user', content: { type: 'text', text: value } }] }
+  }
+  if (isObject(value) && Array.isArray(value.messages)) return value as GetPromptResult
+  throw new TypeError('A prompt handler must return a string or a GetPromptResult ({ messages: [...] }).')
+}
+
+/** Lists Zod issues as `field: problem` for an error message that names every field at fault. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues.map(issue => `${issue.path.join('.') || '(arguments)'}: ${issue.message}`).join('; ')
+}

@@ -1,0 +1,96 @@
+import { readFile } from 'node:fs/promises'
+import { basename, extname, relative, resolve } from 'pathe'
+import { resolveFiles } from '@nuxt/kit'
+
+/** The three kinds of definition folders under `server/mcp/`. */
+export const DEFINITION_KINDS = ['tools', 'resources', 'prompts'] as const
+export type DefinitionKind = typeof DEFINITION_KINDS[number]
+
+/** One definition file found in a layer. */
+export interface ScannedDefinition {
+  kind: DefinitionKind
+  path: string
+  /** Path shown in messages: relative to the layer's root. */
+  file: string
+  /** The `name` the definition declares (read statically), else the file name. */
+  name: string
+  fallbackName: string
+  layerIndex: number
+}
+
+const PATTERN = '**/*.{ts,js,mjs,mts}'
+
+/**
+ * Reads the `name: '…'` written at the top level of the `defineMcp*({ … })` object, without
+ * running the file: enough to detect duplicate names at build time. A computed name is not seen
+ * here; the runtime registry still refuses duplicates then.
+ */
+export function readDeclaredName(source: string): string | undefined {
+  const call = /defineMcp(?:Tool|Resource|Prompt)\s*\(\s*\{/.exec(source)
+  if (!call) return undefined
+  let depth = 1
+  let quote: string | undefined
+  for (let i = call.index + call[0].length; i < source.length && depth > 0; i++) {
+    const char = source[i]!
+    if (quote) {
+      if (char === '\\') i++
+      else if (char === quote) quote = undefined
+      continue
+    }
+    if (char === '"' || char === '\'' || char === '`') quote = char
+    else if ('{[('.includes(char)) depth++
+    else if ('}])'.includes(char)) depth--
+    else if (depth === 1 && /[\s,{]/.test(source[i - 1] ?? '') && source.startsWith('name', i)) {
+      const match = /^name\s*:\s*(['"`])([^'"`\\]+)\1/.exec(source.slice(i))
+      if (match) return match[2]
+    }
+  }
+  return undefined
+}
+
+/**
+ * Finds every definition in `server/mcp/{tools,resources,prompts}` of each layer. Layers come
+ * app first: a name defined by the app hides the same name from a layer; two files with one
+ * name inside the same layer are a build error naming both.
+ *
+ * @example
+ * ```ts
+ * const found = await scanDefinitions([{ serverDir: '/app/server', rootDir: '/app' }])
+ * ```
+ */
+export async function scanDefinitions(layers: { serverDir: string, rootDir: string }[]): Promise<ScannedDefinition[]> {
+  const chosen = new Map<string, ScannedDefinition>()
+  for (const [layerIndex, layer] of layers.entries()) {
+    for (const kind of DEFINITION_KINDS) {
+      const files = await resolveFiles(resolve(layer.serverDir, 'mcp', kind), PATTERN)
+      for (const path of files.sort()) {
+        const fallbackName = basename(path, extname(path))
+        const name = readDeclaredName(await readFile(path, 'utf8')) ?? fallbackName
+        const entry: ScannedDefinition = { kind, path, file: relative(layer.rootDir, path), name, fallbackName, layerIndex }
+        const key = `${kind}:${name}`
+        const existing = chosen.get(key)
+        if (!existing) {
+          chosen.set(key, entry)
+        }
+        else if (existing.layerIndex === layerIndex) {
+          throw new Error(`[nuxt-mcp-elicitation] Two ${kind.slice(0, -1)}s are named "${name}": ${existing.path} and ${path}. Rename one (its \`name\` or its file).`)
+        }
+        // Otherwise an earlier layer (the app) already defines it and wins.
+      }
+    }
+  }
+  return [...chosen.values()]
+}
+
+/**
+ * The generated server module importing every definition, grouped by kind.
+ */
+export function renderDefinitionsModule(found: ScannedDefinition[]): string {
+  const imports = found.map((entry, index) => `import d${index} from ${JSON.stringify(entry.path)}`)
+  const group = (kind: DefinitionKind) => found
+    .map((entry, index) => ({ entry, index }))
+    .filter(({ entry }) => entry.kind === kind)
+    .map(({ entry, index }) => `{ file: ${JSON.stringify(entry.file)}, fallbackName: ${JSON.stringify(entry.fallbackName)}, definition: d${index} }`)
+    .join(',\n    ')
+  return `${imports.join('\n')}\n\nexport default {\n  tools: [\n    ${group('tools')}\n  ],\n  resources: [\n    ${group('resources')}\n  ],\n  prompts: [\n    ${group('prompts')}\n  ],\n}\n`
+}

@@ -1,0 +1,61 @@
+import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js'
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client'
+
+/** A scripted person: gets the elicitation params, returns the answer. */
+export type AnswerValue = string | number | boolean | string[]
+export interface ScriptedAnswer { [key: string]: unknown, action: 'accept' | 'decline' | 'cancel', content?: Record<string, AnswerValue> }
+export type Answerer = (params: Record<string, unknown>) => ScriptedAnswer | Promise<ScriptedAnswer>
+
+export interface ConnectOptions {
+  /** Answers elicitations; omit to connect without the elicitation capability. */
+  answer?: Answerer
+  /** Which modes to declare (default: form and url when `answer` is given). */
+  modes?: ('form' | 'url')[]
+  /** Every elicitation request the client received, in order. */
+  received?: Record<string, unknown>[]
+}
+
+function elicitationCapability(options: ConnectOptions) {
+  if (!options.answer) return {}
+  const modes = options.modes ?? ['form', 'url']
+  return { elicitation: Object.fromEntries(modes.map(mode => [mode, {}])) }
+}
+
+/**
+ * A legacy (2025-11-25) client: the v1 SDK `Client` most shipping hosts embed.
+ */
+export async function connectLegacy(url: URL, options: ConnectOptions = {}) {
+  const client = new LegacyClient({ name: 'test-legacy', version: '1.0.0' }, { capabilities: elicitationCapability(options) })
+  if (options.answer) {
+    const answer = options.answer
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      options.received?.push(request.params)
+      return answer(request.params)
+    })
+  }
+  const transport = new LegacyTransport(url)
+  await client.connect(transport)
+  return client
+}
+
+/**
+ * A modern (2026-07-28) client: the v2 SDK `Client` pinned to the stateless revision. It answers
+ * `input_required` with the same handler and retries by itself.
+ */
+export async function connectModern(url: URL, options: ConnectOptions = {}) {
+  const client = new ModernClient(
+    { name: 'test-modern', version: '1.0.0' },
+    { capabilities: elicitationCapability(options), versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  )
+  if (options.answer) {
+    const answer = options.answer
+    client.setRequestHandler('elicitation/create', async (request) => {
+      options.received?.push(request.params)
+      return answer(request.params)
+    })
+  }
+  await client.connect(new ModernTransport(url))
+  return client
+}
