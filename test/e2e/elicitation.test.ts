@@ -1,0 +1,170 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { connectLegacy, connectModern } from '../utils/clients'
+import type { Answerer, ConnectOptions } from '../utils/clients'
+import { startFixture } from '../utils/fixture'
+import type { RunningFixture } from '../utils/fixture'
+
+let app: RunningFixture
+
+beforeAll(async () => {
+  app = await startFixture('elicitation')
+})
+afterAll(async () => {
+  await app?.stop()
+})
+
+function textOf(result: unknown): string {
+  return (result as { content: { text?: string }[] }).content.map(item => item.text ?? '').join('')
+}
+
+const eras = [
+  { era: 'legacy', connect: (options: ConnectOptions) => connectLegacy(app.url, options) },
+  { era: 'modern', connect: (options: ConnectOptions) => connectModern(app.url, options) },
+] as const
+
+async function callWith(connect: (options: ConnectOptions) => ReturnType<typeof connectLegacy | typeof connectModern>, answer: Answerer | undefined, name: string, args: Record<string, unknown> = {}, received: Record<string, unknown>[] = []) {
+  const client = await connect({ answer, received })
+  try {
+    return await client.callTool({ name, arguments: args })
+  }
+  finally {
+    await client.close()
+  }
+}
+
+describe.each(eras)('$era era', ({ era, connect }) => {
+  it('asks a spec-exact form and returns the typed answer with defaults', async () => {
+    const received: Record<string, unknown>[] = []
+    const result = await callWith(connect, () => ({ action: 'accept', content: { name: 'Ada', plan: 'pro', tags: ['a', 'c'] } }), 'ask_form', { label: `accept-${era}` }, received)
+    expect(JSON.parse(textOf(result))).toEqual({ action: 'accept', content: { name: 'Ada', plan: 'pro', tags: ['a', 'c'], subscribe: true } })
+    expect(received).toHaveLength(1)
+    expect(received[0]!.message).toBe('Your details')
+    expect(received[0]!.requestedSchema).toEqual({
+      type: 'object',
+      properties: {
+        name: { type: 'string', title: 'Name', minLength: 2 },
+        age: { type: 'integer', minimum: 0 },
+        plan: { type: 'string', enum: ['free', 'pro'] },
+        tags: { type: 'array', items: { type: 'string', enum: ['a', 'b', 'c'] } },
+        subscribe: { type: 'boolean', default: true },
+      },
+      required: ['name', 'plan'],
+    })
+  })
+
+  it.each(['decline', 'cancel'] as const)('returns %s without content', async (action) => {
+    const result = await callWith(connect, () => ({ action }), 'ask_form')
+    expect(JSON.parse(textOf(result))).toEqual({ action })
+  })
+
+  it('confirm() is true only for an accepted true', async () => {
+    expect(textOf(await callWith(connect, () => ({ action: 'accept', content: { confirm: true } }), 'ask_confirm'))).toBe('confirmed')
+    expect(textOf(await callWith(connect, () => ({ action: 'accept', content: { confirm: false } }), 'ask_confirm'))).toBe('not confirmed')
+    expect(textOf(await callWith(connect, () => ({ action: 'decline' }), 'ask_confirm'))).toBe('not confirmed')
+  })
+
+  it('asks a URL-mode question', async () => {
+    const received: Record<string, unknown>[] = []
+    const result = await callWith(connect, () => ({ action: 'accept' }), 'ask_url', {}, received)
+    expect(JSON.parse(textOf(result))).toEqual({ action: 'accept', hasId: era === 'legacy' })
+    expect(received[0]).toMatchObject({ mode: 'url', message: 'Connect your account', url: 'https://example.com/connect' })
+  })
+
+  it('refuses a javascript: URL with invalid-url, naming the scheme', async () => {
+    const result = await callWith(connect, () => ({ action: 'accept' }), 'ask_url', { url: 'javascript:alert(1)' })
+    expect(result.isError).toBe(true)
+    expect(textOf(result)).toMatch(/"javascript:" is not allowed/)
+  })
+
+  it('runs several elicitations in sequence (multi-round)', async () => {
+    const answers: Answerer = params => String(params.message).startsWith('First')
+      ? { action: 'accept', content: { first: 'Ada' } }
+      : { action: 'accept', content: { last: 'Lovelace' } }
+    const before = await callWith(connect, undefined, 'runs')
+    const result = await callWith(connect, answers, 'ask_two_rounds')
+    expect(textOf(result)).toBe('Ada Lovelace')
+    const runs = JSON.parse(textOf(await callWith(connect, undefined, 'runs')))
+    const previous = JSON.parse(textOf(before)).ask_two_rounds ?? 0
+    // Legacy: the handler runs exactly once. Modern: once per round (3 rounds for 2 questions).
+    expect(runs.ask_two_rounds - previous).toBe(era === 'legacy' ? 1 : 3)
+  })
+
+  it('asks questions started together', async () => {
+    const received: Record<string, unknown>[] = []
+    const result = await callWith(connect, params => params.message === 'Pick A' ? { action: 'accept', content: { a: 'x' } } : { action: 'accept', content: { b: 2 } }, 'ask_parallel', {}, received)
+    expect(JSON.parse(textOf(result))).toEqual([{ action: 'accept', content: { a: 'x' } }, { action: 'accept', content: { b: 2 } }])
+    expect(received.map(params => params.message).sort()).toEqual(['Pick A', 'Pick B'])
+  })
+
+  it('is not fooled by a handler that races or catches around form()', async () => {
+    const result = await callWith(connect, async () => {
+      await new Promise(resolve => setTimeout(resolve, 50))
+      return { action: 'accept', content: { color: 'red' } }
+    }, 'ask_swallow')
+    // Legacy really waits, so the handler's own 5 ms race wins there, as its code says. Modern
+    // re-runs the handler: a pending question must end the round, never let the race "win".
+    expect(textOf(result)).toBe(era === 'legacy' ? 'gave up waiting' : 'color red')
+  })
+
+  it('refuses a nested object schema with invalid-schema naming the field', async () => {
+    const result = await callWith(connect, () => ({ action: 'accept' }), 'ask_bad_schema')
+    expect(result.isError).toBe(true)
+    expect(textOf(result)).toMatch(/address/)
+  })
+
+  it('reports what the client supports, per request', async () => {
+    expect(JSON.parse(textOf(await callWith(connect, () => ({ action: 'cancel' }), 'ask_supports')))).toEqual({ form: true, url: true })
+    expect(JSON.parse(textOf(await callWith(connect, undefined, 'ask_supports')))).toEqual({ form: false, url: false })
+  })
+
+  it('uses the declared fallback when the client cannot elicit', async () => {
+    expect(textOf(await callWith(connect, undefined, 'ask_fallback'))).toBe('supports=false channel=stable')
+  })
+
+  it('elicits inside a resource and a prompt', async () => {
+    const client = await connect({ answer: params => String(params.message).startsWith('Who') ? { action: 'accept', content: { who: 'Grace' } } : { action: 'accept', content: { topic: 'bugs' } } })
+    const resource = await client.readResource({ uri: 'elicit://greeting' })
+    expect(resource.contents[0]).toMatchObject({ text: 'Hello, Grace!' })
+    const prompt = await client.getPrompt({ name: 'ask_topic' })
+    expect(prompt.messages[0]!.content).toEqual({ type: 'text', text: 'Review for bugs.' })
+    await client.close()
+  })
+})
+
+describe('era-specific behaviour', () => {
+  it('legacy: an invalid answer fails with invalid-response naming the field', async () => {
+    const result = await callWith(eras[0].connect, () => ({ action: 'accept', content: { name: 'A', plan: 'gold' } }), 'ask_form')
+    expect(result.isError).toBe(true)
+    expect(textOf(result)).toMatch(/name/)
+    expect(textOf(result)).toMatch(/plan/)
+  })
+
+  it('modern: an invalid answer is asked again with what was wrong, then accepted', async () => {
+    const received: Record<string, unknown>[] = []
+    let calls = 0
+    const result = await callWith(eras[1].connect, () => (++calls === 1 ? { action: 'accept', content: { name: 'A', plan: 'gold' } } : { action: 'accept', content: { name: 'Ada', plan: 'free' } }), 'ask_form', {}, received)
+    expect(JSON.parse(textOf(result))).toMatchObject({ action: 'accept', content: { name: 'Ada', plan: 'free' } })
+    expect(received).toHaveLength(2)
+    expect(String(received[1]!.message)).toMatch(/Please correct your answer: .*name.*plan/s)
+  })
+
+  it('modern: an answer that stays invalid ends with invalid-response after the attempts', async () => {
+    const received: Record<string, unknown>[] = []
+    const result = await callWith(eras[1].connect, () => ({ action: 'accept', content: { name: 'A', plan: 'gold' } }), 'ask_form', {}, received)
+    expect(result.isError).toBe(true)
+    expect(textOf(result)).toMatch(/invalid 3 times/)
+    expect(received).toHaveLength(3)
+  })
+
+  it('legacy: a client without the capability gets unsupported in the handler', async () => {
+    const result = await callWith(eras[0].connect, undefined, 'ask_form')
+    expect(result.isError).toBe(true)
+    expect(textOf(result)).toMatch(/did not declare elicitation form mode/)
+  })
+
+  it('modern: a client without the capability gets -32021 naming the capability', async () => {
+    const client = await connectModern(app.url)
+    await expect(client.callTool({ name: 'ask_form', arguments: {} })).rejects.toMatchObject({ code: -32021 })
+    await client.close()
+  })
+})

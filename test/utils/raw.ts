@@ -1,0 +1,61 @@
+/**
+ * Hand-built 2026-07-28 requests, for checking the wire itself (rounds, keys, errors) where an SDK
+ * client would hide it by retrying on its own.
+ */
+export const MODERN = '2026-07-28'
+
+export interface RawModernOptions {
+  capabilities?: Record<string, unknown>
+  /** Extra or replacement headers. */
+  headers?: Record<string, string>
+  id?: number
+}
+
+let nextId = 1
+
+export function modernBody(method: string, params: Record<string, unknown>, options: RawModernOptions = {}) {
+  return {
+    jsonrpc: '2.0',
+    id: options.id ?? nextId++,
+    method,
+    params: {
+      ...params,
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': MODERN,
+        'io.modelcontextprotocol/clientCapabilities': options.capabilities ?? { elicitation: { form: {}, url: {} } },
+        'io.modelcontextprotocol/clientInfo': { name: 'raw-test', version: '1.0.0' },
+      },
+    },
+  }
+}
+
+export function modernHeaders(method: string, name: string | undefined): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    'accept': 'application/json, text/event-stream',
+    'mcp-protocol-version': MODERN,
+    'mcp-method': method,
+    ...(name !== undefined && { 'mcp-name': name }),
+  }
+}
+
+/** Parses a JSON or single-event SSE response body into the JSON-RPC message. */
+export async function readJsonRpc(response: Response): Promise<{ result?: Record<string, unknown>, error?: { code: number, message: string, data?: unknown } }> {
+  const text = await response.text()
+  if ((response.headers.get('content-type') ?? '').includes('text/event-stream')) {
+    const data = text.split('\n').filter(line => line.startsWith('data:')).map(line => line.slice(5).trim()).filter(Boolean)
+    return JSON.parse(data.at(-1) ?? '{}')
+  }
+  return JSON.parse(text)
+}
+
+/** POSTs one modern request; `name` fills `Mcp-Name` for tools/call, prompts/get, resources/read. */
+export async function postModern(url: URL, method: string, params: Record<string, unknown>, options: RawModernOptions = {}) {
+  const name = typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : undefined
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { ...modernHeaders(method, name), ...options.headers },
+    body: JSON.stringify(modernBody(method, params, options)),
+  })
+  return { status: response.status, headers: response.headers, message: await readJsonRpc(response) }
+}
