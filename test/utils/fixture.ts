@@ -89,7 +89,10 @@ export async function startFixture(name: string, env: Record<string, string> = {
       if (child.exitCode !== null) return
       const exited = new Promise(r => child.once('exit', r))
       child.kill('SIGTERM')
+      // Graceful shutdown waits for open streams; a test server need not.
+      const force = setTimeout(() => child.kill('SIGKILL'), 3000)
       await exited
+      clearTimeout(force)
     },
   }
 }

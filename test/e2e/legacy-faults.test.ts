@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { connectLegacy } from '../utils/clients'
+import { startFixture } from '../utils/fixture'
+import type { RunningFixture } from '../utils/fixture'
+
+let app: RunningFixture
+
+beforeAll(async () => {
+  app = await startFixture('elicitation')
+})
+afterAll(async () => {
+  await app?.stop()
+})
+
+/** A person who never answers: the wait can only end by timeout or abort. */
+const neverAnswer = () => new Promise<never>(() => {})
+
+async function internals(): Promise<{ pendingLegacy: number, outcomes: Record<string, string> }> {
+  const client = await connectLegacy(app.url)
+  const result = await client.callTool({ name: 'internals', arguments: {} })
+  await client.close()
+  return JSON.parse((result.content as { text: string }[])[0]!.text)
+}
+
+async function until(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time')
+    await new Promise(resolve => setTimeout(resolve, 50))
+  }
+}
+
+describe('legacy elicitation faults', () => {
+  it('times out with McpElicitationError("timeout") naming the option', async () => {
+    const client = await connectLegacy(app.url, { answer: neverAnswer })
+    const result = await client.callTool({ name: 'ask_wait', arguments: { label: 'timeout', timeout: 300 } })
+    expect(result.isError).toBe(true)
+    expect((result.content as { text: string }[])[0]!.text).toMatch(/within 300 ms.*timeout/)
+    expect((await internals()).outcomes.timeout).toBe('timeout')
+    await client.close()
+  })
+
+  it('aborts the wait promptly when the client cancels the call', async () => {
+    const client = await connectLegacy(app.url, { answer: neverAnswer })
+    const controller = new AbortController()
+    const call = client.callTool({ name: 'ask_wait', arguments: { label: 'cancel' } }, undefined, { signal: controller.signal }).catch(() => 'aborted')
+    await until(async () => (await internals()).outcomes.cancel === 'waiting')
+    controller.abort()
+    expect(await call).toBe('aborted')
+    await until(async () => (await internals()).outcomes.cancel === 'cancelled')
+    await client.close()
+  })
+
+  it('aborts the wait when the client disconnects', async () => {
+    const client = await connectLegacy(app.url, { answer: neverAnswer })
+    void client.callTool({ name: 'ask_wait', arguments: { label: 'disconnect' } }).catch(() => {})
+    await until(async () => (await internals()).outcomes.disconnect === 'waiting')
+    // Closing the transport drops the open POST stream without a cancellation message.
+    await client.close()
+    await until(async () => (await internals()).outcomes.disconnect === 'cancelled')
+  })
+
+  it('aborts the wait when the session is deleted', async () => {
+    const client = await connectLegacy(app.url, { answer: neverAnswer })
+    // The client's own call cannot end cleanly: its stream closes with the session. Only the
+    // server side (the handler's wait) is under test here.
+    void client.callTool({ name: 'ask_wait', arguments: { label: 'delete' } }).catch(() => {})
+    await until(async () => (await internals()).outcomes.delete === 'waiting')
+    const sessionId = (client.transport as { sessionId?: string }).sessionId
+    expect(sessionId).toBeTruthy()
+    const response = await fetch(app.url, { method: 'DELETE', headers: { 'mcp-session-id': sessionId! } })
+    expect(response.status).toBe(200)
+    await until(async () => (await internals()).outcomes.delete === 'cancelled')
+    await client.close().catch(() => {})
+  })
+
+  it('leaves no pending elicitation behind', async () => {
+    await until(async () => (await internals()).pendingLegacy === 0)
+    expect((await internals()).pendingLegacy).toBe(0)
+  })
+})
