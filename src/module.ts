@@ -53,7 +53,7 @@ export default defineNuxtModule<ModuleOptions>({
       allowedOrigins: options.allowedOrigins,
       maxBodySize: options.maxBodySize,
       sessions: { idleTimeoutMs: 30 * 60_000, max: 1000, ...options.sessions },
-      elicitation: { timeoutMs: 10 * 60_000, stateTtlSeconds: 3600, maxAttempts: 3, allowInsecureUrls: false, ...options.elicitation },
+      elicitation: { timeoutMs: 10 * 60_000, stateTtlSeconds: 3600, maxAttempts: 3, progressIntervalMs: 15_000, allowInsecureUrls: false, ...options.elicitation },
       // Read at run time from NUXT_MCP_STATE_SECRET: never baked into the build.
       stateSecret: '',
     }

@@ -79,3 +79,32 @@ describe('legacy elicitation faults', () => {
     expect((await internals()).pendingLegacy).toBe(0)
   })
 })
+
+describe('legacy progress while waiting', () => {
+  let fast: RunningFixture
+  beforeAll(async () => {
+    fast = await startFixture('elicitation', { NUXT_MCP_ELICITATION_PROGRESS_INTERVAL_MS: '200' })
+  })
+  afterAll(async () => {
+    await fast?.stop()
+  })
+
+  it('keeps a client with a short request timeout alive while the person takes longer', async () => {
+    const client = await connectLegacy(fast.url, {
+      answer: async () => {
+        await new Promise(resolve => setTimeout(resolve, 2000))
+        return { action: 'accept', content: { x: 'late but fine' } }
+      },
+    })
+    let progress = 0
+    // A 1 s request timeout would fire long before the 2 s answer without the server's pings.
+    const result = await client.callTool({ name: 'ask_wait', arguments: { label: 'progress' } }, undefined, {
+      timeout: 1000,
+      resetTimeoutOnProgress: true,
+      onprogress: () => { progress += 1 },
+    })
+    expect((result.content as { text: string }[])[0]!.text).toBe('accept')
+    expect(progress).toBeGreaterThanOrEqual(5)
+    await client.close()
+  })
+})

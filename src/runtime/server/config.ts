@@ -25,6 +25,8 @@ export interface McpServerConfig {
     stateTtlSeconds: number
     /** How many times a modern client is asked again after an invalid answer. */
     maxAttempts: number
+    /** How often a waiting legacy elicitation sends progress to a client that gave a progress token. */
+    progressIntervalMs: number
     /** Accept `http:` URL-mode targets on hosts other than localhost. */
     allowInsecureUrls: boolean
   }

@@ -14,16 +14,15 @@ export interface WaitOptions {
 }
 
 /** Progress pings keep a client's own request timer alive while a person takes their time. */
-const PROGRESS_INTERVAL_MS = 15_000
-
 function startProgressPings(run: ElicitationRun): () => void {
   const token = run.ctx.mcpReq._meta?.progressToken
-  if (token === undefined) return () => {}
+  const interval = run.config.elicitation.progressIntervalMs
+  if (token === undefined || !(interval > 0)) return () => {}
   let progress = 0
   const timer = setInterval(() => {
     progress += 1
     run.ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress, message: 'Waiting for the user to answer' } }).catch(() => {})
-  }, PROGRESS_INTERVAL_MS)
+  }, interval)
   timer.unref?.()
   return () => clearInterval(timer)
 }
