@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connectLegacy, connectModern } from '../utils/clients'
-import type { Answerer, ConnectOptions } from '../utils/clients'
+import type { Answerer, ConnectOptions, ScriptedAnswer } from '../utils/clients'
 import { startFixture } from '../utils/fixture'
 import type { RunningFixture } from '../utils/fixture'
 
@@ -77,7 +77,7 @@ describe.each(eras)('$era era', ({ era, connect }) => {
   })
 
   it('runs several elicitations in sequence (multi-round)', async () => {
-    const answers: Answerer = params => String(params.message).startsWith('First')
+    const answers: Answerer = (params): ScriptedAnswer => String(params.message).startsWith('First')
       ? { action: 'accept', content: { first: 'Ada' } }
       : { action: 'accept', content: { last: 'Lovelace' } }
     const before = await callWith(connect, undefined, 'runs')
@@ -89,9 +89,17 @@ describe.each(eras)('$era era', ({ era, connect }) => {
     expect(runs.ask_two_rounds - previous).toBe(era === 'legacy' ? 1 : 3)
   })
 
+  it('once() runs a side effect once per call, across modern rounds', async () => {
+    const runsBefore = JSON.parse(textOf(await callWith(connect, undefined, 'runs')))['ask_once:step'] ?? 0
+    const result = await callWith(connect, (params): ScriptedAnswer => String(params.message).startsWith('First') ? { action: 'accept', content: { a: 'x' } } : { action: 'decline' }, 'ask_once')
+    expect(textOf(result)).toMatch(/^ticket \d+: accept\/decline$/)
+    const runsAfter = JSON.parse(textOf(await callWith(connect, undefined, 'runs')))['ask_once:step']
+    expect(runsAfter - runsBefore).toBe(1)
+  })
+
   it('asks questions started together', async () => {
     const received: Record<string, unknown>[] = []
-    const result = await callWith(connect, params => params.message === 'Pick A' ? { action: 'accept', content: { a: 'x' } } : { action: 'accept', content: { b: 2 } }, 'ask_parallel', {}, received)
+    const result = await callWith(connect, (params): ScriptedAnswer => params.message === 'Pick A' ? { action: 'accept', content: { a: 'x' } } : { action: 'accept', content: { b: 2 } }, 'ask_parallel', {}, received)
     expect(JSON.parse(textOf(result))).toEqual([{ action: 'accept', content: { a: 'x' } }, { action: 'accept', content: { b: 2 } }])
     expect(received.map(params => params.message).sort()).toEqual(['Pick A', 'Pick B'])
   })
@@ -122,7 +130,7 @@ describe.each(eras)('$era era', ({ era, connect }) => {
   })
 
   it('elicits inside a resource and a prompt', async () => {
-    const client = await connect({ answer: params => String(params.message).startsWith('Who') ? { action: 'accept', content: { who: 'Grace' } } : { action: 'accept', content: { topic: 'bugs' } } })
+    const client = await connect({ answer: (params): ScriptedAnswer => String(params.message).startsWith('Who') ? { action: 'accept', content: { who: 'Grace' } } : { action: 'accept', content: { topic: 'bugs' } } })
     const resource = await client.readResource({ uri: 'elicit://greeting' })
     expect(resource.contents[0]).toMatchObject({ text: 'Hello, Grace!' })
     const prompt = await client.getPrompt({ name: 'ask_topic' })

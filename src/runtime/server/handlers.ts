@@ -39,6 +39,7 @@ function createRun(server: Server, ctx: ServerContext, deps: HandlerDeps): Elici
       state: typeof state === 'object' ? state : undefined,
       responses: ctx.mcpReq.inputResponses ?? {},
       answers: { ...(typeof state === 'object' ? state.answers : {}) },
+      steps: { ...(typeof state === 'object' ? state.steps : {}) },
       pending: new Map(),
       onPending: () => {},
     },

@@ -62,6 +62,7 @@ function endRound(run: ElicitationRun, secret: string): InputRequiredResult {
     bind: bindingOf(run.scope),
     answers: modern.answers,
     asked,
+    ...(Object.keys(modern.steps).length > 0 && { steps: modern.steps }),
   }
   return inputRequired({ inputRequests, requestState: sealRequestState(secret, state) })
 }

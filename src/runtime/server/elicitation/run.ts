@@ -32,6 +32,8 @@ export interface ElicitationRun {
     responses: Record<string, unknown>
     /** Answers accepted so far, carried into the next state. */
     answers: ModernFlowState['answers']
+    /** `once()` results so far, carried into the next state. */
+    steps: Record<string, unknown>
     pending: Map<string, PendingQuestion>
     /** Called when a question becomes pending: the engine ends the round soon after. */
     onPending: () => void

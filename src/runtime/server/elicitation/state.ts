@@ -13,6 +13,8 @@ export interface ModernFlowState {
   answers: Record<string, { q: string, r: unknown }>
   /** Questions asked in the round this state ended: key → question digest and attempt count. */
   asked: Record<string, { q: string, n: number }>
+  /** Results of `once()` steps already run in earlier rounds: key → JSON value. */
+  steps?: Record<string, unknown>
 }
 
 /** Why a state was refused; goes to logs, never to the wire (the SDK freezes that message). */
@@ -66,7 +68,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 function isFlowState(value: unknown): value is ModernFlowState {
   return isRecord(value) && typeof value.exp === 'number' && typeof value.bind === 'string'
-    && isRecord(value.answers) && isRecord(value.asked)
+    && isRecord(value.answers) && isRecord(value.asked) && (value.steps === undefined || isRecord(value.steps))
 }
 
 /**

@@ -63,6 +63,7 @@ export interface McpElicitation {
   confirm: (message: string, options?: ConfirmOptions) => Promise<boolean>
   supports: (mode: 'form' | 'url') => boolean
   requireUrl: (options: Omit<UrlOptions, 'fallback'>) => Promise<UrlResult>
+  once: <T>(key: string, step: () => T | Promise<T>) => Promise<T>
 }
 
 const CONFIRM_SHAPE = { confirm: z.boolean().meta({ title: 'Confirm' }) }
@@ -130,6 +131,24 @@ async function requireUrl(run: ElicitationRun, options: Omit<UrlOptions, 'fallba
 }
 
 /**
+ * Runs a side effect once per tool call, in both eras. On modern (2026-07-28) the handler re-runs
+ * from the top on every round; the step's JSON result is kept in the signed `requestState`, so
+ * later rounds get it back without running the step again. The value travels through the client:
+ * keep it small and free of secrets.
+ */
+async function once<T>(run: ElicitationRun, key: string, step: () => T | Promise<T>): Promise<T> {
+  const modern = run.modern
+  if (!modern) return step()
+  if (key in modern.steps) return modern.steps[key] as T
+  const value = await step()
+  if (value !== undefined && JSON.stringify(value) === undefined) {
+    throw new McpElicitationError('invalid-schema', `once("${key}"): the step's result is not JSON-serialisable, so it cannot be kept between rounds. Return plain data (or nothing).`)
+  }
+  modern.steps[key] = value
+  return value
+}
+
+/**
  * Asks the person in front of the MCP client for input, from inside a tool, resource or prompt
  * handler. The same code serves legacy clients (the question is pushed on the open stream) and
  * modern 2026-07-28 clients (the round ends with `input_required` and the handler re-runs on the
@@ -169,5 +188,6 @@ export function useMcpElicitation(): McpElicitation {
     },
     supports: mode => supportsMode(run, mode),
     requireUrl: options => requireUrl(run, options),
+    once: (key, step) => once(run, key, step),
   }
 }
