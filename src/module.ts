@@ -1,4 +1,5 @@
 import { addServerHandler, addServerImports, addServerTemplate, addTypeTemplate, createResolver, defineNuxtModule, useLogger, useNitro } from '@nuxt/kit'
+import { existsSync, readFileSync } from 'node:fs'
 import { resolve } from 'pathe'
 import type { McpServerConfig } from './runtime/server/config'
 import { DEFINITION_KINDS, renderDefinitionsModule, scanDefinitions } from './scan'
@@ -27,6 +28,14 @@ export interface ModuleOptions {
 
 const VIRTUAL_DEFINITIONS = '#mcp-elicitation/definitions'
 
+/** The app's package.json `name`, the default server name clients show. */
+function readPackageName(rootDir: string): string | undefined {
+  const file = resolve(rootDir, 'package.json')
+  if (!existsSync(file)) return undefined
+  const name: unknown = JSON.parse(readFileSync(file, 'utf8')).name
+  return typeof name === 'string' && name ? name : undefined
+}
+
 export default defineNuxtModule<ModuleOptions>({
   meta: { name: 'nuxt-mcp-elicitation', configKey: 'mcp', compatibility: { nuxt: '>=4.0.0' } },
   defaults: {
@@ -46,7 +55,7 @@ export default defineNuxtModule<ModuleOptions>({
 
     const serverConfig: McpServerConfig = {
       route: options.route,
-      name: options.name ?? nuxt.options.appId ?? 'nuxt-mcp',
+      name: options.name ?? readPackageName(nuxt.options.rootDir) ?? 'nuxt-mcp',
       version: options.version,
       ...(options.instructions && { instructions: options.instructions }),
       allowedHosts: options.allowedHosts,
