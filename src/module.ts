@@ -1,5 +1,6 @@
 import { addServerHandler, addServerImports, addServerTemplate, addTypeTemplate, createResolver, defineNuxtModule, useLogger, useNitro } from '@nuxt/kit'
 import { existsSync, readFileSync } from 'node:fs'
+import { defu } from 'defu'
 import { resolve } from 'pathe'
 import type { McpServerConfig } from './runtime/server/config'
 import { DEFINITION_KINDS, renderDefinitionsModule, scanDefinitions } from './scan'
@@ -28,6 +29,10 @@ export interface ModuleOptions {
 
 const VIRTUAL_DEFINITIONS = '#mcp-elicitation/definitions'
 
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
 /** The app's package.json `name`, the default server name clients show. */
 function readPackageName(rootDir: string): string | undefined {
   const file = resolve(rootDir, 'package.json')
@@ -54,10 +59,9 @@ export default defineNuxtModule<ModuleOptions>({
     const resolver = createResolver(import.meta.url)
 
     const serverConfig: McpServerConfig = {
-      route: options.route,
       name: options.name ?? readPackageName(nuxt.options.rootDir) ?? 'nuxt-mcp',
       version: options.version,
-      ...(options.instructions && { instructions: options.instructions }),
+      instructions: options.instructions ?? '',
       allowedHosts: options.allowedHosts,
       allowedOrigins: options.allowedOrigins,
       maxBodySize: options.maxBodySize,
@@ -66,7 +70,9 @@ export default defineNuxtModule<ModuleOptions>({
       // Read at run time from NUXT_MCP_STATE_SECRET: never baked into the build.
       stateSecret: '',
     }
-    nuxt.options.runtimeConfig.mcp = serverConfig
+    // The user's own runtimeConfig.mcp (e.g. a stateSecret read from elsewhere) wins over options.
+    const existing: unknown = nuxt.options.runtimeConfig.mcp
+    nuxt.options.runtimeConfig.mcp = defu(isRecord(existing) ? existing : {}, serverConfig)
 
     const layers = nuxt.options._layers.map(layer => ({
       rootDir: layer.config.rootDir,

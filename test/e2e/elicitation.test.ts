@@ -90,11 +90,14 @@ describe.each(eras)('$era era', ({ era, connect }) => {
   })
 
   it('once() runs a side effect once per call, across modern rounds', async () => {
-    const runsBefore = JSON.parse(textOf(await callWith(connect, undefined, 'runs')))['ask_once:step'] ?? 0
+    const before = JSON.parse(textOf(await callWith(connect, undefined, 'runs')))
+    const runsBefore = before['ask_once:step'] ?? 0
+    const voidBefore = before['ask_once:void'] ?? 0
     const result = await callWith(connect, (params): ScriptedAnswer => String(params.message).startsWith('First') ? { action: 'accept', content: { a: 'x' } } : { action: 'decline' }, 'ask_once')
     expect(textOf(result)).toMatch(/^ticket \d+: accept\/decline$/)
-    const runsAfter = JSON.parse(textOf(await callWith(connect, undefined, 'runs')))['ask_once:step']
-    expect(runsAfter - runsBefore).toBe(1)
+    const after = JSON.parse(textOf(await callWith(connect, undefined, 'runs')))
+    expect(after['ask_once:step'] - runsBefore).toBe(1)
+    expect(after['ask_once:void'] - voidBefore).toBe(1)
   })
 
   it('asks questions started together', async () => {
@@ -167,7 +170,7 @@ describe('era-specific behaviour', () => {
   it('legacy: a client without the capability gets unsupported in the handler', async () => {
     const result = await callWith(eras[0].connect, undefined, 'ask_form')
     expect(result.isError).toBe(true)
-    expect(textOf(result)).toMatch(/did not declare elicitation form mode/)
+    expect(textOf(result)).toMatch(/did not declare the elicitation form mode/)
   })
 
   it('modern: a client without the capability gets -32021 naming the capability', async () => {

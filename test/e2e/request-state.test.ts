@@ -138,3 +138,19 @@ describe('mcp:auth hook', () => {
     expect((done.message.result?.content as { text: string }[])[0]!.text).toBe('carol:decline')
   })
 })
+
+describe('legacy sessions and principals', () => {
+  it('refuses a session opened by one principal to another, with 403', async () => {
+    const headers = { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream' }
+    const init = await fetch(app.url, { method: 'POST', headers: { ...headers, 'x-user': 'alice' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } }) })
+    const id = init.headers.get('mcp-session-id')!
+    await init.body?.cancel()
+    const list = (user: string) => fetch(app.url, { method: 'POST', headers: { ...headers, 'x-user': user, 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) })
+    const asBob = await list('bob')
+    expect(asBob.status).toBe(403)
+    expect(await asBob.text()).toMatch(/another principal/)
+    const asAlice = await list('alice')
+    expect(asAlice.status).toBe(200)
+    await asAlice.body?.cancel()
+  })
+})

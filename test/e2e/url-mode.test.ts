@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ElicitationCompleteNotificationSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
+import { ElicitationCompleteNotificationSchema, ElicitRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { connectLegacy, connectModern } from '../utils/clients'
 import { startFixture } from '../utils/fixture'
 import type { RunningFixture } from '../utils/fixture'
@@ -24,8 +24,15 @@ describe('URL mode', () => {
     client.setNotificationHandler(ElicitationCompleteNotificationSchema, (notification) => {
       completed.push(notification.params.elicitationId)
     })
+    const received: Record<string, unknown>[] = []
+    client.setRequestHandler(ElicitRequestSchema, (request) => {
+      received.push(request.params)
+      return { action: 'accept' }
+    })
     const id = textOf(await client.callTool({ name: 'ask_url_id', arguments: {} }))
     expect(id).toMatch(/^[0-9a-f-]{36}$/)
+    // The URL function got the same id the client sees as elicitationId.
+    expect(received[0]).toMatchObject({ mode: 'url', elicitationId: id, url: `http://localhost/finish?flow=${id}` })
     const first = await (await fetch(new URL(`/complete?id=${id}`, app.origin))).json()
     expect(first).toEqual({ done: true })
     const again = await (await fetch(new URL(`/complete?id=${id}`, app.origin))).json()
@@ -50,6 +57,15 @@ describe('URL mode', () => {
     const client = await connectModern(app.url, { answer: () => ({ action: 'accept' }), received })
     expect(textOf(await client.callTool({ name: 'ask_require_url', arguments: {} }))).toBe('authorized: accept')
     expect(received[0]).toEqual({ mode: 'url', message: 'Authorize first', url: 'https://example.com/authorize' })
+    await client.close()
+  })
+
+  it('modern: a URL built from the flow id stays the same across rounds', async () => {
+    const received: Record<string, unknown>[] = []
+    const client = await connectModern(app.url, { answer: () => ({ action: 'accept' }), received })
+    const id = textOf(await client.callTool({ name: 'ask_url_id', arguments: {} }))
+    expect(id).toMatch(/^[0-9a-f-]{36}$/)
+    expect(received).toEqual([{ mode: 'url', message: 'Finish on the page', url: `http://localhost/finish?flow=${id}` }])
     await client.close()
   })
 

@@ -3,7 +3,7 @@ import { digestJson, openRequestState, RequestStateError, sealRequestState } fro
 import type { ModernFlowState } from '../../src/runtime/server/elicitation/state'
 
 const SECRET = 's'.repeat(40)
-const state: ModernFlowState = { exp: Date.now() + 60_000, bind: 'bind-1', answers: { q0: { q: 'd', r: { action: 'decline' } } }, asked: { q1: { q: 'e', n: 1 } } }
+const state: ModernFlowState = { exp: Date.now() + 60_000, bind: 'bind-1', answers: { q0: { q: 'd', r: { action: 'decline' } } }, asked: { q1: { q: 'e', n: 1, k: 'elicit' } } }
 
 describe('requestState codec', () => {
   it('round-trips a sealed state', () => {

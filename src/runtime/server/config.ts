@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto'
 
 /** The module's options as they reach the server (nuxt.config `mcp:` merged with `NUXT_MCP_*`). */
 export interface McpServerConfig {
-  route: string
   name: string
   version: string
-  instructions?: string
+  /** Sent to clients at initialize / discover; empty means none. */
+  instructions: string
   /** Extra Host names accepted besides loopback ones (comma-separated string from env is fine). */
   allowedHosts: string[] | string
   /** Origins accepted on browser requests besides the request's own host. */
@@ -23,7 +23,7 @@ export interface McpServerConfig {
     timeoutMs: number
     /** How long a modern `requestState` stays valid. */
     stateTtlSeconds: number
-    /** How many times a modern client is asked again after an invalid answer. */
+    /** How many times in total a modern client is asked one question when its answers are invalid. */
     maxAttempts: number
     /** How often a waiting legacy elicitation sends progress to a client that gave a progress token. */
     progressIntervalMs: number

@@ -117,7 +117,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     }
     const requestOptions = { parsedBody, ...(auth.authInfo && { authInfo: auth.authInfo }) }
     return runInMcpScope(scope, () => legacy
-      ? sessions.handle(request, parsedBody, auth.authInfo, (id) => { scope.sessionId = id })
+      ? sessions.handle(request, parsedBody, auth, (id) => { scope.sessionId = id })
       : modern.fetch(request, requestOptions))
   }
 

@@ -15,7 +15,7 @@ export type {
   McpPromptShape,
 } from './definitions'
 export { useMcpElicitation } from './elicitation/use-elicitation'
-export type { McpElicitation, FormOptions, FormResult, UrlOptions, UrlResult, ConfirmOptions } from './elicitation/use-elicitation'
+export type { McpElicitation, AskMode, AskOptions, FormOptions, FormResult, UrlOptions, UrlResult, ConfirmOptions } from './elicitation/use-elicitation'
 export { McpElicitationError } from './elicitation/error'
 export type { McpElicitationErrorCode } from './elicitation/error'
 export { completeMcpUrlElicitation } from './elicitation/url-completion'

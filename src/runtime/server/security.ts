@@ -52,7 +52,7 @@ export function checkOriginPolicy(event: H3Event, policy: OriginPolicy): Respons
       return jsonRpcError(403, -32000, `Forbidden: Origin "${origin.slice(0, 200)}" is not allowed on this MCP endpoint. Add it to \`mcp.allowedOrigins\` in nuxt.config or to NUXT_MCP_ALLOWED_ORIGINS (comma-separated).`)
     }
   }
-  else if (origin === 'null') {
+  else if (origin === 'null' && !policy.allowedOrigins.includes('null')) {
     return jsonRpcError(403, -32000, 'Forbidden: Origin "null" (a sandboxed or file:// page) is not allowed on this MCP endpoint. Serve the page from an origin listed in `mcp.allowedOrigins`.')
   }
   return undefined

@@ -6,6 +6,8 @@ import type { HandlerDeps } from './handlers'
 import { createMcpServer } from './server-factory'
 
 interface LegacySession {
+  /** Who opened it (from `mcp:auth`): only they may use it. */
+  principal: string | undefined
   transport: WebStandardStreamableHTTPServerTransport
   server: Server
   lastActivity: number
@@ -77,11 +79,15 @@ export class LegacySessions {
   }
 
   /** Serves one legacy HTTP request (POST, GET stream or DELETE). */
-  async handle(request: Request, parsedBody: unknown, authInfo: AuthInfo | undefined, onSession: (id: string) => void): Promise<Response> {
+  async handle(request: Request, parsedBody: unknown, caller: { principal?: string, authInfo?: AuthInfo }, onSession: (id: string) => void): Promise<Response> {
+    const { authInfo } = caller
     const sessionId = request.headers.get('mcp-session-id')
     if (sessionId) {
       const session = this.sessions.get(sessionId)
       if (!session) return jsonRpcError(404, -32001, `Session not found: the Mcp-Session-Id "${sessionId.slice(0, 64)}" is unknown or expired. Send a new initialize request without the header.`)
+      if (session.principal !== caller.principal) {
+        return jsonRpcError(403, -32000, 'Forbidden: this Mcp-Session-Id was opened by another principal. Initialize a session of your own.')
+      }
       onSession(sessionId)
       return this.forward(session, request, parsedBody, authInfo)
     }
@@ -91,16 +97,17 @@ export class LegacySessions {
     if (this.sessions.size >= this.deps.config.sessions.max) {
       return jsonRpcError(503, -32000, `Too many open MCP sessions (${this.deps.config.sessions.max}). Retry later, or raise \`mcp.sessions.max\` (NUXT_MCP_SESSIONS_MAX).`)
     }
-    return this.open(request, parsedBody, authInfo, onSession)
+    return this.open(request, parsedBody, caller, onSession)
   }
 
-  private async open(request: Request, parsedBody: unknown, authInfo: AuthInfo | undefined, onSession: (id: string) => void): Promise<Response> {
+  private async open(request: Request, parsedBody: unknown, caller: { principal?: string, authInfo?: AuthInfo }, onSession: (id: string) => void): Promise<Response> {
+    const { authInfo } = caller
     const server = createMcpServer(this.deps)
     let session: LegacySession | undefined
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        session = { transport, server, lastActivity: Date.now(), active: 0 }
+        session = { principal: caller.principal, transport, server, lastActivity: Date.now(), active: 0 }
         this.sessions.set(id, session)
         onSession(id)
       },

@@ -6,7 +6,7 @@ import { runAsHandler } from './run'
 import type { ElicitationRun } from './run'
 import { digestJson, openRequestState, sealRequestState } from './state'
 import type { ModernFlowState } from './state'
-import { checkResponseShape } from './responses'
+import { checkAnswerShape } from './question'
 
 /** How a handler execution ended: with its value, or with questions for the client (modern). */
 export type HandlerOutcome<T> = { kind: 'done', value: T } | { kind: 'input-required', result: InputRequiredResult }
@@ -39,12 +39,12 @@ export function verifyRequestState(secret: string, wire: string): ModernFlowStat
  * JSON-RPC error); keys we never asked are ignored.
  */
 function assertWellFormedResponses(state: ModernFlowState | undefined, responses: Record<string, unknown>, dropped: string[]): void {
-  for (const key of Object.keys(state?.asked ?? {})) {
+  for (const [key, asked] of Object.entries(state?.asked ?? {})) {
     if (dropped.includes(key)) {
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `inputResponses["${key}"] is not a bare elicitation result. Send { action: 'accept' | 'decline' | 'cancel', content? } under that key.`)
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `inputResponses["${key}"] is not a bare result of the request asked under that key (e.g. { action, content? } for an elicitation). Send the bare result, not a { method, result } wrapper.`)
     }
     if (!(key in responses)) continue
-    const problem = checkResponseShape(responses[key])
+    const problem = checkAnswerShape(asked.k, responses[key])
     if (problem) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `inputResponses["${key}"]: ${problem}`)
   }
 }
@@ -55,7 +55,7 @@ function endRound(run: ElicitationRun, secret: string): InputRequiredResult {
   const asked: ModernFlowState['asked'] = {}
   for (const [key, pending] of modern.pending) {
     inputRequests[key] = pending.request
-    asked[key] = { q: pending.q, n: pending.n }
+    asked[key] = { q: pending.q, n: pending.n, k: pending.kind }
   }
   const state: ModernFlowState = {
     exp: Date.now() + run.config.elicitation.stateTtlSeconds * 1000,

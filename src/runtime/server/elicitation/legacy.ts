@@ -1,9 +1,9 @@
 import { SdkError, SdkErrorCode } from '@modelcontextprotocol/server'
-import type { ElicitRequestFormParams, ElicitRequestURLParams, ElicitResult } from '@modelcontextprotocol/server'
 import { McpElicitationError } from './error'
 import { elicitationCounters } from './run'
 import type { ElicitationRun } from './run'
-import { asElicitResult, checkResponseShape } from './responses'
+import { checkAnswerShape } from './question'
+import type { Question } from './question'
 
 /** Per-call wait options. */
 export interface WaitOptions {
@@ -46,28 +46,32 @@ function toElicitationError(error: unknown, signals: AbortSignal[], timeout: num
 }
 
 /**
- * Pushes `elicitation/create` to a legacy client on the tool call's own response stream and
- * waits for the answer. Related to the current request explicitly: otherwise the SDK sends it on
- * the standalone GET stream, which many clients never open.
+ * Pushes a question (`elicitation/create`, `sampling/createMessage`, `roots/list`) to a legacy
+ * client on the tool call's own response stream and waits for the answer. Related to the current
+ * request explicitly: otherwise the SDK sends it on the standalone GET stream, which many
+ * clients never open. A malformed or invalid answer fails with `'invalid-response'`.
  *
  * @example
  * ```ts
- * const result = await pushElicitation(run, { mode: 'form', message: 'Name?', requestedSchema }, { timeout: 60_000 })
+ * const result = await askLegacy(run, formQuestion('Name?', requestedSchema, interpret), { timeout: 60_000 })
  * ```
  */
-export async function pushElicitation(run: ElicitationRun, params: ElicitRequestFormParams | ElicitRequestURLParams, options: WaitOptions): Promise<ElicitResult> {
+export async function askLegacy<R>(run: ElicitationRun, question: Question<R>, options: WaitOptions): Promise<R> {
   const timeout = options.timeout ?? run.config.elicitation.timeoutMs
   const signals = [run.ctx.mcpReq.signal, run.scope.signal, ...(options.signal ? [options.signal] : [])]
   const stopPings = startProgressPings(run)
   elicitationCounters.pendingLegacy += 1
   try {
     const result: unknown = await run.ctx.mcpReq.send(
-      { method: 'elicitation/create', params: { ...params } },
+      { method: question.method, params: question.params },
       { timeout, signal: AbortSignal.any(signals), relatedRequestId: run.ctx.mcpReq.id, resetTimeoutOnProgress: false },
     )
-    const problem = checkResponseShape(result)
-    if (problem) throw new McpElicitationError('invalid-response', `The client's elicitation answer is malformed: ${problem}.`)
-    return asElicitResult(result)
+    const problem = checkAnswerShape(question.kind, result)
+    if (problem) throw new McpElicitationError('invalid-response', `The client's answer to ${question.method} is malformed: ${problem}.`)
+    const verdict = question.interpret(result)
+    if (!verdict.ok && question.invalid) throw question.invalid(verdict.issues)
+    if (!verdict.ok) throw new McpElicitationError('invalid-response', `The client's answer does not match the request: ${verdict.issues.join('; ')}. Ask again, or loosen the schema.`, { issues: verdict.issues })
+    return verdict.result
   }
   catch (error) {
     throw toElicitationError(error, signals, timeout)

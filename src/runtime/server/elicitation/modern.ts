@@ -1,23 +1,7 @@
-import { inputRequired } from '@modelcontextprotocol/server'
-import type { ElicitRequestFormParams, ElicitRequestURLParams, ElicitResult, InputRequest } from '@modelcontextprotocol/server'
 import { McpElicitationError } from './error'
+import type { Question } from './question'
 import type { ElicitationRun } from './run'
-import { asElicitResult } from './responses'
 import { digestJson } from './state'
-
-/** What checking an answer against the question yields. */
-export type Verdict<R> = { ok: true, result: R } | { ok: false, issues: string[] }
-
-/** A question as asked on the modern wire (URL mode carries no `elicitationId` there). */
-export type QuestionParams =
-  | { mode: 'form', message: string, requestedSchema: ElicitRequestFormParams['requestedSchema'] }
-  | { mode: 'url', message: string, url: ElicitRequestURLParams['url'] }
-
-function toInputRequest(params: QuestionParams): InputRequest {
-  return params.mode === 'form'
-    ? inputRequired.elicit({ message: params.message, requestedSchema: params.requestedSchema })
-    : inputRequired.elicitUrl({ message: params.message, url: params.url })
-}
 
 /** Never settles: the round ends with `input_required` and this handler execution is dropped. */
 function waitForNextRound<R>(): Promise<R> {
@@ -34,40 +18,41 @@ function waitForNextRound<R>(): Promise<R> {
  *
  * @example
  * ```ts
- * const result = await askModern(run, 'q0', { mode: 'form', message, requestedSchema }, r => interpretForm(shape, r))
+ * const result = await askModern(run, 'q0', formQuestion(message, requestedSchema, interpret))
  * ```
  */
-export function askModern<R>(run: ElicitationRun, key: string, params: QuestionParams, interpret: (response: ElicitResult) => Verdict<R>): Promise<R> {
+export function askModern<R>(run: ElicitationRun, key: string, question: Question<R>): Promise<R> {
   const modern = run.modern!
-  const q = digestJson(params)
+  const q = digestJson({ k: question.kind, p: question.params })
   const queued = modern.pending.get(key)
   if (queued && queued.q !== q) {
-    throw new McpElicitationError('duplicate-key', `Two different elicitations use the key "${key}" in one handler. Give each \`form()\`/\`url()\` call its own \`key\`.`)
+    throw new McpElicitationError('duplicate-key', `Two different questions use the key "${key}" in one handler. Give each call its own \`key\`.`)
   }
   const earlier = modern.answers[key]
   if (earlier && earlier.q === q) {
-    const verdict = interpret(asElicitResult(earlier.r))
+    const verdict = question.interpret(earlier.r)
     if (verdict.ok) return Promise.resolve(verdict.result)
   }
   const asked = modern.state?.asked[key]
   let attempt = 1
-  let question = params
+  let request = question.request
   if (asked && asked.q === q) {
     attempt = asked.n
     if (key in modern.responses) {
-      const verdict = interpret(asElicitResult(modern.responses[key]))
+      const verdict = question.interpret(modern.responses[key])
       if (verdict.ok) {
         modern.answers[key] = { q, r: modern.responses[key] }
         return Promise.resolve(verdict.result)
       }
-      if (asked.n >= run.config.elicitation.maxAttempts) {
-        throw new McpElicitationError('invalid-response', `The answer to "${params.message}" was invalid ${asked.n} times: ${verdict.issues.join('; ')}.`, { issues: verdict.issues })
+      const problems = verdict.issues.join('; ')
+      if (asked.n >= run.config.elicitation.maxAttempts || !question.reask) {
+        throw new McpElicitationError('invalid-response', `The answer to "${question.message ?? question.method}" was invalid ${asked.n} times: ${problems}.`, { issues: verdict.issues })
       }
       attempt = asked.n + 1
-      question = { ...params, message: `${params.message}\n\nPlease correct your answer: ${verdict.issues.join('; ')}.` }
+      request = question.reask(problems)
     }
   }
-  modern.pending.set(key, { request: toInputRequest(question), q, n: attempt })
+  modern.pending.set(key, { request, q, n: attempt, kind: question.kind })
   modern.onPending()
   return waitForNextRound<R>()
 }

@@ -3,6 +3,7 @@ import type { ClientCapabilities, InputRequest, Server, ServerContext } from '@m
 import type { McpRequestScope } from '../context'
 import type { McpServerConfig } from '../config'
 import type { ModernFlowState } from './state'
+import type { QuestionKind } from './question'
 
 /** A question waiting for its answer in the current modern round. */
 export interface PendingQuestion {
@@ -11,6 +12,7 @@ export interface PendingQuestion {
   q: string
   /** How many times it has been asked, counting this one. */
   n: number
+  kind: QuestionKind
 }
 
 /**
@@ -33,7 +35,7 @@ export interface ElicitationRun {
     /** Answers accepted so far, carried into the next state. */
     answers: ModernFlowState['answers']
     /** `once()` results so far, carried into the next state. */
-    steps: Record<string, unknown>
+    steps: Record<string, { v?: unknown }>
     pending: Map<string, PendingQuestion>
     /** Called when a question becomes pending: the engine ends the round soon after. */
     onPending: () => void

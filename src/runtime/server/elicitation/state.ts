@@ -11,10 +11,10 @@ export interface ModernFlowState {
   bind: string
   /** Answers accepted in earlier rounds: key → question digest and the validated response. */
   answers: Record<string, { q: string, r: unknown }>
-  /** Questions asked in the round this state ended: key → question digest and attempt count. */
-  asked: Record<string, { q: string, n: number }>
+  /** Questions asked in the round this state ended: key → question digest, attempt count, kind. */
+  asked: Record<string, { q: string, n: number, k: 'elicit' | 'sample' | 'roots' }>
   /** Results of `once()` steps already run in earlier rounds: key → JSON value. */
-  steps?: Record<string, unknown>
+  steps?: Record<string, { v?: unknown }>
 }
 
 /** Why a state was refused; goes to logs, never to the wire (the SDK freezes that message). */

@@ -1,0 +1,179 @@
+import { randomUUID } from 'node:crypto'
+import { UrlElicitationRequiredError } from '@modelcontextprotocol/server'
+import type { CreateMessageRequestParams, CreateMessageResult, Root } from '@modelcontextprotocol/server'
+import { McpElicitationError } from './error'
+import { askLegacy } from './legacy'
+import type { WaitOptions } from './legacy'
+import { askModern } from './modern'
+import { formQuestion, rootsQuestion, sampleQuestion, urlQuestion } from './question'
+import type { Question, Verdict } from './question'
+import { asElicitResult, checkResponseShape } from './responses'
+import type { ElicitationRun } from './run'
+import { formAnswerError, parseFormAnswer, toFormSchema } from './schema'
+import type { FormOutput, FormShape } from './schema'
+import { checkElicitationUrl } from './url'
+import { rememberUrlElicitation } from './url-completion'
+
+/** The person's answer to a form. `content` exists only on accept, typed from the shape. */
+export type FormResult<S extends FormShape> =
+  | { action: 'accept', content: FormOutput<S> }
+  | { action: 'decline' | 'cancel', content?: undefined }
+
+/** The person's answer to a URL-mode request. `elicitationId` is set on legacy sessions. */
+export interface UrlResult {
+  action: 'accept' | 'decline' | 'cancel'
+  elicitationId?: string
+}
+
+/** Options every question takes. */
+export interface AskOptions extends WaitOptions {
+  /** Stable id of this question (the `inputRequests` key on modern). Default: its call order. */
+  key?: string
+}
+
+/** Options of `form()`. */
+export interface FormOptions<S extends FormShape> extends AskOptions {
+  message: string
+  /** A Zod raw shape of flat fields; see the elicitation guide for what converts. */
+  schema: S
+  /** Allow fields that look like secrets (password, token, card…). The spec forbids them: use `url()`. */
+  allowSensitive?: boolean
+  /** Returned instead of asking when the client cannot show forms (instead of an `'unsupported'` error). */
+  fallback?: FormResult<S>
+}
+
+/** Options of `url()`. */
+export interface UrlOptions extends AskOptions {
+  message: string
+  /**
+   * https (or http on localhost) without credentials or personal data. Pass a function to put
+   * the flow's id in the URL (e.g. `id => \`/connect?flow=${id}\``): the page can then call
+   * `completeMcpUrlElicitation(id)`. The id is the legacy `elicitationId`, and stays the same
+   * across modern rounds.
+   */
+  url: string | URL | ((id: string) => string | URL)
+  /** Returned instead of asking when the client cannot open URLs. */
+  fallback?: UrlResult
+}
+
+/** What the client can be asked for: the two elicitation modes, sampling and roots. */
+export type AskMode = 'form' | 'url' | 'sampling' | 'roots'
+
+/** Whether THIS request's client declared `mode` (modern: its envelope; legacy: its initialize). */
+export function supportsMode(run: ElicitationRun, mode: AskMode): boolean {
+  const capabilities = run.capabilities
+  if (mode === 'sampling') return capabilities?.sampling !== undefined
+  if (mode === 'roots') return capabilities?.roots !== undefined
+  const declared = capabilities?.elicitation
+  if (!declared) return false
+  // An empty `elicitation: {}` is the 2025-06-18 way of saying "forms".
+  if (mode === 'form') return declared.form !== undefined || Object.keys(declared).length === 0
+  return declared.url !== undefined
+}
+
+function nextKey(run: ElicitationRun, key: string | undefined): string {
+  const index = run.calls++
+  return key ?? `q${index}`
+}
+
+function unsupported(mode: AskMode): McpElicitationError {
+  return new McpElicitationError('unsupported', `This client did not declare the ${mode === 'form' || mode === 'url' ? `elicitation ${mode} mode` : `${mode} capability`}, so it cannot be asked. Check \`supports('${mode}')\` first, or pass a \`fallback\` to proceed without asking.`)
+}
+
+/**
+ * Asks `question` in the run's era. When the client lacks `mode`: legacy throws `'unsupported'`;
+ * modern asks anyway, so the SDK answers HTTP 400 `-32021` naming the missing capability.
+ */
+function ask<R>(run: ElicitationRun, key: string, mode: AskMode, question: Question<R>, options: WaitOptions): Promise<R> {
+  if (!supportsMode(run, mode) && !run.modern) return Promise.reject(unsupported(mode))
+  return run.modern ? askModern(run, key, question) : askLegacy(run, question, options)
+}
+
+function interpretForm<S extends FormShape>(shape: S, response: unknown): Verdict<FormResult<S>> {
+  const problem = checkResponseShape(response)
+  if (problem) return { ok: false, issues: [problem] }
+  const { action, content } = asElicitResult(response)
+  if (action !== 'accept') return { ok: true, result: { action } }
+  const parsed = parseFormAnswer(shape, content ?? {})
+  return parsed.ok ? { ok: true, result: { action: 'accept', content: parsed.value } } : { ok: false, issues: parsed.issues }
+}
+
+/** `form()`: a flat Zod shape becomes a spec-exact form; the answer comes back validated and typed. */
+export async function askForm<S extends FormShape>(run: ElicitationRun, options: FormOptions<S>): Promise<FormResult<S>> {
+  const key = nextKey(run, options.key)
+  const requestedSchema = toFormSchema(options.schema, { allowSensitive: options.allowSensitive })
+  if (options.fallback && !supportsMode(run, 'form')) return options.fallback
+  const question = formQuestion(options.message, requestedSchema, response => interpretForm(options.schema, response), formAnswerError)
+  return ask(run, key, 'form', question, options)
+}
+
+function interpretAction(response: unknown): Verdict<{ action: UrlResult['action'] }> {
+  const problem = checkResponseShape(response)
+  return problem ? { ok: false, issues: [problem] } : { ok: true, result: { action: asElicitResult(response).action } }
+}
+
+/**
+ * The checked target URL and the flow id: a fresh id per legacy question (its `elicitationId`);
+ * on modern one kept across rounds, so the URL — part of the question — does not change.
+ */
+async function resolveUrlTarget(run: ElicitationRun, key: string, url: UrlOptions['url']): Promise<{ target: string, id?: string }> {
+  const id = run.modern
+    ? (typeof url === 'function' ? await runOnce(run, `url-id:${key}`, () => randomUUID()) : undefined)
+    : randomUUID()
+  const raw = typeof url === 'function' ? url(id ?? '') : url
+  return { target: checkElicitationUrl(raw, run.config.elicitation.allowInsecureUrls), ...(id && { id }) }
+}
+
+/** `url()`: sends the person to a page (secrets, OAuth, payments) instead of a form. */
+export async function askUrl(run: ElicitationRun, options: UrlOptions): Promise<UrlResult> {
+  const key = nextKey(run, options.key)
+  const { target, id } = await resolveUrlTarget(run, key, options.url)
+  if (options.fallback && !supportsMode(run, 'url')) return options.fallback
+  if (id && !run.modern) rememberUrlElicitation(id, run)
+  const { action } = await ask(run, key, 'url', urlQuestion(options.message, target, run.modern ? undefined : id, interpretAction), options)
+  return id ? { action, elicitationId: id } : { action }
+}
+
+/** `requireUrl()`: legacy raises the spec's `-32042`; modern asks like `url()`. */
+export async function requireUrl(run: ElicitationRun, options: Omit<UrlOptions, 'fallback'>): Promise<UrlResult> {
+  if (run.modern) return askUrl(run, options)
+  const key = nextKey(run, options.key)
+  const { target, id } = await resolveUrlTarget(run, key, options.url)
+  if (!supportsMode(run, 'url')) throw unsupported('url')
+  const elicitationId = id ?? randomUUID()
+  rememberUrlElicitation(elicitationId, run)
+  throw new UrlElicitationRequiredError([{ mode: 'url', message: options.message, url: target, elicitationId }])
+}
+
+/** `sample()`: asks the client's model (`sampling/createMessage`). */
+export function askSample(run: ElicitationRun, params: CreateMessageRequestParams, options: AskOptions = {}): Promise<CreateMessageResult> {
+  const key = nextKey(run, options.key)
+  // Shape-checked before `interpret` runs (see checkAnswerShape), so the cast only names it.
+  return ask(run, key, 'sampling', sampleQuestion(params, response => ({ ok: true, result: response as CreateMessageResult })), options)
+}
+
+/** `listRoots()`: asks the client for its roots (`roots/list`). */
+export async function askRoots(run: ElicitationRun, options: AskOptions = {}): Promise<Root[]> {
+  const key = nextKey(run, options.key)
+  return ask(run, key, 'roots', rootsQuestion(response => ({ ok: true, result: (response as { roots: Root[] }).roots })), options)
+}
+
+/**
+ * `once()`: runs a side effect once per tool call, in both eras. On modern the handler re-runs
+ * from the top on every round; the step's JSON result is kept in the signed `requestState`, so
+ * later rounds get it back without running the step again. The value travels through the
+ * client: keep it small and free of secrets; it comes back as JSON (a `Date` becomes a string).
+ */
+export async function runOnce<T>(run: ElicitationRun, key: string, step: () => T | Promise<T>): Promise<T> {
+  const modern = run.modern
+  if (!modern) return step()
+  // Wrapped so that a step returning nothing is still remembered as done.
+  const done = modern.steps[key]
+  if (done) return done.v as T
+  const value = await step()
+  if (value !== undefined && JSON.stringify(value) === undefined) {
+    throw new McpElicitationError('invalid-schema', `once("${key}"): the step's result is not JSON-serialisable, so it cannot be kept between rounds. Return plain data (or nothing).`)
+  }
+  modern.steps[key] = { v: value }
+  return value
+}

@@ -1,0 +1,80 @@
+import { inputRequired } from '@modelcontextprotocol/server'
+import type { CreateMessageRequestParams, ElicitRequestFormParams, ElicitRequestURLParams, InputRequest } from '@modelcontextprotocol/server'
+import { checkResponseShape } from './responses'
+
+/** The kinds of input a handler can ask the client for, in both eras. */
+export type QuestionKind = 'elicit' | 'sample' | 'roots'
+
+/** What checking an answer against the question yields. */
+export type Verdict<R> = { ok: true, result: R } | { ok: false, issues: string[] }
+
+/**
+ * One request to the client, described once for both eras: what goes on the wire (pushed on
+ * legacy, embedded in `input_required` on modern), how to re-ask after a bad answer, and how to
+ * turn the client's answer into the handler's result.
+ */
+export interface Question<R> {
+  kind: QuestionKind
+  /** The legacy JSON-RPC method and params pushed to the client. */
+  method: 'elicitation/create' | 'sampling/createMessage' | 'roots/list'
+  params: Record<string, unknown>
+  /** The modern `inputRequests` entry. */
+  request: InputRequest
+  /** The message shown to the person, for re-asking after an invalid answer (elicitation only). */
+  message?: string
+  /** Builds the re-asked request with the problems appended to the message. */
+  reask?: (problems: string) => InputRequest
+  interpret: (response: unknown) => Verdict<R>
+  /** The error for an answer that stays invalid (legacy at once, modern after the attempts). */
+  invalid?: (issues: string[]) => Error
+}
+
+/** A form question (`elicitation/create`, form mode). */
+export function formQuestion<R>(message: string, requestedSchema: ElicitRequestFormParams['requestedSchema'], interpret: (response: unknown) => Verdict<R>, invalid: (issues: string[]) => Error): Question<R> {
+  return {
+    invalid,
+    kind: 'elicit',
+    method: 'elicitation/create',
+    params: { message, requestedSchema },
+    request: inputRequired.elicit({ message, requestedSchema }),
+    message,
+    reask: problems => inputRequired.elicit({ message: `${message}\n\nPlease correct your answer: ${problems}.`, requestedSchema }),
+    interpret,
+  }
+}
+
+/** A URL-mode question. `elicitationId` exists on the legacy wire only. */
+export function urlQuestion<R>(message: string, url: ElicitRequestURLParams['url'], elicitationId: string | undefined, interpret: (response: unknown) => Verdict<R>): Question<R> {
+  return {
+    kind: 'elicit',
+    method: 'elicitation/create',
+    params: { mode: 'url', message, url, ...(elicitationId && { elicitationId }) },
+    request: inputRequired.elicitUrl({ message, url }),
+    interpret,
+  }
+}
+
+/** A sampling request (`sampling/createMessage`). */
+export function sampleQuestion<R>(params: CreateMessageRequestParams, interpret: (response: unknown) => Verdict<R>): Question<R> {
+  return { kind: 'sample', method: 'sampling/createMessage', params: { ...params }, request: inputRequired.createMessage(params), interpret }
+}
+
+/** A roots listing (`roots/list`). */
+export function rootsQuestion<R>(interpret: (response: unknown) => Verdict<R>): Question<R> {
+  return { kind: 'roots', method: 'roots/list', params: {}, request: inputRequired.listRoots(), interpret }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/**
+ * Whether a client's answer has the shape its kind needs, before any content check. Returns the
+ * problem, or `undefined`.
+ */
+export function checkAnswerShape(kind: QuestionKind, response: unknown): string | undefined {
+  if (kind === 'elicit') return checkResponseShape(response)
+  if (!isRecord(response)) return 'expected an object'
+  if (kind === 'roots') return Array.isArray(response.roots) ? undefined : 'expected { roots: [...] }'
+  return typeof response.role === 'string' && isRecord(response.content) ? undefined : 'expected a sampling result { role, content, model }'
+}
