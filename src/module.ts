@@ -95,7 +95,7 @@ export default defineNuxtModule<ModuleOptions>({
     }, { nitro: true })
 
     const runtimeIndex = resolver.resolve('./runtime/server/index')
-    addServerImports(['defineMcpTool', 'defineMcpResource', 'defineMcpPrompt', 'useMcpElicitation', 'McpElicitationError', 'completeMcpUrlElicitation']
+    addServerImports(['defineMcpTool', 'defineMcpResource', 'defineMcpPrompt', 'useMcpElicitation', 'McpElicitationError', 'completeMcpUrlElicitation', 'notifyMcpResourceUpdated']
       .map(name => ({ name, from: runtimeIndex })))
     addServerHandler({ route: options.route, handler: resolver.resolve('./runtime/server/routes/mcp') })
 

@@ -2,8 +2,10 @@ import type { H3Event } from 'h3'
 import type { z } from 'zod'
 import type {
   AuthInfo,
+  CacheScope,
   CallToolResult,
   GetPromptResult,
+  LoggingLevel,
   ReadResourceResult,
   ToolAnnotations,
 } from '@modelcontextprotocol/server'
@@ -27,7 +29,20 @@ export interface McpHandlerContext {
   authInfo?: AuthInfo
   /** The legacy session id; `undefined` on modern requests. */
   sessionId?: string
+  /**
+   * Sends a log message to the client (`notifications/message`), if it asked for that level
+   * (legacy: `logging/setLevel`; modern: the request's log level). Otherwise nothing is sent.
+   */
+  log: (level: LoggingLevel, data: unknown, logger?: string) => Promise<void>
+  /** Reports progress, when the client sent a progress token with this request. */
+  progress: (progress: number, total?: number, message?: string) => Promise<void>
 }
+
+/**
+ * Suggests values for one argument (`completion/complete`): gets what the person typed so far
+ * and the other arguments already filled in; returns candidates (at most 100 are sent).
+ */
+export type McpCompleter = (value: string, context: { arguments: Record<string, string> }) => string[] | Promise<string[]>
 
 type ShapeOutput<S extends McpZodShape> = z.output<z.ZodObject<S>>
 
@@ -86,6 +101,10 @@ export interface McpResourceDefinition {
   mimeType?: string
   /** A fixed URI (`config://app`) or an RFC 6570 template (`users://{id}/profile`). */
   uri: string
+  /** Completions for the URI template's variables, by variable name. */
+  complete?: Record<string, McpCompleter>
+  /** Cache hint for `resources/read` results (2026-07-28 `ttlMs`/`cacheScope`). Default: not cacheable. */
+  cache?: { ttlMs: number, scope: CacheScope }
   /** `variables` holds the template's values (empty for a fixed URI). */
   handler: (uri: URL, variables: Record<string, string | string[]>, context: McpHandlerContext) => MaybePromise<McpResourceReturn>
 }
@@ -120,6 +139,8 @@ export interface McpPromptDefinition<A extends McpPromptShape = McpPromptShape> 
   title?: string
   description?: string
   arguments?: A
+  /** Completions for arguments, by argument name. */
+  complete?: { [K in keyof A]?: McpCompleter }
   handler: (args: z.output<z.ZodObject<A>>, context: McpHandlerContext) => MaybePromise<McpPromptReturn>
 }
 

@@ -70,7 +70,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const registry = createMcpRegistry(options.definitions)
   const deps = { registry, config, secret: resolveStateSecret(config, options.production) }
   const sessions = new LegacySessions(deps)
-  const modern: McpHttpHandler = createMcpHandler(() => createMcpServer(deps), { legacy: 'reject', maxRequestBodySize: config.maxBodySize })
+  const modern: McpHttpHandler = createMcpHandler(() => createMcpServer(deps, 'modern'), { legacy: 'reject', maxRequestBodySize: config.maxBodySize })
   const policy: OriginPolicy = { allowedHosts: toList(config.allowedHosts), allowedOrigins: toList(config.allowedOrigins) }
 
   async function route(event: H3Event): Promise<Response> {

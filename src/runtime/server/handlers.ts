@@ -1,13 +1,11 @@
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server'
-import type { ClientCapabilities, InputRequiredResult, Server, ServerContext } from '@modelcontextprotocol/server'
-import { getMcpScope } from './context'
-import type { McpHandlerContext } from './definitions'
+import type { InputRequiredResult, Server } from '@modelcontextprotocol/server'
 import type { McpRegistry, RegisteredResource } from './registry'
 import type { McpServerConfig } from './config'
 import { executeHandler } from './elicitation/engine'
 import type { HandlerOutcome } from './elicitation/engine'
-import type { ElicitationRun } from './elicitation/run'
-import type { ModernFlowState } from './elicitation/state'
+import { createRun, handlerContext } from './handler-context'
+import { installCompletionHandler } from './completions'
 import { describeIssues, toolError, toPromptResult, toResourceResult, toToolResult } from './results'
 
 /** Everything the request handlers need besides the request. */
@@ -16,46 +14,6 @@ export interface HandlerDeps {
   config: McpServerConfig
   /** The resolved HMAC key of modern `requestState`. */
   secret: string
-}
-
-function scopeOrThrow() {
-  const scope = getMcpScope()
-  if (!scope) throw new ProtocolError(ProtocolErrorCode.InternalError, 'MCP request served outside the module endpoint')
-  return scope
-}
-
-function createRun(server: Server, ctx: ServerContext, deps: HandlerDeps): ElicitationRun {
-  const scope = scopeOrThrow()
-  const base = { scope, ctx, config: deps.config, calls: 0 }
-  // Legacy: what the session declared at initialize. Modern: the SDK backfills this per request
-  // from the request's own envelope (capabilities are never inferred across requests).
-  const capabilities: ClientCapabilities | undefined = server.getClientCapabilities()
-  if (scope.era === 'legacy') return { ...base, server, capabilities }
-  const state = ctx.mcpReq.requestState<ModernFlowState>()
-  return {
-    ...base,
-    capabilities,
-    modern: {
-      state: typeof state === 'object' ? state : undefined,
-      responses: ctx.mcpReq.inputResponses ?? {},
-      answers: { ...(typeof state === 'object' ? state.answers : {}) },
-      steps: { ...(typeof state === 'object' ? state.steps : {}) },
-      pending: new Map(),
-      onPending: () => {},
-    },
-  }
-}
-
-function handlerContext(run: ElicitationRun): McpHandlerContext {
-  const { scope, ctx } = run
-  return {
-    event: scope.event,
-    signal: AbortSignal.any([ctx.mcpReq.signal, scope.signal]),
-    era: scope.era,
-    ...(scope.principal !== undefined && { principal: scope.principal }),
-    ...(scope.authInfo !== undefined && { authInfo: scope.authInfo }),
-    ...(scope.sessionId !== undefined && { sessionId: scope.sessionId }),
-  }
 }
 
 function unwrap<T, R>(outcome: HandlerOutcome<T>, convert: (value: T) => R): R | InputRequiredResult {
@@ -92,6 +50,7 @@ export function installMcpHandlers(server: Server, deps: HandlerDeps): void {
   server.setRequestHandler('resources/list', () => ({ resources: registry.lists.resources }))
   server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: registry.lists.templates }))
   server.setRequestHandler('prompts/list', () => ({ prompts: registry.lists.prompts }))
+  installCompletionHandler(server, registry)
 
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const tool = registry.tools.get(request.params.name)
@@ -116,7 +75,11 @@ export function installMcpHandlers(server: Server, deps: HandlerDeps): void {
     const { resource, variables } = found
     const run = createRun(server, ctx, deps)
     const outcome = await executeHandler(run, deps.secret, () => resource.definition.handler(new URL(request.params.uri), variables, handlerContext(run)))
-    return unwrap(outcome, value => toResourceResult(value, request.params.uri, resource.definition.mimeType))
+    const cache = resource.definition.cache
+    return unwrap(outcome, value => ({
+      ...toResourceResult(value, request.params.uri, resource.definition.mimeType),
+      ...(cache && { ttlMs: cache.ttlMs, cacheScope: cache.scope }),
+    }))
   })
 
   server.setRequestHandler('prompts/get', async (request, ctx) => {

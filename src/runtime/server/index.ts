@@ -13,10 +13,12 @@ export type {
   McpPromptReturn,
   McpZodShape,
   McpPromptShape,
+  McpCompleter,
 } from './definitions'
 export { useMcpElicitation } from './elicitation/use-elicitation'
 export type { McpElicitation, AskMode, AskOptions, FormOptions, FormResult, UrlOptions, UrlResult, ConfirmOptions } from './elicitation/use-elicitation'
 export { McpElicitationError } from './elicitation/error'
 export type { McpElicitationErrorCode } from './elicitation/error'
 export { completeMcpUrlElicitation } from './elicitation/url-completion'
+export { notifyMcpResourceUpdated } from './subscriptions'
 export type { McpAuthContext } from './auth'

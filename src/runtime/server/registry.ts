@@ -3,7 +3,8 @@ import { UriTemplate } from '@modelcontextprotocol/server'
 import type { JSONObject, ListResourceTemplatesResult, Prompt, Resource, Tool } from '@modelcontextprotocol/server'
 
 type ResourceTemplate = ListResourceTemplatesResult['resourceTemplates'][number]
-import type { McpHandlerContext, McpZodShape } from './definitions'
+import type { CacheScope } from '@modelcontextprotocol/server'
+import type { McpCompleter, McpHandlerContext, McpZodShape } from './definitions'
 
 /**
  * A definition with its generic types erased. Handlers are declared as methods so that any
@@ -25,6 +26,8 @@ export interface ErasedResource {
   description?: string
   mimeType?: string
   uri: string
+  complete?: Record<string, McpCompleter>
+  cache?: { ttlMs: number, scope: CacheScope }
   handler(uri: URL, variables: Record<string, string | string[]>, context: McpHandlerContext): unknown
 }
 export interface ErasedPrompt {
@@ -32,6 +35,7 @@ export interface ErasedPrompt {
   title?: string
   description?: string
   arguments?: McpZodShape
+  complete?: Record<string, McpCompleter | undefined>
   handler(args: Record<string, unknown>, context: McpHandlerContext): unknown
 }
 

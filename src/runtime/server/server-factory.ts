@@ -2,6 +2,8 @@ import { Server } from '@modelcontextprotocol/server'
 import type { HandlerDeps } from './handlers'
 import { installMcpHandlers } from './handlers'
 import { verifyRequestState } from './elicitation/engine'
+import type { McpEra } from './context'
+import { installSubscriptionHandlers } from './subscriptions'
 
 /**
  * Builds one SDK `Server` with the module's handlers: one per legacy session, one per modern
@@ -9,15 +11,17 @@ import { verifyRequestState } from './elicitation/engine'
  *
  * @example
  * ```ts
- * const server = createMcpServer({ registry, config, secret })
+ * const server = createMcpServer({ registry, config, secret }, 'legacy')
  * ```
  */
-export function createMcpServer(deps: HandlerDeps): Server {
+export function createMcpServer(deps: HandlerDeps, era: McpEra): Server {
   const { config, secret } = deps
   const server = new Server(
     { name: config.name, version: config.version },
     {
-      capabilities: { tools: {}, resources: {}, prompts: {} },
+      // Resource subscriptions exist on legacy sessions only: 2026-07-28 replaced them with
+      // subscriptions/listen, which this module does not advertise.
+      capabilities: { tools: {}, resources: era === 'legacy' ? { subscribe: true } : {}, prompts: {}, logging: {}, completions: {} },
       ...(config.instructions && { instructions: config.instructions }),
       requestState: { verify: state => verifyRequestState(secret, state) },
       // Legacy elicitation is pushed and awaited in place; never re-enter handlers on legacy.
@@ -25,5 +29,6 @@ export function createMcpServer(deps: HandlerDeps): Server {
     },
   )
   installMcpHandlers(server, deps)
+  if (era === 'legacy') installSubscriptionHandlers(server)
   return server
 }

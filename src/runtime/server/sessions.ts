@@ -4,6 +4,7 @@ import type { AuthInfo, Server } from '@modelcontextprotocol/server'
 import { jsonRpcError } from './http-errors'
 import type { HandlerDeps } from './handlers'
 import { createMcpServer } from './server-factory'
+import { dropSubscriptions } from './subscriptions'
 
 interface LegacySession {
   /** Who opened it (from `mcp:auth`): only they may use it. */
@@ -102,7 +103,7 @@ export class LegacySessions {
 
   private async open(request: Request, parsedBody: unknown, caller: { principal?: string, authInfo?: AuthInfo }, onSession: (id: string) => void): Promise<Response> {
     const { authInfo } = caller
-    const server = createMcpServer(this.deps)
+    const server = createMcpServer(this.deps, 'legacy')
     let session: LegacySession | undefined
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -144,6 +145,7 @@ export class LegacySessions {
     const session = this.sessions.get(id)
     if (!session) return
     this.sessions.delete(id)
+    dropSubscriptions(session.server)
     await session.server.close().catch(() => {})
   }
 

@@ -1,0 +1,57 @@
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server'
+import type { ClientCapabilities, LoggingLevel, Server, ServerContext } from '@modelcontextprotocol/server'
+import { getMcpScope } from './context'
+import type { McpHandlerContext } from './definitions'
+import type { HandlerDeps } from './handlers'
+import type { ElicitationRun } from './elicitation/run'
+import type { ModernFlowState } from './elicitation/state'
+
+function scopeOrThrow() {
+  const scope = getMcpScope()
+  if (!scope) throw new ProtocolError(ProtocolErrorCode.InternalError, 'MCP request served outside the module endpoint')
+  return scope
+}
+
+/** The elicitation run of one handler execution: era, capabilities, modern state. */
+export function createRun(server: Server, ctx: ServerContext, deps: HandlerDeps): ElicitationRun {
+  const scope = scopeOrThrow()
+  const base = { scope, ctx, config: deps.config, calls: 0 }
+  // Legacy: what the session declared at initialize. Modern: the SDK backfills this per request
+  // from the request's own envelope (capabilities are never inferred across requests).
+  const capabilities: ClientCapabilities | undefined = server.getClientCapabilities()
+  if (scope.era === 'legacy') return { ...base, server, capabilities }
+  const state = ctx.mcpReq.requestState<ModernFlowState>()
+  return {
+    ...base,
+    capabilities,
+    modern: {
+      state: typeof state === 'object' ? state : undefined,
+      responses: ctx.mcpReq.inputResponses ?? {},
+      answers: { ...(typeof state === 'object' ? state.answers : {}) },
+      steps: { ...(typeof state === 'object' ? state.steps : {}) },
+      pending: new Map(),
+      onPending: () => {},
+    },
+  }
+}
+
+/** The context handed to a handler as its second argument. */
+export function handlerContext(run: ElicitationRun): McpHandlerContext {
+  const { scope, ctx } = run
+  return {
+    event: scope.event,
+    signal: AbortSignal.any([ctx.mcpReq.signal, scope.signal]),
+    era: scope.era,
+    ...(scope.principal !== undefined && { principal: scope.principal }),
+    ...(scope.authInfo !== undefined && { authInfo: scope.authInfo }),
+    ...(scope.sessionId !== undefined && { sessionId: scope.sessionId }),
+    log: (level: LoggingLevel, data: unknown, logger?: string) => ctx.mcpReq.log(level, data, logger),
+    progress: async (progress: number, total?: number, message?: string) => {
+      const progressToken = ctx.mcpReq._meta?.progressToken
+      // Without a token the client did not ask for progress: nothing to send.
+      if (progressToken === undefined) return
+      await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress, ...(total !== undefined && { total }), ...(message !== undefined && { message }) } })
+    },
+  }
+}
+
