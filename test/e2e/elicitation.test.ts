@@ -18,8 +18,11 @@ function textOf(result: unknown): string {
 }
 
 const eras = [
-  { era: 'legacy', connect: (options: ConnectOptions) => connectLegacy(app.url, options) },
-  { era: 'modern', connect: (options: ConnectOptions) => connectModern(app.url, options) },
+  { era: 'legacy', client: 'v1 Client', connect: (options: ConnectOptions) => connectLegacy(app.url, options) },
+  { era: 'modern', client: 'v2 Client pinned 2026-07-28', connect: (options: ConnectOptions) => connectModern(app.url, options) },
+  { era: 'legacy', client: 'v2 Client legacy', connect: (options: ConnectOptions) => connectModern(app.url, options, 'legacy') },
+  // `auto` probes server/discover first; this server answers it, so the client goes modern.
+  { era: 'modern', client: 'v2 Client auto', connect: (options: ConnectOptions) => connectModern(app.url, options, 'auto') },
 ] as const
 
 async function callWith(connect: (options: ConnectOptions) => ReturnType<typeof connectLegacy | typeof connectModern>, answer: Answerer | undefined, name: string, args: Record<string, unknown> = {}, received: Record<string, unknown>[] = []) {
@@ -32,7 +35,7 @@ async function callWith(connect: (options: ConnectOptions) => ReturnType<typeof 
   }
 }
 
-describe.each(eras)('$era era', ({ era, connect }) => {
+describe.each(eras)('$era era ($client)', ({ era, connect }) => {
   it('asks a spec-exact form and returns the typed answer with defaults', async () => {
     const received: Record<string, unknown>[] = []
     const result = await callWith(connect, () => ({ action: 'accept', content: { name: 'Ada', plan: 'pro', tags: ['a', 'c'] } }), 'ask_form', { label: `accept-${era}` }, received)

@@ -40,14 +40,18 @@ export async function connectLegacy(url: URL, options: ConnectOptions = {}) {
   return client
 }
 
+/** How the v2 SDK client picks its era: pinned to 2026-07-28, `auto` (probe, then fall back), or `legacy`. */
+export type V2Negotiation = 'pinned' | 'auto' | 'legacy'
+
 /**
- * A modern (2026-07-28) client: the v2 SDK `Client` pinned to the stateless revision. It answers
+ * A v2 SDK `Client`. By default pinned to the stateless 2026-07-28 revision; it answers
  * `input_required` with the same handler and retries by itself.
  */
-export async function connectModern(url: URL, options: ConnectOptions = {}) {
+export async function connectModern(url: URL, options: ConnectOptions = {}, negotiation: V2Negotiation = 'pinned') {
+  const mode = negotiation === 'pinned' ? { pin: '2026-07-28' } : negotiation
   const client = new ModernClient(
-    { name: 'test-modern', version: '1.0.0' },
-    { capabilities: elicitationCapability(options), versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    { name: `test-v2-${negotiation}`, version: '1.0.0' },
+    { capabilities: elicitationCapability(options), versionNegotiation: { mode } },
   )
   if (options.answer) {
     const answer = options.answer
