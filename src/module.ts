@@ -5,6 +5,7 @@ import { resolve } from 'pathe'
 import type { McpServerConfig } from './runtime/server/config'
 import { DEFINITION_KINDS, renderDefinitionsModule, scanDefinitions } from './scan'
 import type { ScannedDefinition } from './scan'
+import { printDevBanner, warnAboutDefinitions } from './dev-feedback'
 
 /** Options of the `mcp:` key in nuxt.config. */
 export interface ModuleOptions {
@@ -81,6 +82,7 @@ export default defineNuxtModule<ModuleOptions>({
     layers[0] = { rootDir: nuxt.options.rootDir, serverDir: nuxt.options.serverDir }
 
     let found: ScannedDefinition[] = await scanDefinitions(layers)
+    warnAboutDefinitions(logger, found, !nuxt.options.dev)
     addServerTemplate({
       filename: VIRTUAL_DEFINITIONS,
       // Re-scanned on every Nitro build, so files added in `nuxi dev` appear after a reload.
@@ -109,9 +111,7 @@ export default defineNuxtModule<ModuleOptions>({
 
     if (nuxt.options.dev) {
       nuxt.hook('listen', (_server, listener: { url?: string }) => {
-        const url = new URL(options.route, listener.url ?? 'http://localhost:3000').href
-        const count = (kind: ScannedDefinition['kind']) => found.filter(entry => entry.kind === kind).length
-        logger.info(`MCP endpoint: ${url} (${count('tools')} tools, ${count('resources')} resources, ${count('prompts')} prompts)`)
+        printDevBanner(logger, new URL(options.route, listener.url ?? 'http://localhost:3000').href, serverConfig.name, found)
       })
     }
   },

@@ -14,6 +14,8 @@ export interface ScannedDefinition {
   file: string
   /** The `name` the definition declares (read statically), else the file name. */
   name: string
+  /** Whether a top-level `description` is written (clients and models rely on it). */
+  hasDescription: boolean
   fallbackName: string
   layerIndex: number
 }
@@ -21,13 +23,14 @@ export interface ScannedDefinition {
 const PATTERN = '**/*.{ts,js,mjs,mts}'
 
 /**
- * Reads the `name: '…'` written at the top level of the `defineMcp*({ … })` object, without
- * running the file: enough to detect duplicate names at build time. A computed name is not seen
- * here; the runtime registry still refuses duplicates then.
+ * Reads the keys written at the top level of the `defineMcp*({ … })` object, without running the
+ * file: key → its string literal value, or `true` when the value is not a plain string. Enough
+ * for build-time checks (duplicate names, missing descriptions); computed keys are not seen.
  */
-export function readDeclaredName(source: string): string | undefined {
+export function readTopLevelKeys(source: string): Map<string, string | true> {
+  const keys = new Map<string, string | true>()
   const call = /defineMcp(?:Tool|Resource|Prompt)\s*\(\s*\{/.exec(source)
-  if (!call) return undefined
+  if (!call) return keys
   let depth = 1
   let quote: string | undefined
   for (let i = call.index + call[0].length; i < source.length && depth > 0; i++) {
@@ -40,12 +43,28 @@ export function readDeclaredName(source: string): string | undefined {
     if (char === '"' || char === '\'' || char === '`') quote = char
     else if ('{[('.includes(char)) depth++
     else if ('}])'.includes(char)) depth--
-    else if (depth === 1 && /[\s,{]/.test(source[i - 1] ?? '') && source.startsWith('name', i)) {
-      const match = /^name\s*:\s*(['"`])([^'"`\\]+)\1/.exec(source.slice(i))
-      if (match) return match[2]
+    else if (depth === 1 && /[\s,{]/.test(source[i - 1] ?? '') && /[A-Za-z_$]/.test(char)) {
+      const key = /^([A-Za-z_$][\w$]*)\s*:\s*(?:(['"`])([^'"`\\]*)\2\s*[,}\n])?/.exec(source.slice(i))
+      if (key && !keys.has(key[1]!)) keys.set(key[1]!, key[3] ?? true)
+      // Also catch shorthand and method keys (`handler() {}`, `description,`).
+      else if (!key) {
+        const bare = /^([A-Za-z_$][\w$]*)\s*[,(}]/.exec(source.slice(i))
+        if (bare && !keys.has(bare[1]!)) keys.set(bare[1]!, true)
+      }
+      i += (key?.[1] ?? '').length
     }
   }
-  return undefined
+  return keys
+}
+
+/**
+ * Reads the `name: '…'` written at the top level of the `defineMcp*({ … })` object, without
+ * running the file: enough to detect duplicate names at build time. A computed name is not seen
+ * here; the runtime registry still refuses duplicates then.
+ */
+export function readDeclaredName(source: string): string | undefined {
+  const name = readTopLevelKeys(source).get('name')
+  return typeof name === 'string' && name ? name : undefined
 }
 
 /**
@@ -65,8 +84,10 @@ export async function scanDefinitions(layers: { serverDir: string, rootDir: stri
       const files = await resolveFiles(resolve(layer.serverDir, 'mcp', kind), PATTERN)
       for (const path of files.sort()) {
         const fallbackName = basename(path, extname(path))
-        const name = readDeclaredName(await readFile(path, 'utf8')) ?? fallbackName
-        const entry: ScannedDefinition = { kind, path, file: relative(layer.rootDir, path), name, fallbackName, layerIndex }
+        const keys = readTopLevelKeys(await readFile(path, 'utf8'))
+        const declared = keys.get('name')
+        const name = typeof declared === 'string' && declared ? declared : fallbackName
+        const entry: ScannedDefinition = { kind, path, file: relative(layer.rootDir, path), name, fallbackName, layerIndex, hasDescription: keys.has('description') }
         const key = `${kind}:${name}`
         const existing = chosen.get(key)
         if (!existing) {

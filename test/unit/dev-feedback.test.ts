@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest'
+import { printDevBanner, warnAboutDefinitions } from '../../src/dev-feedback'
+import { readTopLevelKeys } from '../../src/scan'
+import type { ScannedDefinition } from '../../src/scan'
+
+function collect() {
+  const lines: { level: 'info' | 'warn', message: string }[] = []
+  return { lines, logger: { info: (message: string) => lines.push({ level: 'info', message }), warn: (message: string) => lines.push({ level: 'warn', message }) } }
+}
+
+const entry = (kind: ScannedDefinition['kind'], name: string, hasDescription: boolean): ScannedDefinition =>
+  ({ kind, name, hasDescription, path: `/app/server/mcp/${kind}/${name}.ts`, file: `server/mcp/${kind}/${name}.ts`, fallbackName: name, layerIndex: 0 })
+
+describe('readTopLevelKeys', () => {
+  it('reads top-level keys and string values, not nested ones', () => {
+    const keys = readTopLevelKeys(`export default defineMcpTool({
+      name: 'send_mail',
+      inputSchema: { description: z.string(), name: z.string() },
+      description,
+      async handler() { return 'x' },
+    })`)
+    expect(keys.get('name')).toBe('send_mail')
+    expect(keys.get('inputSchema')).toBe(true)
+    expect(keys.has('description')).toBe(true)
+    expect(keys.has('handler')).toBe(true)
+  })
+})
+
+describe('warnAboutDefinitions', () => {
+  it('warns about tools and prompts without a description, naming the file', () => {
+    const { lines, logger } = collect()
+    warnAboutDefinitions(logger, [entry('tools', 'a', false), entry('tools', 'b', true), entry('prompts', 'p', false), entry('resources', 'r', false)], false)
+    expect(lines.map(line => line.message)).toEqual([
+      expect.stringContaining('server/mcp/tools/a.ts: the tool "a" has no `description`'),
+      expect.stringContaining('server/mcp/prompts/p.ts: the prompt "p" has no `description`'),
+    ])
+  })
+
+  it('warns about a production build without NUXT_MCP_STATE_SECRET', () => {
+    const { lines, logger } = collect()
+    const previous = process.env.NUXT_MCP_STATE_SECRET
+    delete process.env.NUXT_MCP_STATE_SECRET
+    warnAboutDefinitions(logger, [], true)
+    if (previous !== undefined) process.env.NUXT_MCP_STATE_SECRET = previous
+    expect(lines).toEqual([{ level: 'warn', message: expect.stringContaining('NUXT_MCP_STATE_SECRET is not set') }])
+  })
+})
+
+describe('printDevBanner', () => {
+  it('prints the endpoint, the counts and copy-paste client configs', () => {
+    const { lines, logger } = collect()
+    printDevBanner(logger, 'http://localhost:3000/mcp', 'my app', [entry('tools', 'a', true), entry('tools', 'b', true), entry('prompts', 'p', true)])
+    const text = lines[0]!.message
+    expect(text).toContain('MCP endpoint: http://localhost:3000/mcp (2 tools, 0 resources, 1 prompt)')
+    expect(text).toContain('{"mcpServers":{"my-app":{"url":"http://localhost:3000/mcp"}}}')
+    expect(text).toContain('{"servers":{"my-app":{"type":"http","url":"http://localhost:3000/mcp"}}}')
+    expect(text).toContain('claude mcp add --transport http my-app http://localhost:3000/mcp')
+  })
+})
