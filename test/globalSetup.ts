@@ -4,5 +4,5 @@ import { buildFixture } from './utils/fixture'
 const SHARED_FIXTURES = ['basic', 'elicitation']
 
 export default async function setup() {
-  for (const name of SHARED_FIXTURES) await buildFixture(name)
+  for (const name of SHARED_FIXTURES) await buildFixture(name, { reuse: true })
 }

@@ -1,8 +1,9 @@
 import { spawn, execFile } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
 import { createServer } from 'node:net'
-import { existsSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { createHash } from 'node:crypto'
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 
 const run = promisify(execFile)
@@ -14,13 +15,37 @@ export function fixtureDir(name: string): string {
   return resolve(repoRoot, 'test/fixtures', name)
 }
 
+/** Every source file a fixture build depends on, for a content hash. */
+function sourceFiles(dir: string): string[] {
+  if (!existsSync(dir)) return []
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    if (['node_modules', '.output', '.nuxt', '.data'].includes(entry.name) || entry.name.startsWith('.tmp')) return []
+    const path = join(dir, entry.name)
+    return entry.isDirectory() ? sourceFiles(path) : [path]
+  })
+}
+
+/** Fixtures share layers (basic extends basic-layer), so any fixture change rebuilds them all. */
+function buildHash(): string {
+  const hash = createHash('sha256')
+  for (const file of [...sourceFiles(resolve(repoRoot, 'src')), ...sourceFiles(resolve(repoRoot, 'test/fixtures')), resolve(repoRoot, 'package-lock.json')].sort()) {
+    hash.update(file).update(readFileSync(file))
+  }
+  return hash.digest('hex')
+}
+
 /**
  * Builds a fixture with `nuxi build` (production output in `.output`). Throws with the build log
- * when the build fails, so a test can assert on a build error.
+ * when the build fails, so a test can assert on a build error. With `reuse`, an output built from
+ * the same sources (module and fixture) is kept, which keeps local re-runs fast; CI starts clean.
  */
-export async function buildFixture(name: string): Promise<void> {
+export async function buildFixture(name: string, options: { reuse?: boolean } = {}): Promise<void> {
+  const stamp = resolve(fixtureDir(name), '.output/.source-hash')
+  const hash = buildHash()
+  if (options.reuse && existsSync(stamp) && readFileSync(stamp, 'utf8') === hash) return
   try {
     await run(process.execPath, [nuxi, 'build', fixtureDir(name)], { cwd: repoRoot, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NODE_ENV: 'production' } })
+    writeFileSync(stamp, hash)
   }
   catch (error) {
     const { stdout = '', stderr = '' } = error as { stdout?: string, stderr?: string }

@@ -1,0 +1,10 @@
+/**
+ * Helpers to test your own MCP tools end to end: `import { … } from 'nuxt-mcp-elicitation/testing'`.
+ * They need `@modelcontextprotocol/client` installed (an optional peer dependency).
+ */
+export { connectMcpTestClient, forEachEra } from './client'
+export type { McpTestClient, McpTestClientOptions, McpTestCall, McpRecordedElicitation, McpTestEra } from './client'
+export { answerAs } from './person'
+export type { McpScriptedPerson, McpScriptedAnswer, McpAnswerValue, McpElicitationRequest } from './person'
+export { startMcpTestApp } from './app'
+export type { McpTestApp } from './app'
