@@ -1,4 +1,4 @@
-import { Server } from '@modelcontextprotocol/server'
+import { ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server'
 import type { HandlerDeps } from './handlers'
 import { installMcpHandlers } from './handlers'
 import { verifyRequestState } from './elicitation/engine'
@@ -29,6 +29,12 @@ export function createMcpServer(deps: HandlerDeps, era: McpEra): Server {
     },
   )
   installMcpHandlers(server, deps)
-  if (era === 'legacy') installSubscriptionHandlers(server)
+  if (era === 'legacy') {
+    installSubscriptionHandlers(server)
+    // Name the method the client got wrong. (Modern requests keep the SDK's own HTTP 404 answer.)
+    server.fallbackRequestHandler = async (request) => {
+      throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `Method not found: "${request.method}" is not an MCP method this server serves. Check the method name, or the capabilities from initialize.`)
+    }
+  }
   return server
 }

@@ -39,7 +39,8 @@ function toElicitationError(error: unknown, signals: AbortSignal[], timeout: num
     return new McpElicitationError('cancelled', 'The session closed while the elicitation was waiting.', { cause: error })
   }
   if (error instanceof SdkError && error.code === SdkErrorCode.InvalidResult) {
-    return new McpElicitationError('invalid-response', `The client's answer is not an elicitation result: ${error.message}`, { cause: error })
+    // The SDK's own message is a dump of schema issues; say what a valid answer looks like instead.
+    return new McpElicitationError('invalid-response', 'The client\'s answer is not a valid result: an elicitation answer is { action: \'accept\' | \'decline\' | \'cancel\', content? } with content only on accept (see the error\'s cause for the details).', { cause: error })
   }
   const message = error instanceof Error ? error.message : String(error)
   return new McpElicitationError('protocol', `The client refused the elicitation: ${message}`, { cause: error })
