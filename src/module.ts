@@ -6,6 +6,8 @@ import type { McpServerConfig } from './runtime/server/config'
 import { DEFINITION_KINDS, renderDefinitionsModule, scanDefinitions } from './scan'
 import type { ScannedDefinition } from './scan'
 import { printDevBanner, warnAboutDefinitions } from './dev-feedback'
+import { setupMcpHost } from './host-setup'
+import type { McpHostOptions } from './host-setup'
 
 /** Options of the `mcp:` key in nuxt.config. */
 export interface ModuleOptions {
@@ -26,6 +28,22 @@ export interface ModuleOptions {
   maxBodySize: number
   sessions: Partial<McpServerConfig['sessions']>
   elicitation: Partial<McpServerConfig['elicitation']>
+  /**
+   * Opt-in MCP host support: show the elicitations of MCP servers your app connects to (with the
+   * AI SDK) to the person in front of the page. `true` or `{ route, timeoutMs }` registers the
+   * respond endpoint `POST <route>/:id`, the server auto-imports `useMcpHostElicitation`,
+   * `createMcpHostClient`, `createMemoryElicitationRegistry`, `setMcpElicitationRegistry`, the
+   * component `<McpElicitationForm>` and the composable `useMcpChatElicitations`. Needs the
+   * optional peer dependencies `ai` and `@ai-sdk/mcp` (and `@ai-sdk/vue` for `useChat` pages).
+   * Works with `enabled: false` (an app that is only a host). See docs/host.md.
+   *
+   * @default false
+   * @example
+   * ```ts
+   * export default defineNuxtConfig({ mcp: { host: { timeoutMs: 120_000 } } })
+   * ```
+   */
+  host: boolean | McpHostOptions
 }
 
 const VIRTUAL_DEFINITIONS = '#mcp-elicitation/definitions'
@@ -53,9 +71,15 @@ export default defineNuxtModule<ModuleOptions>({
     maxBodySize: 4 * 1024 * 1024,
     sessions: {},
     elicitation: {},
+    host: false,
   },
   async setup(options, nuxt) {
     const logger = useLogger('nuxt-mcp-elicitation')
+
+    // The host side (opt-in) works even with `enabled: false`: an app can be only an MCP host.
+    if (options.host) await setupMcpHost(options.host === true ? {} : options.host, nuxt)
+
+
     if (!options.enabled) return
     const resolver = createResolver(import.meta.url)
 

@@ -5,6 +5,8 @@
  * their real packages. Nothing here is `any`: a sample that uses a name not declared below fails.
  */
 import type { ModuleOptions } from '../../src/module'
+// Brings the `mcp:host-owner` hook's type augmentation into the program.
+import type {} from '../../src/runtime/host/owner'
 
 declare global {
   // The module's server auto-imports (src/module.ts, addServerImports).
@@ -15,6 +17,13 @@ declare global {
   const McpElicitationError: typeof import('../../src/runtime/server/index').McpElicitationError
   const completeMcpUrlElicitation: typeof import('../../src/runtime/server/index').completeMcpUrlElicitation
   const notifyMcpResourceUpdated: typeof import('../../src/runtime/server/index').notifyMcpResourceUpdated
+
+  // The host side's server auto-imports (src/module.ts, the `mcp.host` block).
+  const useMcpHostElicitation: typeof import('../../src/runtime/host/index').useMcpHostElicitation
+  const createMemoryElicitationRegistry: typeof import('../../src/runtime/host/index').createMemoryElicitationRegistry
+  const setMcpElicitationRegistry: typeof import('../../src/runtime/host/index').setMcpElicitationRegistry
+  const useMcpElicitationRegistry: typeof import('../../src/runtime/host/index').useMcpElicitationRegistry
+  const createMcpHostClient: typeof import('../../src/runtime/host/client').createMcpHostClient
 
   // Nitro's auto-imports that the samples use (h3 utilities, nitropack runtime).
   const defineEventHandler: typeof import('h3').defineEventHandler
@@ -36,6 +45,7 @@ declare global {
   function saveDraft(key: string, draft: { customer: string, eur: number }): Promise<void>
   function createTicket(title: string): Promise<string>
   function setPriority(ticketId: string, priority: 'low' | 'high'): Promise<void>
+  function getUserSession(event: import('h3').H3Event): Promise<{ user?: { id: string } }>
 }
 
 // What Nuxt generates in .nuxt/types/modules.d.ts for a module with `configKey: 'mcp'`.

@@ -14,7 +14,7 @@ export default defineMcpTool({
         newsletter: z.boolean().default(false).meta({ title: 'Subscribe to the newsletter' }),
       },
     })
-    if (answer.action !== 'accept') return `Registration ${answer.action}d.`
+    if (answer.action !== 'accept') return answer.action === 'decline' ? 'Registration declined.' : 'Registration cancelled.'
     const { name, email, age, newsletter } = answer.content
     return `Registered ${name} <${email}>${age ? `, age ${age}` : ''}, newsletter: ${newsletter ? 'yes' : 'no'}`
   },

@@ -1,0 +1,42 @@
+import type { H3Event } from 'h3'
+import { useRuntimeConfig } from 'nitropack/runtime'
+
+/** The host options as they reach the server (`mcp.host` in nuxt.config, `NUXT_MCP_HOST_*`). */
+export interface McpHostConfig {
+  /** Prefix of the respond endpoint: answers are POSTed to `<route>/<id>`. */
+  route: string
+  /** `route` under the app's `baseURL`: the path the browser posts to. */
+  publicRoute: string
+  /** How long a pending elicitation waits for the person before the host answers `cancel`. */
+  timeoutMs: number
+}
+
+/** Defaults of {@link McpHostConfig}: `/api/_mcp/elicitations`, 5 minutes. */
+export const MCP_HOST_DEFAULTS: Omit<McpHostConfig, 'publicRoute'> = { route: '/api/_mcp/elicitations', timeoutMs: 5 * 60_000 }
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/**
+ * The host config of this request: `runtimeConfig.mcpHost` (the module writes it; env variables
+ * such as `NUXT_MCP_HOST_TIMEOUT_MS=60000` override it), with defaults for anything missing.
+ *
+ * @example
+ * ```ts
+ * const { timeoutMs } = useMcpHostConfig(event)
+ * ```
+ */
+export function useMcpHostConfig(event?: H3Event): McpHostConfig {
+  const runtime = useRuntimeConfig(event)
+  const raw: unknown = runtime.mcpHost
+  const config = isRecord(raw) ? raw : {}
+  const timeoutMs = Number(config.timeoutMs)
+  const route = typeof config.route === 'string' && config.route ? config.route.replace(/\/+$/, '') : MCP_HOST_DEFAULTS.route
+  const base = typeof runtime.app?.baseURL === 'string' ? runtime.app.baseURL.replace(/\/+$/, '') : ''
+  return {
+    route,
+    publicRoute: `${base}${route}`,
+    timeoutMs: Number.isFinite(timeoutMs) && timeoutMs > 0 ? timeoutMs : MCP_HOST_DEFAULTS.timeoutMs,
+  }
+}

@@ -1,0 +1,186 @@
+import { describe, expect, it } from 'vitest'
+import { readRequestedSchema } from '../../src/runtime/app/elicitation/fields'
+import type { McpFormField } from '../../src/runtime/app/elicitation/fields'
+import { matchesFormat } from '../../src/runtime/app/elicitation/formats'
+import { validateContent } from '../../src/runtime/app/elicitation/validate'
+import { collectAnswer, fromLocalDateTime, initialValues, inputTypeOf, toLocalDateTime } from '../../src/runtime/app/elicitation/values'
+import { describeUrlTarget } from '../../src/runtime/app/elicitation/url'
+import { toElicitationRequest } from '../../src/runtime/app/elicitation/request'
+
+// The form renderer's logic, for every primitive schema the MCP spec (2025-11-25) allows:
+// schema → field descriptors → initial values → typed content → validation messages.
+
+function fieldsOf(properties: Record<string, unknown>, required: string[] = []): McpFormField[] {
+  const read = readRequestedSchema({ type: 'object', properties, required })
+  if (!read.ok) throw new Error(read.error)
+  return read.fields
+}
+
+function one(schema: Record<string, unknown>, required = false): McpFormField {
+  const [field] = fieldsOf({ f: schema }, required ? ['f'] : [])
+  if (!field) throw new Error('no field')
+  return field
+}
+
+describe('readRequestedSchema: every spec variant', () => {
+  it('string: title, description, lengths, formats, default', () => {
+    expect(one({ type: 'string', title: 'Name', description: 'Your full name', minLength: 1, maxLength: 50, default: 'Ada' }, true))
+      .toEqual({ name: 'f', label: 'Name', description: 'Your full name', required: true, kind: 'text', minLength: 1, maxLength: 50, default: 'Ada' })
+    for (const format of ['email', 'uri', 'date', 'date-time'] as const) {
+      const field = one({ type: 'string', format })
+      expect(field).toMatchObject({ kind: 'text', format, label: 'f', required: false })
+      if (field.kind === 'text') expect(inputTypeOf(field)).toBe({ 'email': 'email', 'uri': 'url', 'date': 'date', 'date-time': 'datetime-local' }[format])
+    }
+  })
+
+  it('number and integer with bounds and defaults', () => {
+    expect(one({ type: 'number', minimum: 0.5, maximum: 9.5, default: 1.5 })).toMatchObject({ kind: 'number', integer: false, minimum: 0.5, maximum: 9.5, default: 1.5 })
+    expect(one({ type: 'integer', minimum: 13, maximum: 130 })).toMatchObject({ kind: 'number', integer: true, minimum: 13, maximum: 130 })
+    // A fractional default cannot pre-fill an integer field.
+    expect(one({ type: 'integer', default: 1.5 })).not.toHaveProperty('default')
+  })
+
+  it('boolean with a default', () => {
+    expect(one({ type: 'boolean', title: 'Subscribe', default: true })).toMatchObject({ kind: 'boolean', label: 'Subscribe', default: true })
+  })
+
+  it('single select: enum, titled oneOf, legacy enumNames', () => {
+    expect(one({ type: 'string', enum: ['a', 'b'], default: 'b' })).toMatchObject({ kind: 'select', options: [{ value: 'a', label: 'a' }, { value: 'b', label: 'b' }], default: 'b' })
+    expect(one({ type: 'string', oneOf: [{ const: 'stable', title: 'Stable' }, { const: 'beta', title: 'Beta' }] }))
+      .toMatchObject({ kind: 'select', options: [{ value: 'stable', label: 'Stable' }, { value: 'beta', label: 'Beta' }] })
+    expect(one({ type: 'string', enum: ['x', 'y'], enumNames: ['Ex', 'Why'] })).toMatchObject({ options: [{ value: 'x', label: 'Ex' }, { value: 'y', label: 'Why' }] })
+    // A default outside the options is not pre-selected.
+    expect(one({ type: 'string', enum: ['a'], default: 'z' })).not.toHaveProperty('default')
+  })
+
+  it('multi select: enum items, titled anyOf items, counts and default', () => {
+    expect(one({ type: 'array', items: { type: 'string', enum: ['linux', 'macos'] }, minItems: 1, maxItems: 2, default: ['linux'] }))
+      .toMatchObject({ kind: 'multiselect', minItems: 1, maxItems: 2, default: ['linux'], options: [{ value: 'linux', label: 'linux' }, { value: 'macos', label: 'macos' }] })
+    expect(one({ type: 'array', items: { anyOf: [{ const: 'r', title: 'Red' }] } })).toMatchObject({ kind: 'multiselect', options: [{ value: 'r', label: 'Red' }] })
+  })
+
+  it('refuses what the spec does not allow, naming the field', () => {
+    expect(readRequestedSchema({ type: 'object', properties: { a: { type: 'object' } } })).toEqual({ ok: false, error: expect.stringContaining('Field "a"') })
+    expect(readRequestedSchema({ type: 'object', properties: { a: { type: 'string', format: 'ipv4' } } })).toEqual({ ok: false, error: expect.stringContaining('ipv4') })
+    expect(readRequestedSchema({ type: 'object', properties: { a: { type: 'array', items: { type: 'number' } } } })).toMatchObject({ ok: false })
+    expect(readRequestedSchema({ type: 'string' })).toMatchObject({ ok: false })
+    expect(readRequestedSchema({ type: 'object' })).toEqual({ ok: true, fields: [] })
+  })
+})
+
+describe('formats', () => {
+  it.each([
+    ['email', 'ada@example.com', true], ['email', 'ada@', false], ['email', 'a b@example.com', false],
+    ['uri', 'https://example.com/x?y=1', true], ['uri', 'mailto:a@b.co', true], ['uri', 'example.com', false],
+    ['date', '2024-02-29', true], ['date', '2026-02-29', false], ['date', '2026-13-01', false],
+    ['date-time', '2026-03-01T09:30:00Z', true], ['date-time', '2026-03-01T09:30:00.123+02:00', true], ['date-time', '2026-03-01 09:30', false], ['date-time', '2026-03-01T24:00:00Z', false],
+  ] as const)('%s %s → %s', (format, value, ok) => {
+    expect(matchesFormat(format, value)).toBe(ok)
+  })
+})
+
+describe('validateContent (shared by the form and the respond endpoint)', () => {
+  const fields = fieldsOf({
+    name: { type: 'string', minLength: 2, maxLength: 5 },
+    email: { type: 'string', format: 'email' },
+    age: { type: 'integer', minimum: 13, maximum: 130 },
+    score: { type: 'number', maximum: 1 },
+    ok: { type: 'boolean' },
+    channel: { type: 'string', oneOf: [{ const: 'stable', title: 'Stable' }] },
+    tags: { type: 'array', items: { type: 'string', enum: ['a', 'b', 'c'] }, minItems: 1, maxItems: 2 },
+  }, ['name', 'email', 'channel'])
+
+  it('accepts a matching answer', () => {
+    const content = { name: 'Ada', email: 'ada@example.com', age: 36, score: 0.5, ok: true, channel: 'stable', tags: ['a'] }
+    expect(validateContent(fields, content)).toEqual({ ok: true, content })
+  })
+
+  it('names every field that does not match, with a message', () => {
+    const result = validateContent(fields, { name: 'A', email: 'nope', age: 12.5, score: 2, ok: 'yes', channel: 'nightly', tags: ['a', 'b', 'c'], extra: 1 })
+    expect(result).toEqual({
+      ok: false,
+      errors: {
+        name: 'Enter at least 2 characters.',
+        email: 'Enter a valid email address, like name@example.com.',
+        age: 'Enter a whole number.',
+        score: 'Enter a number of at most 1.',
+        ok: 'Expected true or false.',
+        channel: 'Choose one of the listed options.',
+        tags: 'Choose at most 2 options.',
+        extra: 'This field is not part of the form.',
+      },
+    })
+  })
+
+  it('reports missing required fields, bounds, unknown options and wrong types', () => {
+    expect(validateContent(fields, {})).toEqual({ ok: false, errors: { name: 'This field is required.', email: 'This field is required.', channel: 'Choose an option.' } })
+    const base = { name: 'Ada', email: 'ada@example.com', channel: 'stable' }
+    expect(validateContent(fields, { ...base, age: 200 })).toMatchObject({ errors: { age: 'Enter a number of at most 130.' } })
+    expect(validateContent(fields, { ...base, age: 3 })).toMatchObject({ errors: { age: 'Enter a number of at least 13.' } })
+    expect(validateContent(fields, { ...base, tags: [] })).toMatchObject({ errors: { tags: 'Choose at least 1 option.' } })
+    expect(validateContent(fields, { ...base, tags: ['z'] })).toMatchObject({ errors: { tags: 'Choose only from the listed options.' } })
+    expect(validateContent(fields, { ...base, name: 'Ada Lovelace' })).toMatchObject({ errors: { name: 'Enter at most 5 characters.' } })
+    expect(validateContent(fields, { ...base, age: '36' })).toMatchObject({ errors: { age: 'Enter a number.' } })
+    expect(validateContent(fields, [])).toMatchObject({ ok: false })
+  })
+
+  it('counts code points, as JSON Schema does', () => {
+    expect(validateContent(fieldsOf({ e: { type: 'string', maxLength: 2 } }), { e: '👍👍' })).toMatchObject({ ok: true })
+  })
+})
+
+describe('form values → content', () => {
+  const fields = fieldsOf({
+    name: { type: 'string', title: 'Full name', minLength: 1 },
+    email: { type: 'string', format: 'email' },
+    age: { type: 'integer', minimum: 13, maximum: 130 },
+    newsletter: { type: 'boolean', default: false },
+    channel: { type: 'string', enum: ['stable', 'beta'], default: 'beta' },
+    platforms: { type: 'array', items: { type: 'string', enum: ['linux', 'macos'] }, default: ['linux'] },
+    when: { type: 'string', format: 'date-time' },
+  }, ['name', 'email'])
+
+  it('pre-fills defaults and leaves the rest empty', () => {
+    expect(initialValues(fields)).toEqual({ name: '', email: '', age: '', newsletter: false, channel: 'beta', platforms: ['linux'], when: '' })
+  })
+
+  it('types the inputs: numbers parsed, empty optional fields left out, date-time in RFC 3339', () => {
+    const values = { ...initialValues(fields), name: 'Ada', email: 'ada@example.com', age: '36', newsletter: true, when: '2026-03-01T09:30' }
+    const result = collectAnswer(fields, values)
+    expect(result).toEqual({ ok: true, content: { name: 'Ada', email: 'ada@example.com', age: 36, newsletter: true, channel: 'beta', platforms: ['linux'], when: new Date('2026-03-01T09:30').toISOString() } })
+    const dropped = collectAnswer(fields, { ...values, age: '', platforms: [], when: '' })
+    expect(dropped.ok && dropped.content).toEqual({ name: 'Ada', email: 'ada@example.com', newsletter: true, channel: 'beta' })
+  })
+
+  it('gives messages for unreadable and invalid inputs', () => {
+    expect(collectAnswer(fields, { ...initialValues(fields), age: '1e', when: 'soon' })).toEqual({
+      ok: false,
+      errors: { name: 'This field is required.', email: 'This field is required.', age: 'Enter a number.', when: 'Enter a valid date and time.' },
+    })
+  })
+
+  it('round-trips a date-time default through the datetime-local input', () => {
+    const local = toLocalDateTime('2026-03-01T09:30:00Z')
+    expect(local).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/)
+    expect(fromLocalDateTime(local)).toBe('2026-03-01T09:30:00.000Z')
+    expect(toLocalDateTime('nope')).toBe('')
+  })
+})
+
+describe('URL mode and request normalisation', () => {
+  it('shows the host, flags http, refuses dangerous links', () => {
+    expect(describeUrlTarget('https://auth.example.com/connect?x=1')).toEqual({ ok: true, href: 'https://auth.example.com/connect?x=1', host: 'auth.example.com', secure: true })
+    expect(describeUrlTarget('http://example.com/')).toMatchObject({ ok: true, secure: false })
+    expect(describeUrlTarget('http://127.0.0.1:3000/connect')).toMatchObject({ ok: true, host: '127.0.0.1:3000', secure: true })
+    expect(describeUrlTarget('javascript:alert(1)')).toMatchObject({ ok: false })
+    expect(describeUrlTarget('https://user:pw@example.com/')).toMatchObject({ ok: false })
+    expect(describeUrlTarget('not a url')).toMatchObject({ ok: false })
+  })
+
+  it('normalises form and URL requests', () => {
+    expect(toElicitationRequest({ message: 'Hi', requestedSchema: { type: 'object', properties: {} } })).toEqual({ mode: 'form', message: 'Hi', requestedSchema: { type: 'object', properties: {} } })
+    expect(toElicitationRequest({ mode: 'url', message: 'Go', url: 'https://x.test', elicitationId: 'e1' })).toEqual({ mode: 'url', message: 'Go', url: 'https://x.test', elicitationId: 'e1' })
+    expect(toElicitationRequest({ mode: 'url', message: 'Go' })).toBeTypeOf('string')
+    expect(toElicitationRequest({ mode: 'telepathy', message: 'Go' })).toBeTypeOf('string')
+  })
+})
