@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { resolve } from 'node:path'
@@ -11,6 +12,8 @@ export interface McpTestApp {
   url: URL
   /** Everything the server printed so far. */
   output: () => string
+  /** The server process (e.g. to check it is still alive after a load test). */
+  process: ChildProcess
   stop: () => Promise<void>
 }
 
@@ -61,6 +64,7 @@ export async function startMcpTestApp(rootDir: string, options: { env?: Record<s
     origin,
     url: new URL(options.route ?? '/mcp', origin),
     output: () => log,
+    process: child,
     stop: async () => {
       if (child.exitCode !== null) return
       const exited = new Promise(done => child.once('exit', done))

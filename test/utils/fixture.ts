@@ -1,10 +1,11 @@
-import { spawn, execFile } from 'node:child_process'
-import type { ChildProcess } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import { createServer } from 'node:net'
 import { createHash } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
+import { startMcpTestApp } from '../../src/testing'
+import type { McpTestApp } from '../../src/testing'
 
 const run = promisify(execFile)
 export const repoRoot = resolve(import.meta.dirname, '../..')
@@ -66,58 +67,15 @@ export async function freePort(): Promise<number> {
   })
 }
 
-export interface RunningFixture {
-  /** Base URL, e.g. http://127.0.0.1:4312 */
-  origin: string
-  /** The MCP endpoint URL. */
-  url: URL
-  process: ChildProcess
-  /** Everything the server printed. */
-  output: () => string
-  stop: () => Promise<void>
-}
+/** A started fixture: the testing helper's app handle. */
+export type RunningFixture = McpTestApp
 
 /**
- * Starts a built fixture's `.output/server/index.mjs` on a free loopback port and waits until it
- * answers HTTP.
+ * Starts a built fixture on a free loopback port with the module's own testing helper
+ * (`startMcpTestApp`), so our tests use what users use.
  */
 export async function startFixture(name: string, env: Record<string, string> = {}): Promise<RunningFixture> {
   const entry = resolve(fixtureDir(name), '.output/server/index.mjs')
   if (!existsSync(entry)) throw new Error(`Fixture ${name} is not built (${entry} missing): the global setup builds it.`)
-  const port = await freePort()
-  let log = ''
-  const child = spawn(process.execPath, [entry], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', NITRO_HOST: '127.0.0.1', NITRO_PORT: String(port), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  child.stdout?.on('data', (chunk: Buffer) => { log += chunk.toString() })
-  child.stderr?.on('data', (chunk: Buffer) => { log += chunk.toString() })
-  const origin = `http://127.0.0.1:${port}`
-  const deadline = Date.now() + 20_000
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`Fixture ${name} exited early:\n${log}`)
-    try {
-      await fetch(`${origin}/`, { signal: AbortSignal.timeout(1000) })
-      break
-    }
-    catch {
-      if (Date.now() > deadline) throw new Error(`Fixture ${name} did not start within 20 s:\n${log}`)
-      await new Promise(r => setTimeout(r, 100))
-    }
-  }
-  return {
-    origin,
-    url: new URL('/mcp', origin),
-    process: child,
-    output: () => log,
-    stop: async () => {
-      if (child.exitCode !== null) return
-      const exited = new Promise(r => child.once('exit', r))
-      child.kill('SIGTERM')
-      // Graceful shutdown waits for open streams; a test server need not.
-      const force = setTimeout(() => child.kill('SIGKILL'), 3000)
-      await exited
-      clearTimeout(force)
-    },
-  }
+  return startMcpTestApp(fixtureDir(name), { env })
 }
