@@ -15,6 +15,7 @@ import { checkOriginPolicy } from './security'
 import type { OriginPolicy } from './security'
 import { createMcpServer } from './server-factory'
 import { LegacySessions } from './sessions'
+import type { ResponseLifecycle } from './sessions'
 
 /** The discovered definition files, as the generated template exports them. */
 export interface McpDefinitions {
@@ -73,7 +74,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const modern: McpHttpHandler = createMcpHandler(() => createMcpServer(deps, 'modern'), { legacy: 'reject', maxRequestBodySize: config.maxBodySize })
   const policy: OriginPolicy = { allowedHosts: toList(config.allowedHosts), allowedOrigins: toList(config.allowedOrigins) }
 
-  async function route(event: H3Event): Promise<Response> {
+  async function route(event: H3Event, lifecycle: ResponseLifecycle): Promise<Response> {
     const refusal = checkOriginPolicy(event, policy)
     if (refusal) return refusal
     const method = event.method
@@ -105,7 +106,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       return jsonRpcError(405, -32000, `Method ${method} is not used by protocol ${MODERN_VERSION}: send every request as a POST.`, { allow: 'POST' })
     }
     const signal = disconnectSignal(event)
-    const request = toSdkRequest(event, rawBody, signal)
+    const request = toSdkRequest(event, rawBody)
     const legacy = await isLegacyRequest(request, parsedBody, { maxRequestBodySize: config.maxBodySize })
     const scope: McpRequestScope = {
       event,
@@ -117,14 +118,22 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     }
     const requestOptions = { parsedBody, ...(auth.authInfo && { authInfo: auth.authInfo }) }
     return runInMcpScope(scope, () => legacy
-      ? sessions.handle(request, parsedBody, auth, (id) => { scope.sessionId = id })
+      ? sessions.handle(request, parsedBody, auth, (id) => { scope.sessionId = id }, lifecycle)
       : modern.fetch(request, requestOptions))
   }
 
   return {
     registry,
     sessions,
-    serve: async event => sendResponse(event, await route(event)),
+    serve: async (event) => {
+      const lifecycle: ResponseLifecycle = {}
+      try {
+        await sendResponse(event, await route(event, lifecycle))
+      }
+      finally {
+        lifecycle.afterSend?.()
+      }
+    },
     close: async () => {
       await sessions.closeAll()
       await modern.close()

@@ -24,43 +24,9 @@ function isInitialize(body: unknown): boolean {
   return messages.some(message => typeof message === 'object' && message !== null && 'method' in message && message.method === 'initialize')
 }
 
-/** Calls `onDone` once the response body has been fully sent or abandoned. */
-function trackBody(response: Response, onDone: () => void): Response {
-  if (!response.body) {
-    onDone()
-    return response
-  }
-  const reader = response.body.getReader()
-  let done = false
-  const finish = () => {
-    if (!done) {
-      done = true
-      onDone()
-    }
-  }
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const chunk = await reader.read()
-        if (chunk.done) {
-          finish()
-          controller.close()
-        }
-        else {
-          controller.enqueue(chunk.value)
-        }
-      }
-      catch (error) {
-        finish()
-        controller.error(error)
-      }
-    },
-    cancel(reason) {
-      finish()
-      return reader.cancel(reason)
-    },
-  })
-  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers })
+/** Lets the endpoint report when a response has been fully sent (or abandoned by the client). */
+export interface ResponseLifecycle {
+  afterSend?: () => void
 }
 
 /**
@@ -80,7 +46,7 @@ export class LegacySessions {
   }
 
   /** Serves one legacy HTTP request (POST, GET stream or DELETE). */
-  async handle(request: Request, parsedBody: unknown, caller: { principal?: string, authInfo?: AuthInfo }, onSession: (id: string) => void): Promise<Response> {
+  async handle(request: Request, parsedBody: unknown, caller: { principal?: string, authInfo?: AuthInfo }, onSession: (id: string) => void, lifecycle: ResponseLifecycle = {}): Promise<Response> {
     const { authInfo } = caller
     const sessionId = request.headers.get('mcp-session-id')
     if (sessionId) {
@@ -90,7 +56,7 @@ export class LegacySessions {
         return jsonRpcError(403, -32000, 'Forbidden: this Mcp-Session-Id was opened by another principal. Initialize a session of your own.')
       }
       onSession(sessionId)
-      return this.forward(session, request, parsedBody, authInfo)
+      return this.forward(session, request, parsedBody, authInfo, lifecycle)
     }
     if (request.method !== 'POST' || !isInitialize(parsedBody)) {
       return jsonRpcError(400, -32000, 'Bad Request: missing Mcp-Session-Id header. Send initialize first (legacy clients), or send a 2026-07-28 request with params._meta["io.modelcontextprotocol/protocolVersion"].')
@@ -123,21 +89,16 @@ export class LegacySessions {
     return response
   }
 
-  private async forward(session: LegacySession, request: Request, parsedBody: unknown, authInfo: AuthInfo | undefined): Promise<Response> {
+  private async forward(session: LegacySession, request: Request, parsedBody: unknown, authInfo: AuthInfo | undefined, lifecycle: ResponseLifecycle): Promise<Response> {
     session.lastActivity = Date.now()
     if (request.method !== 'POST') return session.transport.handleRequest(request, { parsedBody, authInfo })
+    // In flight until the endpoint has sent the whole response (an SSE stream may wait on a person).
     session.active += 1
-    const settle = () => {
+    lifecycle.afterSend = () => {
       session.active -= 1
       session.lastActivity = Date.now()
     }
-    try {
-      return trackBody(await session.transport.handleRequest(request, { parsedBody, authInfo }), settle)
-    }
-    catch (error) {
-      settle()
-      throw error
-    }
+    return session.transport.handleRequest(request, { parsedBody, authInfo })
   }
 
   /** Closes a session: its pending elicitations end with `'cancelled'`. */
