@@ -1,0 +1,42 @@
+// Throughput and latency of one MCP request under wrk: legacy inside an open session (its
+// Mcp-Session-Id in the script's headers), modern stateless with the 2026-07-28 headers + _meta.
+import { legacyBody, legacyHeaders, modernBody, modernHeaders, send } from '../lib/mcp-http.mjs'
+import { cpuMs } from '../lib/proc.mjs'
+import { runLoad } from './load.mjs'
+
+const ID = 987654321
+
+/** The body (with __ID__ for wrk) and headers of one request in one era. */
+export function loadSpec(era, sessionId, method, params) {
+  const body = era === 'legacy' ? legacyBody(method, params, ID) : modernBody(method, params, ID)
+  const headers = era === 'legacy' ? legacyHeaders(sessionId) : modernHeaders(method, params.name)
+  return { headers, body: JSON.stringify(body).replace(String(ID), '__ID__') }
+}
+
+export const ECHO = ['tools/call', { name: 'echo', arguments: { text: 'hello' } }]
+export const LIST = ['tools/list', {}]
+
+/** Sends the request once and checks the answer, so a broken setup fails loudly, not fast. */
+export async function checkOnce(url, spec, expect) {
+  const r = await send(url, { headers: spec.headers, body: spec.body.replace('__ID__', '1') })
+  const text = JSON.stringify(r.messages)
+  if (r.status !== 200 || !text.includes(expect)) throw new Error(`check failed: HTTP ${r.status} ${r.text.slice(0, 300) || text.slice(0, 300)}`)
+}
+
+/**
+ * Runs wrk at each connection count; returns { c1: {rps, p50_ms, p99_ms, cpu_ms_per_1k, …}, … }.
+ * `cpu_ms_per_1k` is the server's own CPU time per 1000 requests: unlike req/s it hardly moves
+ * when other work shares the machine.
+ */
+export async function measureThroughput(url, spec, connectionCounts, seconds, expect = '"result"', pid) {
+  await checkOnce(url, spec, expect)
+  const out = {}
+  for (const connections of connectionCounts) {
+    const cpuBefore = pid && await cpuMs(pid)
+    const r = await runLoad({ url, ...spec, connections, seconds, expect })
+    if (pid && r.requests > 0) r.cpu_ms_per_1k = ((await cpuMs(pid)) - cpuBefore) / r.requests * 1000
+    if (r.errors > 0) r.note = `${r.errors} bad answers of ${r.requests}`
+    out[`c${connections}`] = r
+  }
+  return out
+}

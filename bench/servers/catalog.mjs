@@ -1,0 +1,88 @@
+// The four servers under test, each in two variants: "base" (echo + ask_form) for every
+// measurement but the listing, "list" (500 tools) for tools/list. Nuxt apps are built here (or
+// reused from bench/.work when --quick and nothing they are built from changed).
+import { createHash } from 'node:crypto'
+import { existsSync } from 'node:fs'
+import { readFile, readdir, writeFile } from 'node:fs/promises'
+import { resolve } from 'node:path'
+import { benchDir, repoRoot, workDir } from '../lib/paths.mjs'
+import { buildApp, generateApp } from './nuxt-apps.mjs'
+
+export const SERVERS = [
+  { id: 'us', label: 'nuxt-mcp-elicitation', describe: 'Nuxt 4 app, this repo\'s src/module, default config', kind: 'nuxt' },
+  { id: 'v1', label: 'v1 SDK floor', describe: 'node:http + @modelcontextprotocol/sdk 1.32.2 Streamable HTTP transport, in-memory sessions (legacy only)', kind: 'node', script: 'servers/v1-floor.mjs' },
+  { id: 'v2', label: 'v2 SDK floor', describe: 'node:http + @modelcontextprotocol/server 2.4.0: isLegacyRequest → sessionful WebStandardStreamableHTTPServerTransport, else createMcpHandler(factory, { legacy: \'reject\' })', kind: 'node', script: 'servers/v2-floor.mjs' },
+  { id: 'anchor', label: '@nuxtjs/mcp-toolkit 0.21.0', describe: 'same Nuxt app, sessions: true, nitro.experimental.asyncContext: true (legacy only: no 2026-07-28)', kind: 'nuxt' },
+]
+export const VARIANTS = ['base', 'list']
+
+async function filesUnder(dir) {
+  const out = []
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = resolve(dir, entry.name)
+    if (entry.isDirectory()) out.push(...await filesUnder(path))
+    else out.push(path)
+  }
+  return out.sort()
+}
+
+/** Hash of everything a Nuxt app's build depends on: src/, the generators, the lockfiles. */
+async function buildInputsHash(id) {
+  const hash = createHash('sha256').update(id)
+  const files = [
+    ...(id === 'us' ? await filesUnder(resolve(repoRoot, 'src')) : []),
+    resolve(benchDir, 'servers/nuxt-apps.mjs'),
+    resolve(benchDir, 'lib/tools-spec.mjs'),
+    resolve(repoRoot, 'package-lock.json'),
+    resolve(benchDir, 'package-lock.json'),
+  ]
+  for (const file of files) if (existsSync(file)) hash.update(file).update(await readFile(file))
+  return hash.digest('hex')
+}
+
+/**
+ * Makes every server startable: builds the Nuxt apps (reusing a matching earlier build when
+ * `reuse`). Returns { entries: {id: {variant: {entry, env}}}, builds: {id: {variant: info}}, skipped: {id: reason} }.
+ */
+export async function prepareServers({ reuse, log }) {
+  const entries = {}
+  const builds = {}
+  const skipped = {}
+  for (const server of SERVERS) {
+    entries[server.id] = {}
+    if (server.kind === 'node') {
+      for (const variant of VARIANTS) entries[server.id][variant] = { entry: resolve(benchDir, server.script), env: { BENCH_VARIANT: variant } }
+      continue
+    }
+    builds[server.id] = {}
+    try {
+      for (const variant of VARIANTS) {
+        const dir = resolve(workDir, 'apps', `${server.id}-${variant}`)
+        const stamp = resolve(dir, '.bench-build.json')
+        const hash = await buildInputsHash(server.id)
+        let info
+        if (reuse && existsSync(stamp)) {
+          const previous = JSON.parse(await readFile(stamp, 'utf8'))
+          if (previous.hash === hash && existsSync(previous.entry)) info = { ...previous, cached: true }
+        }
+        if (!info) {
+          log(`  building ${server.id}-${variant} (nuxi build)…`)
+          await generateApp(server.id, variant)
+          const built = await buildApp(dir, resolve(workDir, 'logs', `build-${server.id}-${variant}.log`))
+          info = { hash, entry: built.entry, buildMs: built.buildMs, outputBytes: built.outputBytes }
+          await writeFile(stamp, JSON.stringify(info))
+        }
+        log(`  ${server.id}-${variant}: build ${(info.buildMs / 1000).toFixed(1)} s${info.cached ? ' (cached from an earlier run)' : ''}, .output ${(info.outputBytes / 2 ** 20).toFixed(2)} MB`)
+        builds[server.id][variant] = info
+        entries[server.id][variant] = { entry: info.entry, env: { NUXT_MCP_STATE_SECRET: 'bench-state-secret-bench-state-secret-0123456789' } }
+      }
+    }
+    catch (error) {
+      if (server.id === 'us') throw error
+      skipped[server.id] = `build failed: ${error.message.split('\n')[0]}`
+      log(`  SKIPPING ${server.id}: ${skipped[server.id]}`)
+      delete entries[server.id]
+    }
+  }
+  return { entries, builds, skipped }
+}

@@ -1,0 +1,104 @@
+// Generates and builds the two Nuxt apps (ours and the @nuxtjs/mcp-toolkit anchor), each in a
+// "base" variant (echo + ask_form) and a "list" variant (500 tools), under bench/.work/apps.
+// Both modules take the same tool files: defineMcpTool + useMcpElicitation().form().
+import { execFile } from 'node:child_process'
+import { mkdir, rm, writeFile } from 'node:fs/promises'
+import { relative, resolve } from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { nuxi, repoRoot, workDir } from '../lib/paths.mjs'
+import { dirBytes } from '../lib/proc.mjs'
+import { FORM_MESSAGE, FORM_ZOD_SOURCE, GENERATED_DESCRIPTION, GENERATED_TOOLS, GENERATED_VALUE_DESCRIPTION, generatedToolName } from '../lib/tools-spec.mjs'
+
+const COMMON = `compatibilityDate: '2026-11-01',\n  devtools: { enabled: false },`
+
+/** nuxt.config per app kind; ours with its default config, the anchor as the brief asks. */
+function nuxtConfig(kind, appDir) {
+  if (kind === 'us') {
+    const modulePath = relative(appDir, resolve(repoRoot, 'src/module'))
+    return `export default defineNuxtConfig({\n  modules: [${JSON.stringify(modulePath)}],\n  ${COMMON}\n})\n`
+  }
+  return `export default defineNuxtConfig({\n  modules: ['@nuxtjs/mcp-toolkit'],\n  ${COMMON}\n  mcp: { name: 'bench', sessions: true },\n  nitro: { experimental: { asyncContext: true } },\n})\n`
+}
+
+const ECHO_TOOL = `import { z } from 'zod'
+
+export default defineMcpTool({
+  name: 'echo',
+  description: 'Repeats the text',
+  inputSchema: { text: z.string() },
+  handler: async ({ text }) => text,
+})
+`
+
+const FORM_TOOL = `import { z } from 'zod'
+
+export default defineMcpTool({
+  name: 'ask_form',
+  description: 'Asks the person for 5 fields',
+  handler: async () => {
+    const r = await useMcpElicitation().form({
+      message: ${JSON.stringify(FORM_MESSAGE)},
+      schema: ${FORM_ZOD_SOURCE},
+    })
+    return JSON.stringify(r)
+  },
+})
+`
+
+// Same as servers/gc-route.mjs, as a Nitro route (both Nuxt apps get it).
+const GC_ROUTE = `export default defineEventHandler(() => {
+  for (let i = 0; i < 3; i++) globalThis.gc?.()
+  return process.memoryUsage()
+})
+`
+
+function generatedTool(index) {
+  return `import { z } from 'zod'
+
+export default defineMcpTool({
+  name: '${generatedToolName(index)}',
+  description: ${JSON.stringify(GENERATED_DESCRIPTION(index))},
+  inputSchema: { value: z.string().describe(${JSON.stringify(GENERATED_VALUE_DESCRIPTION)}) },
+  handler: async ({ value }) => value,
+})
+`
+}
+
+/** Writes bench/.work/apps/<kind>-<variant>: a Nuxt app with no pages, only MCP tools. */
+export async function generateApp(kind, variant) {
+  const dir = resolve(workDir, 'apps', `${kind}-${variant}`)
+  await rm(dir, { recursive: true, force: true })
+  const tools = resolve(dir, 'server/mcp/tools')
+  await mkdir(tools, { recursive: true })
+  await writeFile(resolve(dir, 'package.json'), JSON.stringify({ name: 'bench', private: true, type: 'module' }))
+  await writeFile(resolve(dir, 'nuxt.config.ts'), nuxtConfig(kind, dir))
+  await writeFile(resolve(tools, 'echo.ts'), ECHO_TOOL)
+  await writeFile(resolve(tools, 'ask-form.ts'), FORM_TOOL)
+  await mkdir(resolve(dir, 'server/routes/__bench'), { recursive: true })
+  await writeFile(resolve(dir, 'server/routes/__bench/gc.get.ts'), GC_ROUTE)
+  if (variant === 'list') {
+    for (let i = 0; i < GENERATED_TOOLS; i++) await writeFile(resolve(tools, `${generatedToolName(i).replace('_', '-')}.ts`), generatedTool(i))
+  }
+  return dir
+}
+
+/** `nuxi build` with a time limit; resolves with the wall time, the output size and the log. */
+export async function buildApp(dir, logFile) {
+  const started = performance.now()
+  const log = await new Promise((resolveBuild, reject) => {
+    execFile(process.execPath, [nuxi, 'build', dir], {
+      cwd: dir,
+      timeout: 300_000,
+      maxBuffer: 64 * 1024 * 1024,
+      env: { ...process.env, NODE_ENV: 'production', NUXT_TELEMETRY_DISABLED: '1' },
+    }, (error, stdout, stderr) => {
+      const text = `${stdout}\n${stderr}`
+      void writeFile(logFile, text)
+      if (error) reject(new Error(`nuxi build ${dir} failed (${error.message.split('\n')[0]}); log: ${logFile}\n${text.slice(-3000)}`))
+      else resolveBuild(text)
+    })
+  })
+  const buildMs = performance.now() - started
+  const output = resolve(dir, '.output')
+  return { buildMs, outputBytes: await dirBytes(output), entry: resolve(output, 'server/index.mjs'), log }
+}
