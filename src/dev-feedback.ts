@@ -35,6 +35,9 @@ export function warnAboutDefinitions(logger: Logger, found: ScannedDefinition[],
     if (entry.kind !== 'resources' && !entry.hasDescription) {
       logger.warn(`${entry.file}: the ${entry.kind.slice(0, -1)} "${entry.name}" has no \`description\`. Models choose tools and prompts by it: add one.`)
     }
+    if (entry.refusedFormConstructs.length > 0) {
+      logger.warn(`${entry.file}: a form() schema uses ${entry.refusedFormConstructs.join(', ')}, which forms cannot hold: the call will fail with 'invalid-schema'. Flatten it into fields (see the elicitation guide's Zod → form table).`)
+    }
   }
   if (production && !process.env.NUXT_MCP_STATE_SECRET) {
     logger.warn('NUXT_MCP_STATE_SECRET is not set here. Set it at run time, to one long random value shared by every instance, or modern (2026-07-28) elicitation flows fail when a retry reaches another instance or a restarted server.')

@@ -16,6 +16,8 @@ export interface ScannedDefinition {
   name: string
   /** Whether a top-level `description` is written (clients and models rely on it). */
   hasDescription: boolean
+  /** Zod constructs in the file's `form({ … })` calls that the form converter refuses. */
+  refusedFormConstructs: string[]
   fallbackName: string
   layerIndex: number
 }
@@ -57,6 +59,37 @@ export function readTopLevelKeys(source: string): Map<string, string | true> {
   return keys
 }
 
+/** Constructs a form field cannot be (the runtime refuses them with 'invalid-schema'). */
+const REFUSED_IN_FORMS: [RegExp, string][] = [
+  [/\bz\.object\s*\(/, 'z.object (nested objects)'],
+  [/\bz\.record\s*\(/, 'z.record'],
+  [/\bz\.tuple\s*\(/, 'z.tuple'],
+  [/\bz\.date\s*\(/, 'z.date (use z.iso.date() or z.iso.datetime())'],
+  [/\bz\.discriminatedUnion\s*\(/, 'z.discriminatedUnion'],
+  [/\bz\.array\s*\(\s*z\.(?:number|boolean|object|string)\s*\(/, 'z.array of anything but enums (use z.array(z.enum([...])))'],
+]
+
+/**
+ * Finds refused constructs written literally inside `.form({ … })` calls: the same mistake the
+ * runtime reports with `'invalid-schema'`, caught at build time. A heuristic over the source text:
+ * shapes built elsewhere are only checked at run time.
+ */
+export function findRefusedFormConstructs(source: string): string[] {
+  const found = new Set<string>()
+  for (const call of source.matchAll(/\.form\s*\(\s*\{/g)) {
+    let depth = 0
+    let end = call.index + call[0].length - 1
+    for (; end < source.length; end++) {
+      if (source[end] === '{' || source[end] === '(') depth++
+      else if (source[end] === '}' || source[end] === ')') depth--
+      if (depth === 0) break
+    }
+    const body = source.slice(call.index, end)
+    for (const [pattern, label] of REFUSED_IN_FORMS) if (pattern.test(body)) found.add(label)
+  }
+  return [...found]
+}
+
 /**
  * Reads the `name: '…'` written at the top level of the `defineMcp*({ … })` object, without
  * running the file: enough to detect duplicate names at build time. A computed name is not seen
@@ -84,10 +117,11 @@ export async function scanDefinitions(layers: { serverDir: string, rootDir: stri
       const files = await resolveFiles(resolve(layer.serverDir, 'mcp', kind), PATTERN)
       for (const path of files.sort()) {
         const fallbackName = basename(path, extname(path))
-        const keys = readTopLevelKeys(await readFile(path, 'utf8'))
+        const source = await readFile(path, 'utf8')
+        const keys = readTopLevelKeys(source)
         const declared = keys.get('name')
         const name = typeof declared === 'string' && declared ? declared : fallbackName
-        const entry: ScannedDefinition = { kind, path, file: relative(layer.rootDir, path), name, fallbackName, layerIndex, hasDescription: keys.has('description') }
+        const entry: ScannedDefinition = { kind, path, file: relative(layer.rootDir, path), name, fallbackName, layerIndex, hasDescription: keys.has('description'), refusedFormConstructs: findRefusedFormConstructs(source) }
         const key = `${kind}:${name}`
         const existing = chosen.get(key)
         if (!existing) {

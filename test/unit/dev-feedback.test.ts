@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { printDevBanner, warnAboutDefinitions } from '../../src/dev-feedback'
-import { readTopLevelKeys } from '../../src/scan'
+import { findRefusedFormConstructs, readTopLevelKeys } from '../../src/scan'
 import type { ScannedDefinition } from '../../src/scan'
 
 function collect() {
@@ -9,7 +9,7 @@ function collect() {
 }
 
 const entry = (kind: ScannedDefinition['kind'], name: string, hasDescription: boolean): ScannedDefinition =>
-  ({ kind, name, hasDescription, path: `/app/server/mcp/${kind}/${name}.ts`, file: `server/mcp/${kind}/${name}.ts`, fallbackName: name, layerIndex: 0 })
+  ({ kind, name, hasDescription, refusedFormConstructs: [], path: `/app/server/mcp/${kind}/${name}.ts`, file: `server/mcp/${kind}/${name}.ts`, fallbackName: name, layerIndex: 0 })
 
 describe('readTopLevelKeys', () => {
   it('reads top-level keys and string values, not nested ones', () => {
@@ -55,5 +55,23 @@ describe('printDevBanner', () => {
     expect(text).toContain('{"mcpServers":{"my-app":{"url":"http://localhost:3000/mcp"}}}')
     expect(text).toContain('{"servers":{"my-app":{"type":"http","url":"http://localhost:3000/mcp"}}}')
     expect(text).toContain('claude mcp add --transport http my-app http://localhost:3000/mcp')
+  })
+})
+
+describe('findRefusedFormConstructs', () => {
+  it('finds refused constructs inside form() calls only', () => {
+    const source = `
+      const other = z.object({ a: z.string() }) // outside a form: fine (tool input schemas may nest)
+      await elicit.form({ message: 'x', schema: { address: z.object({ street: z.string() }), when: z.date(), ids: z.array(z.number()) } })
+      await elicit.form({ message: 'y', schema: { tags: z.array(z.enum(['a'])) } })
+    `
+    expect(findRefusedFormConstructs(source)).toEqual(['z.object (nested objects)', 'z.date (use z.iso.date() or z.iso.datetime())', 'z.array of anything but enums (use z.array(z.enum([...])))'])
+    expect(findRefusedFormConstructs(`await elicit.form({ message: 'ok', schema: { a: z.string(), b: z.array(z.enum(['x'])) } })`)).toEqual([])
+  })
+
+  it('is reported as a build warning naming the file', () => {
+    const { lines, logger } = collect()
+    warnAboutDefinitions(logger, [{ ...entry('tools', 'bad', true), refusedFormConstructs: ['z.record'] }], false)
+    expect(lines[0]?.message).toMatch(/server\/mcp\/tools\/bad.ts: a form\(\) schema uses z.record/)
   })
 })
