@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto'
 import { cp, rm, unlink, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { connectLegacy } from '../utils/clients'
+import { connectLegacy, textOf } from '../utils/clients'
 import { fixtureDir, freePort, repoRoot } from '../utils/fixture'
 import { userEnv } from '../utils/pack'
 
@@ -31,10 +31,6 @@ function toolFile(description: string, reply: string): string {
 `
 }
 
-function textOf(result: unknown): string {
-  const content = (result as { content: { type: string, text?: string }[] }).content
-  return content.map(item => item.text ?? '').join('')
-}
 
 /**
  * Lists tools with a brand-new legacy client: a client from before a reload holds a session the

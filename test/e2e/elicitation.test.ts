@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { connectLegacy, connectModern } from '../utils/clients'
+import { connectLegacy, connectModern, textOf } from '../utils/clients'
 import type { Answerer, ConnectOptions, ScriptedAnswer } from '../utils/clients'
 import { startFixture } from '../utils/fixture'
 import type { RunningFixture } from '../utils/fixture'
+import { ASK_FORM_WIRE_SCHEMA } from '../utils/expected'
 
 let app: RunningFixture
 
@@ -13,9 +14,6 @@ afterAll(async () => {
   await app?.stop()
 })
 
-function textOf(result: unknown): string {
-  return (result as { content: { text?: string }[] }).content.map(item => item.text ?? '').join('')
-}
 
 const eras = [
   { era: 'legacy', client: 'v1 Client', connect: (options: ConnectOptions) => connectLegacy(app.url, options) },
@@ -42,17 +40,7 @@ describe.each(eras)('$era era ($client)', ({ era, connect }) => {
     expect(JSON.parse(textOf(result))).toEqual({ action: 'accept', content: { name: 'Ada', plan: 'pro', tags: ['a', 'c'], subscribe: true } })
     expect(received).toHaveLength(1)
     expect(received[0]!.message).toBe('Your details')
-    expect(received[0]!.requestedSchema).toEqual({
-      type: 'object',
-      properties: {
-        name: { type: 'string', title: 'Name', minLength: 2 },
-        age: { type: 'integer', minimum: 0 },
-        plan: { type: 'string', enum: ['free', 'pro'] },
-        tags: { type: 'array', items: { type: 'string', enum: ['a', 'b', 'c'] } },
-        subscribe: { type: 'boolean', default: true },
-      },
-      required: ['name', 'plan'],
-    })
+    expect(received[0]!.requestedSchema).toEqual(ASK_FORM_WIRE_SCHEMA)
   })
 
   it.each(['decline', 'cancel'] as const)('returns %s without content', async (action) => {

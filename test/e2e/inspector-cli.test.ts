@@ -22,6 +22,7 @@ import { repoRoot, startFixture } from '../utils/fixture'
 import type { RunningFixture } from '../utils/fixture'
 import { startRecorder } from '../utils/recorder'
 import type { Exchange } from '../utils/recorder'
+import { textOf } from '../utils/clients'
 
 /** The Inspector's launcher, read from its package.json `bin` as `npx mcp-inspector` would resolve it. */
 function inspectorBin(): string {
@@ -96,10 +97,6 @@ function jsonOf(stream: string): Record<string, unknown> {
   return Object.fromEntries(Object.entries(parsed))
 }
 
-function textOf(result: unknown): string {
-  if (typeof result !== 'object' || result === null || !('content' in result) || !Array.isArray(result.content)) throw new Error(`not a tool result: ${JSON.stringify(result)}`)
-  return result.content.map((item: unknown) => typeof item === 'object' && item !== null && 'text' in item && typeof item.text === 'string' ? item.text : '').join('')
-}
 
 function describeRun(run: CliRun): string {
   return `exit ${run.code}\n--- stdout ---\n${run.stdout}\n--- stderr ---\n${run.stderr}\n--- wire ---\n${run.wire.map(exchange => `${exchange.verb} ${exchange.rpc.join(',')} v=${exchange.protocolVersion} -> ${exchange.status} ${exchange.responseBody.slice(0, 300)}`).join('\n')}`

@@ -19,6 +19,8 @@ import type { ScriptedAnswer } from '../utils/clients'
 import { repoRoot, startFixture } from '../utils/fixture'
 import type { RunningFixture } from '../utils/fixture'
 import { startRecorder } from '../utils/recorder'
+import { textOf } from '../utils/clients'
+import { ASK_FORM_WIRE_SCHEMA } from '../utils/expected'
 
 /** The bridge's entry, read from its package.json `bin` as `npx mcp-remote` would resolve it. */
 function mcpRemoteBin(): string {
@@ -32,10 +34,6 @@ function mcpRemoteBin(): string {
 
 // --- The stdio client, the way a desktop host spawns the bridge --------------------------------
 
-function textOf(result: unknown): string {
-  if (typeof result !== 'object' || result === null || !('content' in result) || !Array.isArray(result.content)) throw new Error(`not a tool result: ${JSON.stringify(result)}`)
-  return result.content.map((item: unknown) => typeof item === 'object' && item !== null && 'text' in item && typeof item.text === 'string' ? item.text : '').join('')
-}
 
 let app: RunningFixture
 let recorder: Awaited<ReturnType<typeof startRecorder>>
@@ -178,17 +176,7 @@ describe.each(eras)('mcp-remote $flags ($era era on the wire)', ({ era, flags, w
     expect(JSON.parse(text)).toEqual({ action: 'accept', content: { name: 'Ada', plan: 'pro', tags: ['a', 'c'], subscribe: true } })
     expect(received).toHaveLength(1)
     expect(received[0]!.message).toBe('Your details')
-    expect(received[0]!.requestedSchema).toEqual({
-      type: 'object',
-      properties: {
-        name: { type: 'string', title: 'Name', minLength: 2 },
-        age: { type: 'integer', minimum: 0 },
-        plan: { type: 'string', enum: ['free', 'pro'] },
-        tags: { type: 'array', items: { type: 'string', enum: ['a', 'b', 'c'] } },
-        subscribe: { type: 'boolean', default: true },
-      },
-      required: ['name', 'plan'],
-    })
+    expect(received[0]!.requestedSchema).toEqual(ASK_FORM_WIRE_SCHEMA)
   })
 
   it('decline: form() returns the decline without content, confirm() is false', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { connectLegacy, connectModern } from '../utils/clients'
+import { connectLegacy, connectModern, textOf } from '../utils/clients'
 import { startFixture } from '../utils/fixture'
 import type { RunningFixture } from '../utils/fixture'
 
@@ -12,10 +12,6 @@ afterAll(async () => {
   await app?.stop()
 })
 
-function textOf(result: unknown): string {
-  const content = (result as { content: { type: string, text?: string }[] }).content
-  return content.map(item => item.text ?? '').join('')
-}
 
 const eras = [
   { era: 'legacy', connect: (url: URL) => connectLegacy(url) },

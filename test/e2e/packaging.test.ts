@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { connectLegacy, connectModern } from '../utils/clients'
+import { connectLegacy, connectModern, textOf } from '../utils/clients'
 import type { ScriptedAnswer } from '../utils/clients'
 import { repoRoot, startFixture } from '../utils/fixture'
 import type { RunningFixture } from '../utils/fixture'
@@ -81,10 +81,6 @@ function scratchPackageJson(tarball: string): string {
   }, null, 2)
 }
 
-function textOf(result: unknown): string {
-  const content = (result as { content: { type: string, text?: string }[] }).content
-  return content.map(item => item.text ?? '').join('')
-}
 
 /** Every file path package.json points at (main, exports, typesVersions), without `./`. */
 function declaredEntryPaths(manifest: Record<string, unknown>): string[] {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ElicitationCompleteNotificationSchema, ElicitRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
-import { connectLegacy, connectModern } from '../utils/clients'
+import { connectLegacy, connectModern, textOf } from '../utils/clients'
 import { startFixture } from '../utils/fixture'
 import type { RunningFixture } from '../utils/fixture'
 
@@ -13,9 +13,6 @@ afterAll(async () => {
   await app?.stop()
 })
 
-function textOf(result: unknown): string {
-  return (result as { content: { text?: string }[] }).content.map(item => item.text ?? '').join('')
-}
 
 describe('URL mode', () => {
   it('legacy: completeMcpUrlElicitation() notifies the client once, by id', async () => {

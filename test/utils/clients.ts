@@ -63,3 +63,9 @@ export async function connectModern(url: URL, options: ConnectOptions = {}, nego
   await client.connect(new ModernTransport(url))
   return client
 }
+
+/** The text items of a tool result, joined (throws on anything that is not a tool result). */
+export function textOf(result: unknown): string {
+  if (typeof result !== 'object' || result === null || !('content' in result) || !Array.isArray(result.content)) throw new Error(`not a tool result: ${JSON.stringify(result)}`)
+  return result.content.map((item: unknown) => typeof item === 'object' && item !== null && 'text' in item && typeof item.text === 'string' ? item.text : '').join('')
+}
