@@ -126,9 +126,10 @@ export default defineNuxtModule<ModuleOptions>({
     addServerHandler({ route: options.route, handler: resolver.resolve('./runtime/server/routes/mcp') })
 
     const mcpDirs = layers.flatMap(layer => DEFINITION_KINDS.map(kind => resolve(layer.serverDir, 'mcp', kind)))
-    // Nitro's own watcher rebuilds on edits but not on new or removed files it never imported.
+    // Nitro's own watcher misses new and removed files (it never imported them), and an edit that
+    // lands while it is being re-created after such a reload: reload on every definition change.
     nuxt.hook('builder:watch', async (event, relativePath) => {
-      if (event !== 'add' && event !== 'unlink') return
+      if (event !== 'add' && event !== 'unlink' && event !== 'change') return
       const path = resolve(nuxt.options.rootDir, relativePath)
       if (mcpDirs.some(dir => path.startsWith(`${dir}/`))) await useNitro().hooks.callHook('rollup:reload')
     })
