@@ -10,6 +10,11 @@ const report = resolve(root, 'test-results/vitest.json')
 mkdirSync(resolve(root, 'test-results'), { recursive: true })
 rmSync(report, { force: true })
 
+// The browser tests need Debian's Chromium: install it on a fresh machine instead of failing there.
+if (process.platform === 'linux' && !existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium')) {
+  spawnSync('bash', [resolve(root, 'scripts/ensure-chromium.sh')], { cwd: root, stdio: 'inherit' })
+}
+
 const vitest = resolve(root, 'node_modules/vitest/vitest.mjs')
 const result = spawnSync(process.execPath, [vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)], {
   cwd: root,
