@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { cp, rm, unlink, writeFile } from 'node:fs/promises'
+import { cp, readFile, rm, unlink, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connectLegacy, textOf } from '../utils/clients'
@@ -57,10 +57,24 @@ async function callFresh(name: string): Promise<string> {
 }
 
 /** Polls tools/list until `accept` holds, or fails with the last list and the dev server log. */
+/**
+ * Saves the fixture's own tool file again, unchanged: Nitro's dev watcher can lose an event that
+ * lands while it re-creates itself after a reload (seen on busy CI runs); a person would save again.
+ */
+async function saveAgain(): Promise<void> {
+  const file = join(appDir, 'server/mcp/tools/echo.ts')
+  await writeFile(file, await readFile(file, 'utf8'))
+}
+
 async function waitForTools(what: string, accept: (tools: ListedTool[]) => boolean, timeoutMs = POLL_MS): Promise<ListedTool[]> {
   const deadline = Date.now() + timeoutMs
+  let nudgeAt = Date.now() + 15_000
   let last: string = 'no answer yet'
   for (;;) {
+    if (Date.now() > nudgeAt) {
+      nudgeAt = Date.now() + 15_000
+      await saveAgain()
+    }
     try {
       const tools = await listFresh()
       if (accept(tools)) return tools
