@@ -1,12 +1,13 @@
-import { addServerHandler, addServerImports, addServerTemplate, addTypeTemplate, createResolver, defineNuxtModule, useLogger, useNitro } from '@nuxt/kit'
+import { addServerHandler, addServerImports, addServerTemplate, addTypeTemplate, createResolver, defineNuxtModule, useLogger } from '@nuxt/kit'
 import { existsSync, readFileSync } from 'node:fs'
 import { defu } from 'defu'
 import { resolve } from 'pathe'
 import type { McpServerConfig } from './runtime/server/config'
-import { DEFINITION_KINDS, renderDefinitionsModule, scanDefinitions } from './scan'
+import { renderDefinitionsModule, scanDefinitions } from './scan'
 import type { ScannedDefinition } from './scan'
 import { printDevBanner, warnAboutDefinitions } from './dev-feedback'
 import { setupMcpHost } from './host-setup'
+import { watchDefinitionsInDev } from './dev-watch'
 import type { McpHostOptions } from './host-setup'
 
 /** Options of the `mcp:` key in nuxt.config. */
@@ -125,14 +126,8 @@ export default defineNuxtModule<ModuleOptions>({
       .map(name => ({ name, from: runtimeIndex })))
     addServerHandler({ route: options.route, handler: resolver.resolve('./runtime/server/routes/mcp') })
 
-    const mcpDirs = layers.flatMap(layer => DEFINITION_KINDS.map(kind => resolve(layer.serverDir, 'mcp', kind)))
-    // Nitro's own watcher misses new and removed files (it never imported them), and an edit that
-    // lands while it is being re-created after such a reload: reload on every definition change.
-    nuxt.hook('builder:watch', async (event, relativePath) => {
-      if (event !== 'add' && event !== 'unlink' && event !== 'change') return
-      const path = resolve(nuxt.options.rootDir, relativePath)
-      if (mcpDirs.some(dir => path.startsWith(`${dir}/`))) await useNitro().hooks.callHook('rollup:reload')
-    })
+    // One `server/mcp` folder per layer: files added, edited or removed there rebuild Nitro in dev.
+    watchDefinitionsInDev(nuxt, VIRTUAL_DEFINITIONS, layers.map(layer => resolve(layer.serverDir, 'mcp')))
 
     if (nuxt.options.dev) {
       nuxt.hook('listen', (_server, listener: { url?: string }) => {

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { cp, readFile, rm, unlink, writeFile } from 'node:fs/promises'
+import { cp, mkdir, rm, unlink, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connectLegacy, textOf } from '../utils/clients'
@@ -15,6 +15,7 @@ import { userEnv } from '../utils/pack'
 interface ListedTool { name: string, description?: string }
 
 const POLL_MS = 40_000
+const ATTEMPT_MS = 8_000
 const nuxi = resolve(repoRoot, 'node_modules/@nuxt/cli/bin/nuxi.mjs')
 
 let appDir: string
@@ -37,9 +38,10 @@ function toolFile(description: string, reply: string): string {
  * reloaded server no longer knows (404), and during a rebuild requests may fail outright.
  */
 async function listFresh(): Promise<ListedTool[]> {
-  const client = await connectLegacy(url)
+  const client = await connectLegacy(url, { connectTimeoutMs: ATTEMPT_MS })
   try {
-    return (await client.listTools()).tools
+    // Bounded, so a request stuck in the dev server fails this attempt instead of the whole test.
+    return (await client.listTools(undefined, { timeout: ATTEMPT_MS })).tools
   }
   finally {
     await client.close().catch(() => {})
@@ -47,9 +49,9 @@ async function listFresh(): Promise<ListedTool[]> {
 }
 
 async function callFresh(name: string): Promise<string> {
-  const client = await connectLegacy(url)
+  const client = await connectLegacy(url, { connectTimeoutMs: ATTEMPT_MS })
   try {
-    return textOf(await client.callTool({ name, arguments: {} }))
+    return textOf(await client.callTool({ name, arguments: {} }, undefined, { timeout: ATTEMPT_MS }))
   }
   finally {
     await client.close().catch(() => {})
@@ -57,24 +59,10 @@ async function callFresh(name: string): Promise<string> {
 }
 
 /** Polls tools/list until `accept` holds, or fails with the last list and the dev server log. */
-/**
- * Saves the fixture's own tool file again, unchanged: Nitro's dev watcher can lose an event that
- * lands while it re-creates itself after a reload (seen on busy CI runs); a person would save again.
- */
-async function saveAgain(): Promise<void> {
-  const file = join(appDir, 'server/mcp/tools/echo.ts')
-  await writeFile(file, await readFile(file, 'utf8'))
-}
-
 async function waitForTools(what: string, accept: (tools: ListedTool[]) => boolean, timeoutMs = POLL_MS): Promise<ListedTool[]> {
   const deadline = Date.now() + timeoutMs
-  let nudgeAt = Date.now() + 15_000
   let last: string = 'no answer yet'
   for (;;) {
-    if (Date.now() > nudgeAt) {
-      nudgeAt = Date.now() + 15_000
-      await saveAgain()
-    }
     try {
       const tools = await listFresh()
       if (accept(tools)) return tools
@@ -87,6 +75,11 @@ async function waitForTools(what: string, accept: (tools: ListedTool[]) => boole
     if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}. Last tools/list: ${last}\n--- nuxi dev output ---\n${log}`)
     await new Promise(r => setTimeout(r, 500))
   }
+}
+
+function withoutCi(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { CI: _ci, ...rest } = env
+  return rest
 }
 
 function stopDev(): Promise<void> {
@@ -118,7 +111,9 @@ beforeAll(async () => {
     cwd: repoRoot,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: userEnv({ NUXT_TELEMETRY_DISABLED: '1' }),
+    // As on a developer's machine: with CI set, Nitro's dev server terminates the old worker
+    // without its graceful shutdown, and a request in flight during a reload hangs.
+    env: withoutCi(userEnv({ NUXT_TELEMETRY_DISABLED: '1' })),
   })
   dev.stdout?.on('data', (chunk: Buffer) => { log += chunk.toString() })
   dev.stderr?.on('data', (chunk: Buffer) => { log += chunk.toString() })
@@ -159,5 +154,35 @@ describe('nuxi dev picks up tool files without a restart', () => {
     const tools = await waitForTools('added_tool to disappear', list => !list.some(tool => tool.name === 'added_tool'))
     expect(tools.map(tool => tool.name)).toEqual(['echo'])
     await expect(callFresh('added_tool')).rejects.toThrow(/Unknown tool "added_tool"/)
+  }, 60_000)
+
+  it('serves an edit saved while the rebuild for a new file is still running', async () => {
+    await writeFile(added(), toolFile('Racing first save', 'racing v1'))
+    await new Promise(r => setTimeout(r, 150))
+    await writeFile(added(), toolFile('Racing second save', 'racing v2'))
+    await waitForTools('the second save', list => list.some(tool => tool.name === 'added_tool' && tool.description === 'Racing second save'))
+    expect(await callFresh('added_tool')).toBe('racing v2')
+    await unlink(added())
+    await waitForTools('added_tool to disappear', list => !list.some(tool => tool.name === 'added_tool'))
+  }, 60_000)
+
+  it('serves a prompt from a prompts folder created while running', async () => {
+    const prompts = join(appDir, 'server/mcp/prompts')
+    await mkdir(prompts, { recursive: true })
+    await writeFile(join(prompts, 'greet.ts'), `export default defineMcpPrompt({
+  description: 'Says hello',
+  handler: () => 'Hello from a new folder',
+})
+`)
+    const deadline = Date.now() + POLL_MS
+    let names: string[] = []
+    while (Date.now() < deadline) {
+      const client = await connectLegacy(url, { connectTimeoutMs: ATTEMPT_MS }).catch(() => undefined)
+      names = client ? (await client.listPrompts(undefined, { timeout: ATTEMPT_MS }).catch(() => ({ prompts: [] }))).prompts.map(prompt => prompt.name) : []
+      await client?.close().catch(() => {})
+      if (names.includes('greet')) break
+      await new Promise(r => setTimeout(r, 500))
+    }
+    expect(names, log).toContain('greet')
   }, 60_000)
 })

@@ -15,6 +15,8 @@ export interface ConnectOptions {
   modes?: ('form' | 'url')[]
   /** Every elicitation request the client received, in order. */
   received?: Record<string, unknown>[]
+  /** How long `initialize` may take (the SDK's default is 60 s). */
+  connectTimeoutMs?: number
 }
 
 function elicitationCapability(options: ConnectOptions) {
@@ -36,7 +38,7 @@ export async function connectLegacy(url: URL, options: ConnectOptions = {}) {
     })
   }
   const transport = new LegacyTransport(url)
-  await client.connect(transport)
+  await client.connect(transport, { timeout: options.connectTimeoutMs })
   return client
 }
 
