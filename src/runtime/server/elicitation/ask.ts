@@ -10,6 +10,7 @@ import type { Question, Verdict } from './question'
 import { asElicitResult, checkResponseShape } from './responses'
 import type { ElicitationRun } from './run'
 import { formAnswerError, parseFormAnswer, toFormSchema } from './schema'
+import { canonicalShape } from './schema-canonical'
 import type { FormOutput, FormShape } from './schema'
 import { checkElicitationUrl } from './url'
 import { rememberUrlElicitation } from './url-completion'
@@ -101,10 +102,13 @@ function interpretForm<S extends FormShape>(shape: S, response: unknown): Verdic
 /** `form()`: a flat Zod shape becomes a spec-exact form; the answer comes back validated and typed. */
 export async function askForm<S extends FormShape>(run: ElicitationRun, options: FormOptions<S>): Promise<FormResult<S>> {
   const key = nextKey(run, options.key)
-  const requestedSchema = toFormSchema(options.schema, { allowSensitive: options.allowSensitive })
+  // From here on only the canonical shape is used, so an inline shape is converted, digested and
+  // compiled once per structure, and a waiting question does not keep the caller's copy alive.
+  const shape = canonicalShape(options.schema)
+  const requestedSchema = toFormSchema(shape, { allowSensitive: options.allowSensitive })
   if (options.fallback && !supportsMode(run, 'form')) return options.fallback
-  const question = formQuestion(options.message, requestedSchema, response => interpretForm(options.schema, response), formAnswerError)
-  return ask(run, key, 'form', question, options)
+  const question = formQuestion(options.message, requestedSchema, response => interpretForm(shape, response), formAnswerError)
+  return ask(run, key, 'form', question, { timeout: options.timeout, signal: options.signal })
 }
 
 function interpretAction(response: unknown): Verdict<{ action: UrlResult['action'] }> {

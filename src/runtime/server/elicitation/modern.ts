@@ -3,6 +3,22 @@ import type { Question } from './question'
 import type { ElicitationRun } from './run'
 import { digestJson } from './state'
 
+const schemaDigests = new WeakMap<object, string>()
+
+/**
+ * The digest that ties an answer to its question. A form's `requestedSchema` comes frozen from
+ * `toFormSchema`'s cache, so its (largest) part is digested once, not on every round.
+ */
+function questionDigest(question: Question<unknown>): string {
+  const { requestedSchema, ...rest } = question.params
+  if (typeof requestedSchema !== 'object' || requestedSchema === null || !Object.isFrozen(requestedSchema)) {
+    return digestJson({ k: question.kind, p: question.params })
+  }
+  let schema = schemaDigests.get(requestedSchema)
+  if (schema === undefined) schemaDigests.set(requestedSchema, schema = digestJson(requestedSchema))
+  return digestJson({ k: question.kind, p: rest, s: schema })
+}
+
 /** Never settles: the round ends with `input_required` and this handler execution is dropped. */
 function waitForNextRound<R>(): Promise<R> {
   return new Promise<R>(() => {})
@@ -23,7 +39,7 @@ function waitForNextRound<R>(): Promise<R> {
  */
 export function askModern<R>(run: ElicitationRun, key: string, question: Question<R>): Promise<R> {
   const modern = run.modern!
-  const q = digestJson({ k: question.kind, p: question.params })
+  const q = questionDigest(question)
   const queued = modern.pending.get(key)
   if (queued && queued.q !== q) {
     throw new McpElicitationError('duplicate-key', `Two different questions use the key "${key}" in one handler. Give each call its own \`key\`.`)
