@@ -8,6 +8,7 @@ import type { ScannedDefinition } from './scan'
 import { printDevBanner, warnAboutDefinitions } from './dev-feedback'
 import { setupMcpHost } from './host-setup'
 import { watchDefinitionsInDev } from './dev-watch'
+import { setupMcpDevtools } from './devtools-setup'
 import type { McpHostOptions } from './host-setup'
 
 /** Options of the `mcp:` key in nuxt.config. */
@@ -28,6 +29,17 @@ export interface ModuleOptions {
   /** Largest request body in bytes. */
   maxBodySize: number
   sessions: Partial<McpServerConfig['sessions']>
+  /**
+   * In `nuxi dev`, an "MCP" tab in Nuxt DevTools (also at `/__mcp-elicitation/devtools`): the
+   * discovered definitions and the latest elicitations with their answers. Never in production.
+   *
+   * @default true
+   * @example
+   * ```ts
+   * export default defineNuxtConfig({ mcp: { devtools: false } })
+   * ```
+   */
+  devtools: boolean
   elicitation: Partial<McpServerConfig['elicitation']>
   /**
    * Opt-in MCP host support: show the elicitations of MCP servers your app connects to (with the
@@ -71,6 +83,7 @@ export default defineNuxtModule<ModuleOptions>({
     allowedOrigins: [],
     maxBodySize: 4 * 1024 * 1024,
     sessions: {},
+    devtools: true,
     elicitation: {},
     host: false,
   },
@@ -93,6 +106,7 @@ export default defineNuxtModule<ModuleOptions>({
       maxBodySize: options.maxBodySize,
       sessions: { idleTimeoutMs: 30 * 60_000, max: 1000, ...options.sessions },
       elicitation: { timeoutMs: 10 * 60_000, stateTtlSeconds: 3600, maxAttempts: 3, progressIntervalMs: 15_000, allowInsecureUrls: false, ...options.elicitation },
+      devtools: options.devtools && nuxt.options.dev,
       // Read at run time from NUXT_MCP_STATE_SECRET: never baked into the build.
       stateSecret: '',
     }
@@ -128,6 +142,8 @@ export default defineNuxtModule<ModuleOptions>({
 
     // One `server/mcp` folder per layer: files added, edited or removed there rebuild Nitro in dev.
     watchDefinitionsInDev(nuxt, VIRTUAL_DEFINITIONS, layers.map(layer => resolve(layer.serverDir, 'mcp')))
+
+    if (options.devtools) setupMcpDevtools(nuxt)
 
     if (nuxt.options.dev) {
       nuxt.hook('listen', (_server, listener: { url?: string }) => {

@@ -1,12 +1,9 @@
-import { spawn } from 'node:child_process'
-import type { ChildProcess } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
-import { cp, mkdir, rm, unlink, writeFile } from 'node:fs/promises'
-import { join, resolve } from 'node:path'
+import { mkdir, unlink, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connectLegacy, textOf } from '../utils/clients'
-import { fixtureDir, freePort, repoRoot } from '../utils/fixture'
-import { userEnv } from '../utils/pack'
+import { startDevApp } from '../utils/dev-server'
+import type { DevApp } from '../utils/dev-server'
 
 // `nuxi dev` on a throwaway copy of test/fixtures/dev: tool files added, edited and removed while
 // it runs must show up in tools/list without a restart. The copy sits beside the fixtures so the
@@ -16,12 +13,9 @@ interface ListedTool { name: string, description?: string }
 
 const POLL_MS = 40_000
 const ATTEMPT_MS = 8_000
-const nuxi = resolve(repoRoot, 'node_modules/@nuxt/cli/bin/nuxi.mjs')
-
-let appDir: string
-let dev: ChildProcess | undefined
-let log = ''
+let app: DevApp
 let url: URL
+let appDir: string
 
 function toolFile(description: string, reply: string): string {
   return `export default defineMcpTool({
@@ -31,7 +25,6 @@ function toolFile(description: string, reply: string): string {
 })
 `
 }
-
 
 /**
  * Lists tools with a brand-new legacy client: a client from before a reload holds a session the
@@ -71,60 +64,20 @@ async function waitForTools(what: string, accept: (tools: ListedTool[]) => boole
     catch (error) {
       last = error instanceof Error ? error.message : String(error)
     }
-    if (!dev || dev.exitCode !== null || dev.signalCode !== null) throw new Error(`nuxi dev exited while waiting for ${what}:\n${log}`)
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}. Last tools/list: ${last}\n--- nuxi dev output ---\n${log}`)
+    if (!app.alive()) throw new Error(`nuxi dev exited while waiting for ${what}:\n${app.log()}`)
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}. Last tools/list: ${last}\n--- nuxi dev output ---\n${app.log()}`)
     await new Promise(r => setTimeout(r, 500))
   }
 }
 
-function withoutCi(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const { CI: _ci, ...rest } = env
-  return rest
-}
-
-function stopDev(): Promise<void> {
-  const child = dev
-  if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
-  const exited = new Promise<void>(r => child.once('exit', () => r()))
-  // nuxi dev forks the Nuxt server: signal the whole process group it leads.
-  process.kill(-child.pid, 'SIGTERM')
-  const force = setTimeout(() => {
-    if (child.exitCode === null && child.pid) process.kill(-child.pid, 'SIGKILL')
-  }, 5000)
-  return exited.finally(() => clearTimeout(force))
-}
-
 beforeAll(async () => {
-  appDir = resolve(repoRoot, 'test/fixtures', `.tmp-dev-${randomBytes(4).toString('hex')}`)
-  await cp(fixtureDir('dev'), appDir, { recursive: true, filter: source => !/[\\/](?:\.nuxt|\.output|node_modules)$/.test(source) })
-  // An absolute module path: the copy must not depend on where it sits.
-  await writeFile(join(appDir, 'nuxt.config.ts'), `export default defineNuxtConfig({
-  modules: [${JSON.stringify(resolve(repoRoot, 'src/module'))}],
-  compatibilityDate: '2026-11-01',
-  devtools: { enabled: false },
-  mcp: { name: 'dev-fixture' },
-})
-`)
-  const port = await freePort()
-  url = new URL(`http://127.0.0.1:${port}/mcp`)
-  dev = spawn(process.execPath, [nuxi, 'dev', appDir, '--port', String(port), '--host', '127.0.0.1'], {
-    cwd: repoRoot,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    // As on a developer's machine: with CI set, Nitro's dev server terminates the old worker
-    // without its graceful shutdown, and a request in flight during a reload hangs.
-    env: withoutCi(userEnv({ NUXT_TELEMETRY_DISABLED: '1' })),
-  })
-  dev.stdout?.on('data', (chunk: Buffer) => { log += chunk.toString() })
-  dev.stderr?.on('data', (chunk: Buffer) => { log += chunk.toString() })
-  dev.once('exit', (code, signal) => { log += `\n[nuxi dev exited: ${code ?? signal}]` })
+  app = await startDevApp()
+  url = app.url
+  appDir = app.dir
   await waitForTools('the dev server to serve echo', tools => tools.some(tool => tool.name === 'echo'), 150_000)
 }, 180_000)
 
-afterAll(async () => {
-  await stopDev()
-  if (appDir) await rm(appDir, { recursive: true, force: true })
-}, 30_000)
+afterAll(() => app?.stop(), 30_000)
 
 describe('nuxi dev picks up tool files without a restart', () => {
   const added = () => join(appDir, 'server/mcp/tools/added.ts')
@@ -183,6 +136,6 @@ describe('nuxi dev picks up tool files without a restart', () => {
       if (names.includes('greet')) break
       await new Promise(r => setTimeout(r, 500))
     }
-    expect(names, log).toContain('greet')
+    expect(names, app.log()).toContain('greet')
   }, 60_000)
 })

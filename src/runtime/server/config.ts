@@ -30,6 +30,8 @@ export interface McpServerConfig {
     /** Accept `http:` URL-mode targets on hosts other than localhost. */
     allowInsecureUrls: boolean
   }
+  /** Record elicitations for the DevTools tab (`nuxi dev` only). */
+  devtools: boolean
   /** HMAC key of modern `requestState`; every instance behind one endpoint needs the same. */
   stateSecret: string
 }

@@ -5,6 +5,7 @@ import { McpElicitationError } from './error'
 import { askLegacy } from './legacy'
 import type { WaitOptions } from './legacy'
 import { askModern } from './modern'
+import { recordElicitation } from '../devtools/recorder'
 import { formQuestion, rootsQuestion, sampleQuestion, urlQuestion } from './question'
 import type { Question, Verdict } from './question'
 import { asElicitResult, checkResponseShape } from './responses'
@@ -87,7 +88,7 @@ function unsupported(mode: AskMode): McpElicitationError {
  */
 function ask<R>(run: ElicitationRun, key: string, mode: AskMode, question: Question<R>, options: WaitOptions): Promise<R> {
   if (!supportsMode(run, mode) && !run.modern) return Promise.reject(unsupported(mode))
-  return run.modern ? askModern(run, key, question) : askLegacy(run, question, options)
+  return recordElicitation(run, key, question, run.modern ? askModern(run, key, question) : askLegacy(run, question, options))
 }
 
 function interpretForm<S extends FormShape>(shape: S, response: unknown): Verdict<FormResult<S>> {

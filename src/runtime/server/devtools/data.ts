@@ -1,0 +1,47 @@
+import type { McpEndpoint } from '../endpoint'
+import type { McpServerConfig } from '../config'
+import { listElicitationRecords } from './recorder'
+import type { ElicitationRecord } from './recorder'
+
+/** What the DevTools tab shows: the definitions as clients list them, and recent elicitations. */
+export interface McpDevtoolsData {
+  server: { name: string, version: string }
+  tools: { name: string, file: string, description?: string, fields: string[] }[]
+  resources: { name: string, file: string, uri: string, description?: string }[]
+  prompts: { name: string, file: string, description?: string, arguments: string[] }[]
+  elicitations: ElicitationRecord[]
+}
+
+/**
+ * Collects the DevTools tab's data from the running endpoint. Names, descriptions and fields
+ * come from the same precomputed lists `tools/list` and friends answer with.
+ *
+ * @example
+ * ```ts
+ * return collectDevtoolsData(useMcpEndpoint(event), config)
+ * ```
+ */
+export function collectDevtoolsData(endpoint: McpEndpoint, config: McpServerConfig): McpDevtoolsData {
+  const { registry } = endpoint
+  const fileOf = (map: Map<string, { file: string }>, key: string) => map.get(key)?.file ?? ''
+  return {
+    server: { name: config.name, version: config.version },
+    tools: registry.lists.tools.map(tool => ({
+      name: tool.name,
+      file: fileOf(registry.tools, tool.name),
+      description: tool.description,
+      fields: Object.keys(tool.inputSchema.properties ?? {}),
+    })),
+    resources: [
+      ...registry.lists.resources.map(resource => ({ name: resource.name, uri: resource.uri, description: resource.description, file: registry.resources.get(resource.uri)?.file ?? '' })),
+      ...registry.lists.templates.map(template => ({ name: template.name, uri: template.uriTemplate, description: template.description, file: registry.templates.find(t => t.name === template.name)?.file ?? '' })),
+    ],
+    prompts: registry.lists.prompts.map(prompt => ({
+      name: prompt.name,
+      file: fileOf(registry.prompts, prompt.name),
+      description: prompt.description,
+      arguments: (prompt.arguments ?? []).map(argument => argument.name),
+    })),
+    elicitations: listElicitationRecords(),
+  }
+}

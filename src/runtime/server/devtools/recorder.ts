@@ -1,0 +1,103 @@
+import type { Question } from '../elicitation/question'
+import type { ElicitationRun } from '../elicitation/run'
+
+/** One question a handler asked, as the DevTools tab lists it (dev only). */
+export interface ElicitationRecord {
+  id: number
+  /** When it was asked (ISO time). */
+  at: string
+  era: 'legacy' | 'modern'
+  /** The JSON-RPC method of the call that asked, and its tool / prompt name or resource URI. */
+  method: string
+  target: string
+  /** `form`, `url`, `sampling` or `roots`. */
+  mode: string
+  message?: string
+  /** Form: the field names asked for. URL mode: the target URL. */
+  fields?: string[]
+  url?: string
+  /**
+   * `waiting` (legacy: the person has not answered yet), `sent` (modern: went out in an
+   * `input_required`, the answer arrives with the client's retry), the person's `action`,
+   * `answered` (sampling, roots) or the error code.
+   */
+  outcome: string
+  /** The accepted form content. Dev only: it is the developer's own test data. */
+  content?: unknown
+  /** Milliseconds until the outcome (legacy: how long the person took). */
+  ms?: number
+}
+
+const MAX_RECORDS = 50
+const records: ElicitationRecord[] = []
+let nextId = 1
+let enabled = false
+
+/**
+ * Turns recording on (the module does it in `nuxi dev` only): a production server never keeps
+ * what people answered.
+ *
+ * @example
+ * ```ts
+ * enableElicitationRecording(config.devtools)
+ * ```
+ */
+export function enableElicitationRecording(on: boolean): void {
+  enabled = on
+}
+
+/** The latest records, newest first. */
+export function listElicitationRecords(): ElicitationRecord[] {
+  return records.slice().reverse()
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function describeQuestion(question: Question<unknown>): Pick<ElicitationRecord, 'mode' | 'message' | 'fields' | 'url'> {
+  const params = question.params
+  if (question.kind !== 'elicit') return { mode: question.kind === 'sample' ? 'sampling' : 'roots' }
+  const message = typeof params.message === 'string' ? params.message : undefined
+  if (params.mode === 'url') return { mode: 'url', message, url: typeof params.url === 'string' ? params.url : undefined }
+  const schema = params.requestedSchema
+  return { mode: 'form', message, fields: isRecord(schema) && isRecord(schema.properties) ? Object.keys(schema.properties) : [] }
+}
+
+function outcomeOf(value: unknown): Pick<ElicitationRecord, 'outcome' | 'content'> {
+  if (isRecord(value) && typeof value.action === 'string') return { outcome: value.action, ...(value.content !== undefined && { content: value.content }) }
+  return { outcome: 'answered' }
+}
+
+/**
+ * Records `question` and follows `answer` to its outcome. A no-op unless recording is on.
+ *
+ * @example
+ * ```ts
+ * return recordElicitation(run, key, question, askLegacy(run, question, options))
+ * ```
+ */
+export function recordElicitation<R>(run: ElicitationRun, key: string, question: Question<R>, answer: Promise<R>): Promise<R> {
+  if (!enabled) return answer
+  const body = isRecord(run.scope.body) ? run.scope.body : {}
+  const params = isRecord(body.params) ? body.params : {}
+  const record: ElicitationRecord = {
+    id: nextId++,
+    at: new Date().toISOString(),
+    era: run.modern ? 'modern' : 'legacy',
+    method: typeof body.method === 'string' ? body.method : '',
+    target: String(params.name ?? params.uri ?? ''),
+    ...describeQuestion(question),
+    outcome: 'waiting',
+  }
+  records.push(record)
+  if (records.length > MAX_RECORDS) records.shift()
+  const started = Date.now()
+  // Modern: an unanswered question went into this round's input_required, and its promise never settles.
+  if (run.modern?.pending.has(key)) record.outcome = 'sent'
+  answer.then(
+    (value) => { Object.assign(record, outcomeOf(value), { ms: Date.now() - started }) },
+    (error: unknown) => { Object.assign(record, { outcome: isRecord(error) && typeof error.code === 'string' ? error.code : 'error', ms: Date.now() - started }) },
+  )
+  return answer
+}

@@ -1,0 +1,35 @@
+import type { H3Event } from 'h3'
+import { useNitroApp, useRuntimeConfig } from 'nitropack/runtime'
+import definitions from '#mcp-elicitation/definitions'
+import { createMcpEndpoint } from './endpoint'
+import type { McpEndpoint } from './endpoint'
+import type { McpServerConfig } from './config'
+import { enableElicitationRecording } from './devtools/recorder'
+
+let endpoint: McpEndpoint | undefined
+
+/**
+ * The app's one MCP endpoint, created on first use (so a server that never serves MCP pays
+ * nothing) and closed with Nitro.
+ *
+ * @example
+ * ```ts
+ * export default defineEventHandler(event => useMcpEndpoint(event).serve(event))
+ * ```
+ */
+export function useMcpEndpoint(event: H3Event): McpEndpoint {
+  if (endpoint) return endpoint
+  const nitro = useNitroApp()
+  const config = useRuntimeConfig(event).mcp as McpServerConfig
+  const created = createMcpEndpoint({
+    definitions,
+    config,
+    production: !import.meta.dev,
+    authenticate: context => nitro.hooks.callHook('mcp:auth', context),
+  })
+  // Only `nuxi dev` records elicitations for the DevTools tab.
+  enableElicitationRecording(import.meta.dev === true && config.devtools === true)
+  nitro.hooks.hook('close', () => created.close())
+  endpoint = created
+  return created
+}

@@ -1,0 +1,78 @@
+import { spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { cp, mkdir, rm, writeFile } from 'node:fs/promises'
+import { dirname, join, resolve } from 'node:path'
+import { fixtureDir, freePort, repoRoot } from './fixture'
+import { userEnv } from './pack'
+
+/** A `nuxi dev` server on a throwaway copy of test/fixtures/dev. */
+export interface DevApp {
+  dir: string
+  url: URL
+  /** Everything the dev server printed so far. */
+  log: () => string
+  alive: () => boolean
+  stop: () => Promise<void>
+}
+
+const nuxi = resolve(repoRoot, 'node_modules/@nuxt/cli/bin/nuxi.mjs')
+
+function withoutCi(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { CI: _ci, ...rest } = env
+  return rest
+}
+
+/**
+ * Copies test/fixtures/dev beside the fixtures (so it resolves `nuxt` and `zod` from the repo),
+ * adds `files` (path → content), and starts `nuxi dev` on it. Resolves once it listens; callers
+ * poll for what they need.
+ *
+ * @example
+ * ```ts
+ * const app = await startDevApp({ 'server/mcp/tools/ask.ts': source })
+ * ```
+ */
+export async function startDevApp(files: Record<string, string> = {}): Promise<DevApp> {
+  const dir = resolve(repoRoot, 'test/fixtures', `.tmp-dev-${randomBytes(4).toString('hex')}`)
+  await cp(fixtureDir('dev'), dir, { recursive: true, filter: source => !/[\\/](?:\.nuxt|\.output|node_modules)$/.test(source) })
+  // An absolute module path: the copy must not depend on where it sits.
+  await writeFile(join(dir, 'nuxt.config.ts'), `export default defineNuxtConfig({
+  modules: [${JSON.stringify(resolve(repoRoot, 'src/module'))}],
+  compatibilityDate: '2026-11-01',
+  devtools: { enabled: false },
+  mcp: { name: 'dev-fixture' },
+})
+`)
+  for (const [path, content] of Object.entries(files)) {
+    await mkdir(dirname(join(dir, path)), { recursive: true })
+    await writeFile(join(dir, path), content)
+  }
+  const port = await freePort()
+  let log = ''
+  const child: ChildProcess = spawn(process.execPath, [nuxi, 'dev', dir, '--port', String(port), '--host', '127.0.0.1'], {
+    cwd: repoRoot,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // As on a developer's machine: with CI set, Nitro's dev server terminates the old worker
+    // without its graceful shutdown, and a request in flight during a reload hangs.
+    env: withoutCi(userEnv({ NUXT_TELEMETRY_DISABLED: '1' })),
+  })
+  child.stdout?.on('data', (chunk: Buffer) => { log += chunk.toString() })
+  child.stderr?.on('data', (chunk: Buffer) => { log += chunk.toString() })
+  child.once('exit', (code, signal) => { log += `\n[nuxi dev exited: ${code ?? signal}]` })
+  const alive = () => child.exitCode === null && child.signalCode === null
+  const stop = async () => {
+    if (child.pid && alive()) {
+      const exited = new Promise<void>(r => child.once('exit', () => r()))
+      // nuxi dev forks the Nuxt server: signal the whole process group it leads.
+      process.kill(-child.pid, 'SIGTERM')
+      const force = setTimeout(() => {
+        if (alive() && child.pid) process.kill(-child.pid, 'SIGKILL')
+      }, 5000)
+      await exited.finally(() => clearTimeout(force))
+    }
+    await rm(dir, { recursive: true, force: true })
+  }
+  return { dir, url: new URL(`http://127.0.0.1:${port}/mcp`), log: () => log, alive, stop }
+}
