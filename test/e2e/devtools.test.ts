@@ -25,6 +25,20 @@ export default defineMcpTool({
 })
 `
 
+const TWO_QUESTIONS_TOOL = `import { z } from 'zod'
+
+export default defineMcpTool({
+  name: 'pick_two',
+  description: 'Asks twice',
+  handler: async () => {
+    const elicit = useMcpElicitation()
+    const first = await elicit.form({ message: 'First?', schema: { a: z.string() } })
+    const second = await elicit.form({ message: 'Second?', schema: { b: z.string() } })
+    return [first.action, second.action].join(',')
+  },
+})
+`
+
 let app: DevApp
 let browser: LaunchedBrowser
 let page: Page
@@ -59,7 +73,7 @@ async function waitForMcp(): Promise<void> {
 
 beforeAll(async () => {
   assertChromium()
-  app = await startDevApp({ 'server/mcp/tools/pick-color.ts': ASK_TOOL })
+  app = await startDevApp({ 'server/mcp/tools/pick-color.ts': ASK_TOOL, 'server/mcp/tools/pick-two.ts': TWO_QUESTIONS_TOOL })
   await waitForMcp()
   pageUrl = new URL('/__mcp-elicitation/devtools', app.url).href
   browser = await launchBrowser()
@@ -122,6 +136,26 @@ describe('the MCP DevTools tab', () => {
     })
   })
 
+  it('lists each question of a modern flow once, though every round re-runs the handler', async () => {
+    const content = (message: unknown): Record<string, string> => (message === 'First?' ? { a: 'x' } : { b: 'y' })
+    const client = await connectModern(app.url, { answer: params => ({ action: 'accept', content: content(params.message) }) })
+    try {
+      expect(textOf(await client.callTool({ name: 'pick_two', arguments: {} }))).toBe('accept,accept')
+    }
+    finally {
+      await client.close()
+    }
+    await withFailureScreenshot(page, 'devtools-rounds', async () => {
+      const rows = page.locator('#elicitations tr', { hasText: 'pick_two' })
+      await expect.poll(() => rows.allInnerTexts(), { timeout: 10_000 }).toEqual([
+        expect.stringMatching(/Second\?.*accept/s),
+        expect.stringMatching(/Second\?.*sent/s),
+        expect.stringMatching(/First\?.*accept/s),
+        expect.stringMatching(/First\?.*sent/s),
+      ])
+    })
+  })
+
   it('refuses its data to a foreign Host or Origin, as the MCP endpoint does', async () => {
     // fetch() cannot set Host: a raw request, as a DNS-rebinding page's would arrive. (In dev,
     // Vite's own host check may answer first; either way nothing is served.)
@@ -132,7 +166,7 @@ describe('the MCP DevTools tab', () => {
     expect(foreignOrigin.status).toBe(403)
     expect(foreignOrigin.body).toContain('mcp.allowedOrigins')
     const served = await fetch(`${pageUrl}.json`)
-    expect((await served.json()).tools.map((tool: { name: string }) => tool.name).sort()).toEqual(['echo', 'pick_color'])
+    expect((await served.json()).tools.map((tool: { name: string }) => tool.name).sort()).toEqual(['echo', 'pick_color', 'pick_two'])
   })
 
   it('registers the tab with Nuxt DevTools', async () => {

@@ -176,6 +176,25 @@ function elicitationDialog() {
   return page.getByRole('dialog', { name: 'Elicitation Request' })
 }
 
+/**
+ * Clicks a dialog button until the dialog closes. On a busy machine the Inspector can swallow a
+ * click that lands while its modal is still opening (seen in CI: the dialog stayed open, the
+ * server kept waiting); a person would click again. A click that worked closes the dialog, so
+ * nothing is ever sent twice.
+ */
+async function clickToClose(dialog: ReturnType<typeof elicitationDialog>, button: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await dialog.getByRole('button', { name: button }).click()
+    try {
+      await dialog.waitFor({ state: 'hidden', timeout: 5_000 })
+      return
+    }
+    catch (error) {
+      if (attempt >= 3) throw error
+    }
+  }
+}
+
 describe('MCP Inspector web UI (headless chromium)', () => {
   beforeAll(async () => {
     try {
@@ -236,8 +255,7 @@ describe('MCP Inspector web UI (headless chromium)', () => {
       expect(await subscribe.isChecked()).toBe(false)
       await screenshot(page, 'inspector-ask_form-filled')
 
-      await dialog.getByRole('button', { name: 'Submit' }).click()
-      await dialog.waitFor({ state: 'hidden' })
+      await clickToClose(dialog, 'Submit')
       const result = await readResult()
       expect(result).toEqual({ action: 'accept', content: { name: 'Ada', plan: 'pro', subscribe: false } })
       const text = JSON.stringify(result)
@@ -254,8 +272,7 @@ describe('MCP Inspector web UI (headless chromium)', () => {
       await page.getByTestId('tools-screen').getByRole('button', { name: 'Execute Tool' }).click()
       const dialog = elicitationDialog()
       await dialog.waitFor({ timeout: 30_000 })
-      await dialog.getByRole('button', { name: 'Decline' }).click()
-      await dialog.waitFor({ state: 'hidden' })
+      await clickToClose(dialog, 'Decline')
       expect(await readResult()).toEqual({ action: 'decline' })
     })
   }, TEST_TIMEOUT)

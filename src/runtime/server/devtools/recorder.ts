@@ -78,7 +78,8 @@ function outcomeOf(value: unknown): Pick<ElicitationRecord, 'outcome' | 'content
  * ```
  */
 export function recordElicitation<R>(run: ElicitationRun, key: string, question: Question<R>, answer: Promise<R>): Promise<R> {
-  if (!enabled) return answer
+  // Modern rounds re-run the handler: a question answered in an earlier round is not news.
+  if (!enabled || run.modern?.state?.answers[key] !== undefined) return answer
   const body = isRecord(run.scope.body) ? run.scope.body : {}
   const params = isRecord(body.params) ? body.params : {}
   const record: ElicitationRecord = {
