@@ -42,7 +42,14 @@ export function watchDefinitionDirs(moduleId: string, dirs: string[]): Definitio
   }
 }
 
-/** Adds {@link watchDefinitionDirs} to Nitro's dev build of `nuxt`. */
+/**
+ * Adds {@link watchDefinitionDirs} to Nitro's dev build of `nuxt`.
+ *
+ * @example
+ * ```ts
+ * watchDefinitionsInDev(nuxt, '#mcp-elicitation/definitions', ['/app/server/mcp'])
+ * ```
+ */
 export function watchDefinitionsInDev(nuxt: Nuxt, moduleId: string, dirs: string[]): void {
   if (!nuxt.options.dev) return
   // Nitro exists by `ready`; its first build (which calls `rollup:before`) starts after it.

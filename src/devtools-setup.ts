@@ -25,6 +25,7 @@ export function setupMcpDevtools(nuxt: Nuxt): void {
     name: 'mcp-elicitation',
     title: 'MCP',
     icon: 'carbon:chat-bot',
-    view: { type: 'iframe', src: DEVTOOLS_ROUTE },
+    // Nitro serves its handlers under `app.baseURL`.
+    view: { type: 'iframe', src: `${nuxt.options.app.baseURL.replace(/\/$/, '')}${DEVTOOLS_ROUTE}` },
   }, nuxt)
 }

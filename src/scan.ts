@@ -3,7 +3,7 @@ import { basename, extname, relative, resolve } from 'pathe'
 import { resolveFiles } from '@nuxt/kit'
 
 /** The three kinds of definition folders under `server/mcp/`. */
-export const DEFINITION_KINDS = ['tools', 'resources', 'prompts'] as const
+const DEFINITION_KINDS = ['tools', 'resources', 'prompts'] as const
 export type DefinitionKind = typeof DEFINITION_KINDS[number]
 
 /** One definition file found in a layer. */

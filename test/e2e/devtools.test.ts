@@ -162,6 +162,10 @@ describe('the MCP DevTools tab', () => {
     const foreignHost = await rawGet(`${pageUrl}.json`, { host: 'evil.example' })
     expect(foreignHost.status).toBe(403)
     expect(foreignHost.body).not.toContain('pick_color')
+    // A browser on the network (`nuxi dev --host`) names this machine's address, not localhost.
+    const network = await rawGet(`${pageUrl}.json`, { host: `192.0.2.10:${app.url.port}` })
+    expect(network.status).toBe(403)
+    expect(network.body).toContain('served to this machine only')
     const foreignOrigin = await rawGet(`${pageUrl}.json`, { origin: 'https://evil.example' })
     expect(foreignOrigin.status).toBe(403)
     expect(foreignOrigin.body).toContain('mcp.allowedOrigins')

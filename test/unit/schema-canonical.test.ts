@@ -11,7 +11,7 @@ const release = () => ({
   age: z.number().int().min(0).optional(),
   plan: z.enum(['free', 'pro']),
   tags: z.array(z.enum(['a', 'b', 'c'])).optional(),
-  subscribe: z.boolean().default(true),
+  subscribe: z.boolean().optional(),
   email: z.email(),
 })
 
@@ -27,7 +27,6 @@ describe('canonicalShape', () => {
     ['a check', () => ({ x: z.string().min(2) }), () => ({ x: z.string().min(3) })],
     ['metadata', () => ({ x: z.string().meta({ title: 'A' }) }), () => ({ x: z.string().meta({ title: 'B' }) })],
     ['a description', () => ({ x: z.string().describe('A') }), () => ({ x: z.string().describe('B') })],
-    ['a default', () => ({ x: z.string().default('a') }), () => ({ x: z.string().default('b') })],
     ['enum members', () => ({ x: z.enum(['a', 'b']) }), () => ({ x: z.enum(['a', 'c']) })],
     ['a regex', () => ({ x: z.string().regex(/a/) }), () => ({ x: z.string().regex(/a/i) })],
     ['optionality', () => ({ x: z.string() }), () => ({ x: z.string().optional() })],
@@ -49,8 +48,39 @@ describe('canonicalShape', () => {
     expect(parseFormAnswer(forBob, { slug: 'ada' }).ok).toBe(true)
   })
 
-  it('shares a shape whose refinement is the same function object', () => {
+  it('never shares a .superRefine() field: its function lives outside the definition', () => {
+    const askFor = (taken: string) => canonicalShape({
+      slug: z.string().superRefine((v, ctx) => { if (v === taken) ctx.addIssue({ code: 'custom', message: 'taken' }) }),
+    })
+    const forAda = askFor('ada')
+    const forBob = askFor('bob')
+    expect(forBob.slug).not.toBe(forAda.slug)
+    expect(parseFormAnswer(forAda, { slug: 'ada' }).ok).toBe(false)
+    expect(parseFormAnswer(forBob, { slug: 'ada' }).ok).toBe(true)
+  })
+
+  it('keeps a .default() field per call (its value may come from a function) and shares the others', () => {
+    let calls = 0
+    const make = (value: string) => ({ name: z.string(), plan: z.string().default(() => { calls++; return value }) })
+    const first = canonicalShape(make('free'))
+    const second = canonicalShape(make('pro'))
+    expect(second.name).toBe(first.name)
+    expect(second.plan).not.toBe(first.plan)
+    expect(calls).toBe(0) // the default function is not called to compare shapes
+    expect(parseFormAnswer(second, { name: 'x' })).toEqual({ ok: true, value: { name: 'x', plan: 'pro' } })
+    expect(parseFormAnswer(first, { name: 'x' })).toEqual({ ok: true, value: { name: 'x', plan: 'free' } })
+  })
+
+  it('returns the same result for the same shape object, without fingerprinting it again', () => {
+    const shape = { name: z.string(), notify: z.boolean().default(true) }
+    expect(canonicalShape(shape)).toBe(canonicalShape(shape))
+    expect(Object.isFrozen(canonicalShape(shape))).toBe(true)
+  })
+
+  it('shares a refinement by function identity; an inline error function keeps it apart', () => {
     const isSlug = (v: string) => /^[a-z]+$/.test(v)
+    expect(canonicalShape({ slug: z.string().refine(isSlug, { error: () => 'lowercase only' }) }).slug)
+      .not.toBe(canonicalShape({ slug: z.string().refine(isSlug, { error: () => 'lowercase only' }) }).slug)
     expect(canonicalShape({ slug: z.string().refine(isSlug) })).toBe(canonicalShape({ slug: z.string().refine(isSlug) }))
   })
 

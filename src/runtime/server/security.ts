@@ -17,6 +17,22 @@ function hostnameOf(host: string): string | undefined {
   }
 }
 
+/**
+ * Whether the request's Host header names this machine (`localhost`, `127.0.0.1`, `[::1]`) or an
+ * allowed host. Behind `nuxi dev` the socket is the dev server's internal one, so the Host header
+ * is what tells a page opened on this machine from one opened over the network.
+ *
+ * @example
+ * ```ts
+ * if (!isHostForThisMachine(event, allowedHosts)) return forbidden()
+ * ```
+ */
+export function isHostForThisMachine(event: H3Event, allowedHosts: string[]): boolean {
+  const host = event.node.req.headers.host ?? ''
+  const hostname = hostnameOf(host)
+  return hostname !== undefined && (LOOPBACK_HOSTS.has(hostname) || allowedHosts.includes(hostname) || allowedHosts.includes(host))
+}
+
 /** The allow-lists the endpoint enforces (from `mcp.allowedHosts` / `mcp.allowedOrigins`). */
 export interface OriginPolicy {
   allowedHosts: string[]

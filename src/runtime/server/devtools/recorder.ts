@@ -29,6 +29,8 @@ export interface ElicitationRecord {
 }
 
 const MAX_RECORDS = 50
+// Each record is kept small: answers can be as large as the body limit.
+const MAX_TEXT = 2000
 const records: ElicitationRecord[] = []
 let nextId = 1
 let enabled = false
@@ -46,7 +48,14 @@ export function enableElicitationRecording(on: boolean): void {
   enabled = on
 }
 
-/** The latest records, newest first. */
+/**
+ * The latest records, newest first.
+ *
+ * @example
+ * ```ts
+ * const [latest] = listElicitationRecords()
+ * ```
+ */
 export function listElicitationRecords(): ElicitationRecord[] {
   return records.slice().reverse()
 }
@@ -58,14 +67,24 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 function describeQuestion(question: Question<unknown>): Pick<ElicitationRecord, 'mode' | 'message' | 'fields' | 'url'> {
   const params = question.params
   if (question.kind !== 'elicit') return { mode: question.kind === 'sample' ? 'sampling' : 'roots' }
-  const message = typeof params.message === 'string' ? params.message : undefined
+  const message = typeof params.message === 'string' ? clip(params.message) : undefined
   if (params.mode === 'url') return { mode: 'url', message, url: typeof params.url === 'string' ? params.url : undefined }
   const schema = params.requestedSchema
   return { mode: 'form', message, fields: isRecord(schema) && isRecord(schema.properties) ? Object.keys(schema.properties) : [] }
 }
 
+function clip(text: string): string {
+  return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}… (${text.length} characters)` : text
+}
+
+/** The answer as kept: the value itself, or its clipped JSON text when that is long. */
+function keepContent(content: unknown): unknown {
+  const json = JSON.stringify(content) ?? ''
+  return json.length > MAX_TEXT ? clip(json) : content
+}
+
 function outcomeOf(value: unknown): Pick<ElicitationRecord, 'outcome' | 'content'> {
-  if (isRecord(value) && typeof value.action === 'string') return { outcome: value.action, ...(value.content !== undefined && { content: value.content }) }
+  if (isRecord(value) && typeof value.action === 'string') return { outcome: value.action, ...(value.content !== undefined && { content: keepContent(value.content) }) }
   return { outcome: 'answered' }
 }
 

@@ -1,34 +1,34 @@
 import { globalRegistry } from 'zod/v4/core'
+import type { $ZodType } from 'zod/v4/core'
+import { createIdentityNumbers } from './identity'
 import type { FormShape } from './schema-shape'
-import { isZod4Schema } from './schema-zod4'
+import { isZod4Schema, zod4Def } from './schema-zod4'
 
 /**
- * Structural sharing of form shapes. The usual way to write a form is inline,
+ * Structural sharing of form fields. The usual way to write a form is inline,
  * `form({ schema: { name: z.string().min(2) } })`, so every call (and every modern round) brings
  * brand-new Zod objects: every cache keyed by identity misses, the shape is converted, digested and
  * compiled into a parser again, and a waiting legacy question keeps its own copy alive.
  *
- * `canonicalShape()` maps a shape to the first one seen with the same structure, so all of that is
- * done once. Two shapes share only when nothing can tell them apart: their Zod definitions hold the
- * same data, their registry metadata (`.meta()`, `.describe()`) is equal, and every function in
- * them (a `.refine()` check, a `.transform()`, Zod's own helpers) is the very same function object.
- * An inline `.refine(v => ...)` is a new closure per call, so such a shape is never shared: it
- * may capture per-call values. Zod 3 shapes and `z.object()` schemas are returned as they are.
+ * `canonicalShape()` maps each field to the first one seen with the same structure, and a shape
+ * whose fields are all shared to one shape, so that work is done once. A field is shared only when
+ * nothing can tell it apart from the first: its Zod definitions hold the same data, its registry
+ * metadata (`.meta()`, `.describe()`) is equal, and every function in it (a `.refine()` check, a
+ * `.transform()`, a custom error message, Zod's own helpers) is the very same function object.
+ * Never shared, because they may hold per-call values a definition does not show: a field with an
+ * inline function (a new closure per call), a `.superRefine()` / `.check()` (kept outside the
+ * definition), and a `.default()` / `.prefault()` (behind a getter, which may call a function).
+ * Zod 3 shapes and `z.object()` schemas are returned as they are.
  */
 
-const functionIds = new WeakMap<object, number>()
-let nextFunctionId = 0
-const canonical = new Map<string, FormShape>()
-// Distinct shapes an app asks with are few; the bound keeps unusual apps from growing this forever.
-const MAX_SHAPES = 200
+const idOf = createIdentityNumbers()
+const fields = new Map<string, $ZodType>()
+const shapes = new Map<string, FormShape>()
+const resolved = new WeakMap<object, FormShape>()
+// Distinct fields and shapes an app asks with are few; the bounds keep unusual apps from growing these forever.
+const MAX_ENTRIES = 500
 // Definitions deeper than any form field: `z.lazy()` cycles and exotic nesting are not shared.
 const MAX_DEPTH = 12
-
-function idOfFunction(fn: object): number {
-  let id = functionIds.get(fn)
-  if (id === undefined) functionIds.set(fn, id = nextFunctionId++)
-  return id
-}
 
 function isPlainObject(value: object): value is Record<string, unknown> {
   const proto: unknown = Object.getPrototypeOf(value)
@@ -43,19 +43,24 @@ function fingerprintOf(value: unknown, depth: number): string | undefined {
     case 'number': case 'boolean': return String(value)
     case 'undefined': return 'u'
     case 'bigint': return `${value}n`
-    case 'function': return `f${idOfFunction(value)}`
+    case 'function': return `f${idOf(value)}`
     case 'symbol': return undefined
   }
   // Only objects are left (and null); the switch above returned for every other kind.
   if (typeof value !== 'object' || value === null) return value === null ? 'null' : undefined
   if (value instanceof RegExp) return `/${value.source}/${value.flags}`
   if (Array.isArray(value)) return listFingerprint(value, depth)
-  if (isZod4Schema(value)) {
-    const def = fingerprintOf(value._zod.def, depth + 1)
-    const meta = fingerprintOf(globalRegistry.get(value), depth + 1)
-    return def === undefined || meta === undefined ? undefined : `Z${def}${meta}`
-  }
+  if (isZod4Schema(value)) return nodeFingerprint(value, depth)
   return isPlainObject(value) ? objectFingerprint(value, depth) : undefined
+}
+
+function nodeFingerprint(node: $ZodType, depth: number): string | undefined {
+  const def = zod4Def(node)
+  // `.superRefine()` and `.check()` keep their function on the check instance, not in its definition.
+  if (def.check === 'custom' && typeof def.fn !== 'function') return undefined
+  const shape = fingerprintOf(def, depth + 1)
+  const meta = fingerprintOf(globalRegistry.get(node), depth + 1)
+  return shape === undefined || meta === undefined ? undefined : `Z${shape}${meta}`
 }
 
 function listFingerprint(items: unknown[], depth: number): string | undefined {
@@ -70,9 +75,9 @@ function listFingerprint(items: unknown[], depth: number): string | undefined {
 
 function objectFingerprint(object: Record<string, unknown>, depth: number): string | undefined {
   const parts: string[] = []
-  // Key order is part of the structure (it is the form's field order).
   for (const key of Object.keys(object)) {
-    // Reads getters too: Zod keeps `.default()` values behind one.
+    // A getter (Zod's `.default()` value) may call a function on every read: never read one here.
+    if (Object.getOwnPropertyDescriptor(object, key)?.get) return undefined
     const part = fingerprintOf(object[key], depth + 1)
     if (part === undefined) return undefined
     parts.push(`${JSON.stringify(key)}:${part}`)
@@ -80,9 +85,23 @@ function objectFingerprint(object: Record<string, unknown>, depth: number): stri
   return `{${parts.join(',')}}`
 }
 
+function remember<T>(map: Map<string, T>, key: string, value: T): T {
+  map.set(key, value)
+  if (map.size > MAX_ENTRIES) map.delete(map.keys().next().value ?? '')
+  return value
+}
+
+/** The first field seen with the structure of `field`, or `undefined` when it cannot be shared. */
+function canonicalField(field: $ZodType): $ZodType | undefined {
+  const key = nodeFingerprint(field, 0)
+  if (key === undefined) return undefined
+  return fields.get(key) ?? remember(fields, key, field)
+}
+
 /**
- * The first shape seen with the same structure as `shape`, or `shape` itself (when it is the
- * first, or cannot be shared). Use the result for everything: conversion, digests, parsing.
+ * `shape` with every field that can be shared replaced by the first field seen with its
+ * structure; when all of them can, the first shape seen with those fields. Use the result for
+ * everything: conversion, digests, parsing.
  *
  * @example
  * ```ts
@@ -93,13 +112,23 @@ function objectFingerprint(object: Record<string, unknown>, depth: number): stri
  */
 export function canonicalShape<S extends FormShape>(shape: S): S {
   // A z.object(), a Zod 3 or a malformed shape goes its usual way (and gets its usual errors).
-  if (isZod4Schema(shape) || !isPlainObject(shape) || !Object.values(shape).every(isZod4Schema)) return shape
-  const key = objectFingerprint(shape, 0)
-  if (key === undefined) return shape
-  const seen = canonical.get(key)
-  // Same key means same structure, so the stored shape has the caller's type too.
-  if (seen) return seen as S
-  canonical.set(key, shape)
-  if (canonical.size > MAX_SHAPES) canonical.delete(canonical.keys().next().value ?? '')
-  return shape
+  if (isZod4Schema(shape) || !isPlainObject(shape)) return shape
+  // Each field of the result has the structure of the caller's field under the same name, so
+  // the result has the caller's type.
+  const known = resolved.get(shape)
+  if (known) return known as S
+  const shared: [string, $ZodType][] = []
+  let allShared = true
+  for (const [name, field] of Object.entries(shape)) {
+    if (!isZod4Schema(field)) return shape
+    const canonical = canonicalField(field)
+    if (!canonical) allShared = false
+    shared.push([name, canonical ?? field])
+  }
+  const key = allShared ? shared.map(([name, field]) => `${JSON.stringify(name)}:${idOf(field)}`).join(',') : undefined
+  // fromEntries defines own properties, so a field named "__proto__" stays a field.
+  const result = (key !== undefined ? shapes.get(key) : undefined) ?? Object.freeze(Object.fromEntries(shared))
+  if (key !== undefined && !shapes.has(key)) remember(shapes, key, result)
+  resolved.set(shape, result)
+  return result as S
 }

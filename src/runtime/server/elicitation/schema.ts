@@ -1,3 +1,4 @@
+import { createIdentityNumbers } from './identity'
 import { emitField, type FieldDescription, type PrimitiveFieldSchema } from './schema-fields'
 import { checkSensitiveField } from './schema-sensitive'
 import { resolveShape, type FormShape, type ResolvedShape } from './schema-shape'
@@ -47,17 +48,10 @@ interface ConvertedField { wire: PrimitiveFieldSchema; required: boolean }
 const byShape = new WeakMap<object, [ElicitFormSchema?, ElicitFormSchema?]>()
 const byFields = new Map<string, ElicitFormSchema>()
 const byFieldSchema = new WeakMap<object, ConvertedField>()
-const fieldIds = new WeakMap<object, number>()
-let nextFieldId = 0
+const idOf = createIdentityNumbers()
 // Inline field schemas (`z.string()` written in the call) get a new id each time; the bound keeps
 // those one-off keys from growing the map forever.
 const MAX_FIELD_KEYS = 500
-
-function idOf(schema: object): number {
-  let id = fieldIds.get(schema)
-  if (id === undefined) fieldIds.set(schema, id = nextFieldId++)
-  return id
-}
 
 function convertField(name: string, schema: object, describe: () => FieldDescription): ConvertedField {
   const cached = byFieldSchema.get(schema)
