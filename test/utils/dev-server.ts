@@ -25,7 +25,7 @@ function withoutCi(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 
 /**
  * Copies test/fixtures/dev beside the fixtures (so it resolves `nuxt` and `zod` from the repo),
- * adds `files` (path → content), and starts `nuxi dev` on it. Resolves once it listens; callers
+ * writes `files` (path → content; `null` removes the path), and starts `nuxi dev` on it. Resolves once it listens; callers
  * poll for what they need.
  *
  * @example
@@ -33,7 +33,7 @@ function withoutCi(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
  * const app = await startDevApp({ 'server/mcp/tools/ask.ts': source })
  * ```
  */
-export async function startDevApp(files: Record<string, string> = {}): Promise<DevApp> {
+export async function startDevApp(files: Record<string, string | null> = {}): Promise<DevApp> {
   const dir = resolve(repoRoot, 'test/fixtures', `.tmp-dev-${randomBytes(4).toString('hex')}`)
   await cp(fixtureDir('dev'), dir, { recursive: true, filter: source => !/[\\/](?:\.nuxt|\.output|node_modules)$/.test(source) })
   // An absolute module path: the copy must not depend on where it sits.
@@ -45,6 +45,10 @@ export async function startDevApp(files: Record<string, string> = {}): Promise<D
 })
 `)
   for (const [path, content] of Object.entries(files)) {
+    if (content === null) {
+      await rm(join(dir, path), { recursive: true, force: true })
+      continue
+    }
     await mkdir(dirname(join(dir, path)), { recursive: true })
     await writeFile(join(dir, path), content)
   }
