@@ -99,3 +99,24 @@ describe('formAnswerError', () => {
     expect(formAnswerError(['"age": expected a number, received "abc"']).field).toBe('age')
   })
 })
+
+describe('parsing a raw shape field by field', () => {
+  const shape = {
+    name: z.string().min(2),
+    age: z.number().int().min(0).optional(),
+    plan: z.enum(['free', 'pro']),
+    tags: z.array(z.enum(['a', 'b'])).optional(),
+    notify: z.boolean().default(true),
+    email: z.email().optional(),
+    slug: z.string().regex(/^[a-z]+$/).refine(v => v !== 'admin', 'reserved').optional(),
+    code: z.string().default('x').optional(),
+  }
+  const value = fc.oneof(fc.string({ maxLength: 6 }), fc.integer({ min: -3, max: 200 }), fc.double({ noNaN: true }), fc.boolean(),
+    fc.array(fc.constantFrom('a', 'b', 'c'), { maxLength: 3 }), fc.constantFrom('free', 'pro', 'ada', 'admin', 'a@b.co'))
+
+  it('answers exactly as z.object(shape) would, for any content (property)', () => {
+    fc.assert(fc.property(fc.dictionary(fc.constantFrom(...Object.keys(shape)), value), (content) => {
+      expect(parseFormAnswer(shape, content)).toEqual(parseFormAnswer(z.object(shape), content))
+    }), { numRuns: 400 })
+  })
+})

@@ -1,4 +1,3 @@
-import * as z from 'zod'
 import * as z3 from 'zod/v3'
 import { safeParse, type $strict, type $ZodObject, type $ZodType, type output } from 'zod/v4/core'
 import { McpElicitationError } from './error'
@@ -26,21 +25,28 @@ export type FormOutput<S> =
 /** The verdict of {@link parseFormAnswer}. */
 export type FormAnswer<T> = { ok: true; value: T } | { ok: false; issues: string[] }
 
-type Parser = ({ version: 4; schema: $ZodType } | { version: 3; schema: z3.ZodTypeAny }) & { fields: ReadonlySet<string> }
+/**
+ * How an answer is validated. A raw shape is parsed field by field: the same rules and issues as
+ * `z.object(shape)`, without compiling an object validator per shape (shapes written inline in the
+ * call are new objects every time). A `z.object(...)` passed in is used as written (its own
+ * refinements run).
+ */
+type Parser =
+  | { version: 4; fields: ReadonlySet<string>; object?: $ZodType; entries: [string, $ZodType][] }
+  | { version: 3; fields: ReadonlySet<string>; object?: z3.ZodTypeAny; entries: [string, z3.ZodTypeAny][] }
 
-// Building a z.object is cheap but not free; module-level shapes are parsed many times.
 const parsers = new WeakMap<object, Parser>()
 
 function parserFor(shape: FormShape): Parser {
   const cached = parsers.get(shape)
   if (cached) return cached
   const resolved = resolveShape(shape)
-  // A z.object passed in is used as written (its refinements run); unknown keys are rejected
-  // before it sees the content, so its strip/loose/strict setting does not matter.
+  // Unknown keys are rejected before the content reaches Zod, so a z.object's
+  // strip/loose/strict setting does not matter.
   const fields = new Set(resolved.fields.map(([name]) => name))
   const parser: Parser = resolved.version === 4
-    ? { version: 4, fields, schema: resolved.object ?? z.object(Object.fromEntries(resolved.fields)) }
-    : { version: 3, fields, schema: resolved.object ?? z3.object(Object.fromEntries(resolved.fields)) }
+    ? { version: 4, fields, object: resolved.object, entries: resolved.fields }
+    : { version: 3, fields, object: resolved.object, entries: resolved.fields }
   parsers.set(shape, parser)
   return parser
 }
@@ -70,13 +76,37 @@ function screenFields(content: Bag, fields: ReadonlySet<string>): { issues: stri
   return { issues, rejected }
 }
 
-function runParser(parser: Parser, content: Bag): { success: true; data: unknown } | { success: false; issues: unknown[] } {
-  if (parser.version === 4) {
-    const result = safeParse(parser.schema, content, { reportInput: false })
-    return result.success ? { success: true, data: result.data } : { success: false, issues: result.error.issues }
-  }
-  const result = parser.schema.safeParse(content)
+type Outcome = { success: true; data: unknown } | { success: false; issues: unknown[] }
+
+function parse4(schema: $ZodType, value: unknown): Outcome {
+  const result = safeParse(schema, value, { reportInput: false })
   return result.success ? { success: true, data: result.data } : { success: false, issues: result.error.issues }
+}
+
+function parse3(schema: z3.ZodTypeAny, value: unknown): Outcome {
+  const result = schema.safeParse(value)
+  return result.success ? { success: true, data: result.data } : { success: false, issues: result.error.issues }
+}
+
+function underField(name: string, issue: unknown): unknown {
+  return isBag(issue) ? { ...issue, path: [name, ...(Array.isArray(issue.path) ? issue.path : [])] } : issue
+}
+
+function parseFields<T>(entries: [string, T][], content: Bag, parse: (schema: T, value: unknown) => Outcome): Outcome {
+  const data: Record<string, unknown> = {}
+  const issues: unknown[] = []
+  for (const [name, schema] of entries) {
+    const result = parse(schema, content[name])
+    if (!result.success) issues.push(...result.issues.map(issue => underField(name, issue)))
+    // Like z.object: an absent optional field stays absent; a default fills it in.
+    else if (result.data !== undefined || Object.hasOwn(content, name)) data[name] = result.data
+  }
+  return issues.length > 0 ? { success: false, issues } : { success: true, data }
+}
+
+function runParser(parser: Parser, content: Bag): Outcome {
+  if (parser.version === 4) return parser.object ? parse4(parser.object, content) : parseFields(parser.entries, content, parse4)
+  return parser.object ? parse3(parser.object, content) : parseFields(parser.entries, content, parse3)
 }
 
 /**
