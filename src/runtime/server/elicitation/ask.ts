@@ -103,8 +103,8 @@ function interpretForm<S extends FormShape>(shape: S, response: unknown): Verdic
 /** `form()`: a flat Zod shape becomes a spec-exact form; the answer comes back validated and typed. */
 export async function askForm<S extends FormShape>(run: ElicitationRun, options: FormOptions<S>): Promise<FormResult<S>> {
   const key = nextKey(run, options.key)
-  // From here on only the canonical shape is used, so an inline shape is converted, digested and
-  // compiled once per structure, and a waiting question does not keep the caller's copy alive.
+  // From here on only the canonical shape is used, so an inline shape is converted and digested
+  // once per structure, and a waiting question does not keep the caller's copy of shared fields.
   const shape = canonicalShape(options.schema)
   const requestedSchema = toFormSchema(shape, { allowSensitive: options.allowSensitive })
   if (options.fallback && !supportsMode(run, 'form')) return options.fallback

@@ -7,8 +7,8 @@ import { isZod4Schema, zod4Def } from './schema-zod4'
 /**
  * Structural sharing of form fields. The usual way to write a form is inline,
  * `form({ schema: { name: z.string().min(2) } })`, so every call (and every modern round) brings
- * brand-new Zod objects: every cache keyed by identity misses, the shape is converted, digested and
- * compiled into a parser again, and a waiting legacy question keeps its own copy alive.
+ * brand-new Zod objects: every cache keyed by identity misses, the shape is converted and digested
+ * again, and a waiting legacy question keeps its own copy alive.
  *
  * `canonicalShape()` maps each field to the first one seen with the same structure, and a shape
  * whose fields are all shared to one shape, so that work is done once. A field is shared only when
