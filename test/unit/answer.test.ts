@@ -119,4 +119,17 @@ describe('parsing a raw shape field by field', () => {
       expect(parseFormAnswer(shape, content)).toEqual(parseFormAnswer(z.object(shape), content))
     }), { numRuns: 400 })
   })
+
+  it('answers exactly as z3.object(shape) would for a zod/v3 shape, for any content (property)', () => {
+    const shape3 = {
+      name: z3.string().min(2),
+      age: z3.number().int().min(0).optional(),
+      plan: z3.enum(['free', 'pro']),
+      tags: z3.array(z3.enum(['a', 'b'])).optional(),
+      notify: z3.boolean().default(true),
+    }
+    fc.assert(fc.property(fc.dictionary(fc.constantFrom(...Object.keys(shape3)), value), (content) => {
+      expect(parseFormAnswer(shape3, content)).toEqual(parseFormAnswer(z3.object(shape3), content))
+    }), { numRuns: 300 })
+  })
 })
