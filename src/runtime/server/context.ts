@@ -13,7 +13,7 @@ export interface McpRequestScope {
   event: H3Event
   era: McpEra
   /** Aborted when the client goes away (h3 does not propagate disconnects itself). */
-  signal: AbortSignal
+  readonly signal: AbortSignal
   /** Who is calling, as set by the `mcp:auth` hook; binds modern `requestState`. */
   principal?: string
   authInfo?: AuthInfo

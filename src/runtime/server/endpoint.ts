@@ -1,5 +1,5 @@
 import type { H3Event } from 'h3'
-import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server'
+import { createMcpHandler } from '@modelcontextprotocol/server'
 import type { McpHttpHandler } from '@modelcontextprotocol/server'
 import { createAuthContext, McpUnauthorizedError } from './auth'
 import type { McpAuthContext } from './auth'
@@ -8,14 +8,14 @@ import type { McpServerConfig } from './config'
 import { runInMcpScope } from './context'
 import type { McpRequestScope } from './context'
 import { jsonRpcError } from './http-errors'
-import { disconnectSignal, readLimitedBody, sendResponse, toSdkRequest } from './http-io'
+import { readLimitedBody, sendResponse, toSdkRequest, watchDisconnect } from './http-io'
+import { classifyEra } from './era'
 import { createMcpRegistry } from './registry'
 import type { DefinitionEntry, ErasedPrompt, ErasedResource, ErasedTool, McpRegistry } from './registry'
 import { checkOriginPolicy } from './security'
 import type { OriginPolicy } from './security'
 import { createMcpServer } from './server-factory'
 import { LegacySessions } from './sessions'
-import type { ResponseLifecycle } from './sessions'
 
 /** The discovered definition files, as the generated template exports them. */
 export interface McpDefinitions {
@@ -74,7 +74,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const modern: McpHttpHandler = createMcpHandler(() => createMcpServer(deps, 'modern'), { legacy: 'reject', maxRequestBodySize: config.maxBodySize })
   const policy: OriginPolicy = { allowedHosts: toList(config.allowedHosts), allowedOrigins: toList(config.allowedOrigins) }
 
-  async function route(event: H3Event, lifecycle: ResponseLifecycle): Promise<Response> {
+  async function route(event: H3Event): Promise<Response | undefined> {
     const refusal = checkOriginPolicy(event, policy)
     if (refusal) return refusal
     const method = event.method
@@ -105,34 +105,33 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     else if (!event.node.req.headers['mcp-session-id'] && event.node.req.headers['mcp-protocol-version'] === MODERN_VERSION) {
       return jsonRpcError(405, -32000, `Method ${method} is not used by protocol ${MODERN_VERSION}: send every request as a POST.`, { allow: 'POST' })
     }
-    const signal = disconnectSignal(event)
-    const request = toSdkRequest(event, rawBody)
-    const legacy = await isLegacyRequest(request, parsedBody, { maxRequestBodySize: config.maxBodySize })
+    const disconnected = watchDisconnect(event)
+    const legacy = classifyEra(method, event.node.req.headers, parsedBody) === 'legacy'
     const scope: McpRequestScope = {
       event,
       era: legacy ? 'legacy' : 'modern',
-      signal,
+      get signal() {
+        return disconnected()
+      },
       body: parsedBody,
       ...(auth.principal !== undefined && { principal: auth.principal }),
       ...(auth.authInfo !== undefined && { authInfo: auth.authInfo }),
     }
+    if (legacy) {
+      const exchange = { req: event.node.req, res: event.node.res, body: parsedBody }
+      return runInMcpScope(scope, () => sessions.handle(exchange, auth, (id) => { scope.sessionId = id }))
+    }
     const requestOptions = { parsedBody, ...(auth.authInfo && { authInfo: auth.authInfo }) }
-    return runInMcpScope(scope, () => legacy
-      ? sessions.handle(request, parsedBody, auth, (id) => { scope.sessionId = id }, lifecycle)
-      : modern.fetch(request, requestOptions))
+    return runInMcpScope(scope, () => modern.fetch(toSdkRequest(event, rawBody), requestOptions))
   }
 
   return {
     registry,
     sessions,
     serve: async (event) => {
-      const lifecycle: ResponseLifecycle = {}
-      try {
-        await sendResponse(event, await route(event, lifecycle))
-      }
-      finally {
-        lifecycle.afterSend?.()
-      }
+      const response = await route(event)
+      // `undefined`: a legacy session's transport answers on the Node response itself.
+      if (response) await sendResponse(event, response)
     },
     close: async () => {
       await sessions.closeAll()

@@ -38,9 +38,13 @@ export function createRun(server: Server, ctx: ServerContext, deps: HandlerDeps)
 /** The context handed to a handler as its second argument. */
 export function handlerContext(run: ElicitationRun): McpHandlerContext {
   const { scope, ctx } = run
+  let signal: AbortSignal | undefined
   return {
     event: scope.event,
-    signal: AbortSignal.any([ctx.mcpReq.signal, scope.signal]),
+    // Built on first read: `AbortSignal.any` costs more than a plain tool call's own work.
+    get signal() {
+      return signal ??= AbortSignal.any([ctx.mcpReq.signal, scope.signal])
+    },
     era: scope.era,
     ...(scope.principal !== undefined && { principal: scope.principal }),
     ...(scope.authInfo !== undefined && { authInfo: scope.authInfo }),

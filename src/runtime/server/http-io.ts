@@ -13,36 +13,69 @@ export type BodyReadResult = { ok: true, text: string } | { ok: false, status: 4
  * if (!body.ok) return jsonRpcError(body.status, -32000, body.message)
  * ```
  */
-export async function readLimitedBody(event: H3Event, limit: number): Promise<BodyReadResult> {
+export function readLimitedBody(event: H3Event, limit: number): Promise<BodyReadResult> {
   const tooLarge = { ok: false, status: 413, message: `Payload too large: the request body exceeds ${limit} bytes. Send a smaller request, or raise \`mcp.maxBodySize\` (NUXT_MCP_MAX_BODY_SIZE).` } as const
-  const declared = Number(event.node.req.headers['content-length'])
-  if (Number.isFinite(declared) && declared > limit) return tooLarge
-  const chunks: Buffer[] = []
-  let size = 0
-  try {
-    for await (const chunk of event.node.req) {
-      const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk))
+  const req = event.node.req
+  const declared = Number(req.headers['content-length'])
+  if (Number.isFinite(declared) && declared > limit) return Promise.resolve(tooLarge)
+  // Plain stream events, not `for await`: the async iterator costs more than the read itself.
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    const onData = (chunk: Buffer | string) => {
+      const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk)
       size += buffer.length
-      if (size > limit) return tooLarge
+      if (size > limit) {
+        done(tooLarge)
+        // Stop reading, let the 413 reach the client, then close the connection: the rest of
+        // the body is never read.
+        req.pause()
+        event.node.res.shouldKeepAlive = false
+        return
+      }
       chunks.push(buffer)
     }
-  }
-  catch (error) {
-    return { ok: false, status: 400, message: `The request body could not be read: ${error instanceof Error ? error.message : String(error)}` }
-  }
-  return { ok: true, text: Buffer.concat(chunks).toString('utf8') }
+    const onEnd = () => done({ ok: true, text: chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8') })
+    const onError = (error: Error) => done({ ok: false, status: 400, message: `The request body could not be read: ${error.message}` })
+    const done = (result: BodyReadResult) => {
+      req.off('data', onData)
+      req.off('end', onEnd)
+      req.off('error', onError)
+      resolve(result)
+    }
+    req.on('data', onData)
+    req.on('end', onEnd)
+    req.on('error', onError)
+  })
 }
 
 /**
- * An `AbortSignal` that fires when the client goes away before the response finished. h3 does
- * not propagate disconnects, and a waiting elicitation must not outlive its client.
+ * Watches for the client going away before the response finished. h3 does not propagate
+ * disconnects, and a waiting elicitation must not outlive its client. The `AbortSignal` is only
+ * built when someone asks for it: most requests finish without anyone listening.
+ *
+ * @example
+ * ```ts
+ * const disconnected = watchDisconnect(event)
+ * await waitForPerson({ signal: disconnected() })
+ * ```
  */
-export function disconnectSignal(event: H3Event): AbortSignal {
-  const controller = new AbortController()
-  event.node.res.once('close', () => {
-    if (!event.node.res.writableFinished) controller.abort(new Error('client disconnected'))
+export function watchDisconnect(event: H3Event): () => AbortSignal {
+  const res = event.node.res
+  let controller: AbortController | undefined
+  let gone = false
+  res.once('close', () => {
+    if (res.writableFinished) return
+    gone = true
+    controller?.abort(new Error('client disconnected'))
   })
-  return controller.signal
+  return () => {
+    if (!controller) {
+      controller = new AbortController()
+      if (gone) controller.abort(new Error('client disconnected'))
+    }
+    return controller.signal
+  }
 }
 
 /**

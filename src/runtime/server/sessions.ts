@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto'
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server'
 import type { AuthInfo, Server } from '@modelcontextprotocol/server'
 import { jsonRpcError } from './http-errors'
 import type { HandlerDeps } from './handlers'
+import { NodeSessionTransport } from './legacy-transport'
+import type { LegacyExchange } from './legacy-transport'
 import { createMcpServer } from './server-factory'
 import { dropSubscriptions } from './subscriptions'
 
 interface LegacySession {
   /** Who opened it (from `mcp:auth`): only they may use it. */
   principal: string | undefined
-  transport: WebStandardStreamableHTTPServerTransport
+  transport: NodeSessionTransport
   server: Server
   lastActivity: number
   /** POST exchanges whose response has not finished: a session with one is never idle. */
@@ -19,19 +20,17 @@ interface LegacySession {
 /** Counts for leak tests and the dev banner; not public API. */
 export interface SessionStats { open: number, active: number }
 
+/** Who is calling, as the `mcp:auth` hooks decided. */
+export interface LegacyCaller { principal?: string, authInfo?: AuthInfo }
+
 function isInitialize(body: unknown): boolean {
   const messages = Array.isArray(body) ? body : [body]
   return messages.some(message => typeof message === 'object' && message !== null && 'method' in message && message.method === 'initialize')
 }
 
-/** Lets the endpoint report when a response has been fully sent (or abandoned by the client). */
-export interface ResponseLifecycle {
-  afterSend?: () => void
-}
-
 /**
  * The legacy (≤ 2025-11-25) half of the endpoint: `initialize` opens a session with its own SDK
- * server and streamable HTTP transport; later requests find it by `Mcp-Session-Id`.
+ * server and Node transport; later requests find it by `Mcp-Session-Id`.
  */
 export class LegacySessions {
   private readonly sessions = new Map<string, LegacySession>()
@@ -45,10 +44,13 @@ export class LegacySessions {
     }
   }
 
-  /** Serves one legacy HTTP request (POST, GET stream or DELETE). */
-  async handle(request: Request, parsedBody: unknown, caller: { principal?: string, authInfo?: AuthInfo }, onSession: (id: string) => void, lifecycle: ResponseLifecycle = {}): Promise<Response> {
-    const { authInfo } = caller
-    const sessionId = request.headers.get('mcp-session-id')
+  /**
+   * Serves one legacy HTTP request (POST, GET stream or DELETE). Resolves with a refusal for the
+   * endpoint to send, or `undefined` when the session's transport answers on the Node response.
+   */
+  async handle(exchange: LegacyExchange, caller: LegacyCaller, onSession: (id: string) => void): Promise<Response | undefined> {
+    const header = exchange.req.headers['mcp-session-id']
+    const sessionId = Array.isArray(header) ? header[0] : header
     if (sessionId) {
       const session = this.sessions.get(sessionId)
       if (!session) return jsonRpcError(404, -32001, `Session not found: the Mcp-Session-Id "${sessionId.slice(0, 64)}" is unknown or expired. Send a new initialize request without the header.`)
@@ -56,49 +58,48 @@ export class LegacySessions {
         return jsonRpcError(403, -32000, 'Forbidden: this Mcp-Session-Id was opened by another principal. Initialize a session of your own.')
       }
       onSession(sessionId)
-      return this.forward(session, request, parsedBody, authInfo, lifecycle)
+      this.forward(sessionId, session, { ...exchange, ...(caller.authInfo && { authInfo: caller.authInfo }) })
+      return undefined
     }
-    if (request.method !== 'POST' || !isInitialize(parsedBody)) {
+    if (exchange.req.method !== 'POST' || !isInitialize(exchange.body)) {
       return jsonRpcError(400, -32000, 'Bad Request: missing Mcp-Session-Id header. Send initialize first (legacy clients), or send a 2026-07-28 request with params._meta["io.modelcontextprotocol/protocolVersion"].')
     }
     if (this.sessions.size >= this.deps.config.sessions.max) {
       return jsonRpcError(503, -32000, `Too many open MCP sessions (${this.deps.config.sessions.max}). Retry later, or raise \`mcp.sessions.max\` (NUXT_MCP_SESSIONS_MAX).`)
     }
-    return this.open(request, parsedBody, caller, onSession)
+    await this.open({ ...exchange, ...(caller.authInfo && { authInfo: caller.authInfo }) }, caller.principal, onSession)
+    return undefined
   }
 
-  private async open(request: Request, parsedBody: unknown, caller: { principal?: string, authInfo?: AuthInfo }, onSession: (id: string) => void): Promise<Response> {
-    const { authInfo } = caller
+  private async open(exchange: LegacyExchange, principal: string | undefined, onSession: (id: string) => void): Promise<void> {
+    const id = randomUUID()
     const server = createMcpServer(this.deps, 'legacy')
-    let session: LegacySession | undefined
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => {
-        session = { principal: caller.principal, transport, server, lastActivity: Date.now(), active: 0 }
-        this.sessions.set(id, session)
-        onSession(id)
-      },
-      onsessionclosed: id => void this.close(id),
-    })
+    const transport = new NodeSessionTransport(id)
     transport.onclose = () => {
-      if (transport.sessionId) this.sessions.delete(transport.sessionId)
+      this.sessions.delete(id)
     }
     await server.connect(transport)
-    const response = await transport.handleRequest(request, { parsedBody, authInfo })
-    if (!session) await server.close().catch(() => {})
-    return response
+    onSession(id)
+    transport.handle(exchange, () => void this.close(id))
+    // A refused initialize (wrong Accept, a batch, bad params) leaves nothing behind.
+    if (!transport.isInitialized) {
+      await server.close().catch(() => {})
+      return
+    }
+    this.sessions.set(id, { principal, transport, server, lastActivity: Date.now(), active: 0 })
   }
 
-  private async forward(session: LegacySession, request: Request, parsedBody: unknown, authInfo: AuthInfo | undefined, lifecycle: ResponseLifecycle): Promise<Response> {
+  private forward(id: string, session: LegacySession, exchange: LegacyExchange): void {
     session.lastActivity = Date.now()
-    if (request.method !== 'POST') return session.transport.handleRequest(request, { parsedBody, authInfo })
-    // In flight until the endpoint has sent the whole response (an SSE stream may wait on a person).
-    session.active += 1
-    lifecycle.afterSend = () => {
-      session.active -= 1
-      session.lastActivity = Date.now()
+    if (exchange.req.method === 'POST') {
+      // In flight until the whole response is sent (an SSE stream may wait on a person).
+      session.active += 1
+      exchange.res.once('close', () => {
+        session.active -= 1
+        session.lastActivity = Date.now()
+      })
     }
-    return session.transport.handleRequest(request, { parsedBody, authInfo })
+    session.transport.handle(exchange, () => void this.close(id))
   }
 
   /** Closes a session: its pending elicitations end with `'cancelled'`. */

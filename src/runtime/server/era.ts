@@ -1,0 +1,54 @@
+import { classifyInboundRequest, PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server'
+import type { IncomingHttpHeaders } from 'node:http'
+
+/** The first protocol revision of the stateless (modern) era. */
+const FIRST_MODERN_VERSION = '2026-07-28'
+
+function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const value = headers[name]
+  return Array.isArray(value) ? value[0] : value
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/**
+ * True when the SDK's classifier would certainly answer "legacy": a single JSON-RPC request or
+ * notification with no per-request envelope claim (`_meta[PROTOCOL_VERSION_META_KEY]`) and no
+ * modern `MCP-Protocol-Version` header. That is every message of a legacy session; the full
+ * classifier validates with Zod and costs more than serving a plain tool call.
+ */
+export function isPlainLegacyMessage(headers: IncomingHttpHeaders, body: unknown): boolean {
+  const version = headerValue(headers, 'mcp-protocol-version')?.trim()
+  if (version !== undefined && version >= FIRST_MODERN_VERSION) return false
+  if (!isPlainObject(body) || body.jsonrpc !== '2.0' || typeof body.method !== 'string') return false
+  const { id, params } = body
+  if (id !== undefined && typeof id !== 'string' && !(typeof id === 'number' && Number.isFinite(id))) return false
+  if (params === undefined) return true
+  if (!isPlainObject(params)) return false
+  const meta = params._meta
+  return meta === undefined || (isPlainObject(meta) && !(PROTOCOL_VERSION_META_KEY in meta))
+}
+
+/**
+ * Which era serves this HTTP request, by the SDK's own rules (those behind `isLegacyRequest`),
+ * read from the Node headers and the parsed body: no web `Request` is built to decide.
+ *
+ * @example
+ * ```ts
+ * const era = classifyEra('POST', event.node.req.headers, parsedBody)
+ * ```
+ */
+export function classifyEra(httpMethod: string, headers: IncomingHttpHeaders, body: unknown): 'legacy' | 'modern' {
+  if (httpMethod !== 'POST' || isPlainLegacyMessage(headers, body)) return 'legacy'
+  const outcome = classifyInboundRequest({
+    httpMethod,
+    protocolVersionHeader: headerValue(headers, 'mcp-protocol-version'),
+    mcpMethodHeader: headerValue(headers, 'mcp-method'),
+    mcpNameHeader: headerValue(headers, 'mcp-name'),
+    ...(body !== undefined && { body }),
+  })
+  // Rejections go to the modern handler, which answers them with the SDK's own error.
+  return outcome.kind === 'legacy' ? 'legacy' : 'modern'
+}

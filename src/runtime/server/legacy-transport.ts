@@ -1,0 +1,183 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { isInitializeRequest, parseJSONRPCMessage } from '@modelcontextprotocol/server'
+import type { AuthInfo, JSONRPCMessage, RequestId, Transport, TransportSendOptions } from '@modelcontextprotocol/server'
+import { openSseStream, writeJsonRpcError } from './sse-stream'
+import type { SseStream } from './sse-stream'
+
+/** The SDK's own cap on a JSON-RPC batch in one POST. */
+const MAX_BATCH = 100
+
+/** One POST's event stream and the requests whose responses it still owes. */
+interface PostStream {
+  stream: SseStream
+  waiting: Set<RequestId>
+}
+
+/** What one legacy HTTP exchange hands the transport. */
+export interface LegacyExchange {
+  req: IncomingMessage
+  res: ServerResponse
+  /** The JSON body of a POST, already read and parsed once by the endpoint. */
+  body?: unknown
+  authInfo?: AuthInfo
+}
+
+function isRequest(message: JSONRPCMessage): message is Extract<JSONRPCMessage, { method: string, id: RequestId }> {
+  return 'method' in message && 'id' in message
+}
+
+function isResponse(message: JSONRPCMessage): message is Extract<JSONRPCMessage, { id: RequestId }> & ({ result: unknown } | { error: unknown }) {
+  return !('method' in message)
+}
+
+function acceptsBoth(accept: string | undefined): boolean {
+  return accept !== undefined && accept.includes('application/json') && accept.includes('text/event-stream')
+}
+
+/**
+ * The SDK `Transport` of one legacy (≤ 2025-11-25) Streamable HTTP session, served on Node's own
+ * request and response: the same wire behaviour as the SDK's `WebStandardStreamableHTTPServerTransport`
+ * (SSE per POST, one standalone GET stream, DELETE ends the session), without building a web
+ * `Request`, `Response` and `ReadableStream` per message.
+ *
+ * @example
+ * ```ts
+ * const transport = new NodeSessionTransport(randomUUID())
+ * await server.connect(transport)
+ * transport.handle({ req, res, body })
+ * ```
+ */
+export class NodeSessionTransport implements Transport {
+  onclose?: () => void
+  onerror?: (error: Error) => void
+  onmessage?: Transport['onmessage']
+  private initialized = false
+  private closed = false
+  private supportedVersions: string[] = []
+  private readonly posts = new Map<RequestId, PostStream>()
+  private standalone?: SseStream
+
+  constructor(readonly sessionId: string) {}
+
+  /** True once `initialize` was accepted: only then is the session worth keeping. */
+  get isInitialized(): boolean {
+    return this.initialized
+  }
+
+  async start(): Promise<void> {}
+
+  setSupportedProtocolVersions(versions: string[]): void {
+    this.supportedVersions = versions
+  }
+
+  /** Serves one HTTP exchange of this session: POST, GET (standalone stream) or DELETE. */
+  handle(exchange: LegacyExchange, onDelete: () => void): void {
+    const { req, res } = exchange
+    if (this.closed) return writeJsonRpcError(res, 404, -32001, 'Session not found: it was closed. Send a new initialize request without the Mcp-Session-Id header.')
+    if (req.method === 'POST') return this.post(exchange)
+    const versionError = this.protocolVersionError(req)
+    if (versionError) return writeJsonRpcError(res, 400, -32000, versionError)
+    if (req.method === 'DELETE') {
+      onDelete()
+      res.writeHead(200).end()
+      return
+    }
+    this.openStandalone(req, res)
+  }
+
+  private post({ req, res, body, authInfo }: LegacyExchange): void {
+    if (!acceptsBoth(req.headers.accept)) {
+      return writeJsonRpcError(res, 406, -32000, `Not Acceptable: the Accept header is "${req.headers.accept ?? '(none)'}"; a legacy MCP POST must accept both application/json and text/event-stream.`)
+    }
+    if (Array.isArray(body) && body.length > MAX_BATCH) {
+      return writeJsonRpcError(res, 400, -32600, `Invalid Request: a batch of ${body.length} messages exceeds ${MAX_BATCH}. Send them in smaller batches.`)
+    }
+    let messages: JSONRPCMessage[]
+    try {
+      messages = Array.isArray(body) ? body.map(item => parseJSONRPCMessage(item)) : [parseJSONRPCMessage(body)]
+    }
+    catch {
+      return writeJsonRpcError(res, 400, -32700, 'Parse error: the body is not a JSON-RPC 2.0 message (or batch of them). Send {"jsonrpc":"2.0","method":…} with an id for requests.')
+    }
+    const initialize = messages.some(message => isRequest(message) && message.method === 'initialize' && isInitializeRequest(message))
+    if (initialize) {
+      if (this.initialized) return writeJsonRpcError(res, 400, -32600, 'Invalid Request: this session is already initialized. Send initialize without Mcp-Session-Id to open a new one.')
+      if (messages.length > 1) return writeJsonRpcError(res, 400, -32600, 'Invalid Request: initialize must be sent alone, not in a batch.')
+      this.initialized = true
+    }
+    else {
+      if (!this.initialized) return writeJsonRpcError(res, 400, -32000, 'Bad Request: the session is not initialized. Send an initialize request first.')
+      const versionError = this.protocolVersionError(req)
+      if (versionError) return writeJsonRpcError(res, 400, -32000, versionError)
+    }
+    const extra = authInfo ? { authInfo } : {}
+    const requests = messages.filter(isRequest)
+    if (requests.length === 0) {
+      for (const message of messages) this.onmessage?.(message, extra)
+      res.writeHead(202).end()
+      return
+    }
+    const waiting = new Set(requests.map(request => request.id))
+    const stream = openSseStream(res, {
+      headers: { 'mcp-session-id': this.sessionId },
+      // Whatever ends the stream, its requests no longer have anywhere to answer.
+      onClose: () => {
+        for (const id of waiting) if (this.posts.get(id)?.stream === stream) this.posts.delete(id)
+      },
+    })
+    const entry = { stream, waiting }
+    for (const id of waiting) this.posts.set(id, entry)
+    for (const message of messages) this.onmessage?.(message, extra)
+  }
+
+  private openStandalone(req: IncomingMessage, res: ServerResponse): void {
+    if (!(req.headers.accept ?? '').includes('text/event-stream')) {
+      return writeJsonRpcError(res, 406, -32000, `Not Acceptable: the Accept header is "${req.headers.accept ?? '(none)'}"; the GET stream needs text/event-stream.`)
+    }
+    if (this.standalone && !this.standalone.closed) {
+      return writeJsonRpcError(res, 409, -32000, 'Conflict: this session already has its GET stream open; only one is allowed per session. Close it before opening another.')
+    }
+    const stream = openSseStream(res, {
+      headers: { 'mcp-session-id': this.sessionId },
+      flushNow: true,
+      onClose: () => {
+        if (this.standalone === stream) this.standalone = undefined
+      },
+    })
+    this.standalone = stream
+  }
+
+  private protocolVersionError(req: IncomingMessage): string | undefined {
+    const version = req.headers['mcp-protocol-version']
+    if (version === undefined || typeof version !== 'string' || this.supportedVersions.includes(version)) return undefined
+    return `Bad Request: unsupported MCP-Protocol-Version header "${version}". This session supports ${this.supportedVersions.join(', ')}.`
+  }
+
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    const id = isResponse(message) ? message.id : options?.relatedRequestId
+    if (id === undefined) {
+      // Server-initiated traffic unrelated to a request goes to the GET stream, if one is open.
+      this.standalone?.write(message)
+      return
+    }
+    const entry = this.posts.get(id)
+    if (!isResponse(message)) {
+      if (!entry || !entry.stream.write(message)) throw new Error(`No open stream for request ${String(id)}: the client closed it.`)
+      return
+    }
+    if (!entry) return
+    this.posts.delete(id)
+    entry.waiting.delete(id)
+    if (entry.waiting.size === 0) entry.stream.end(message)
+    else entry.stream.write(message)
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return
+    this.closed = true
+    for (const { stream } of this.posts.values()) stream.end()
+    this.posts.clear()
+    this.standalone?.end()
+    this.onclose?.()
+  }
+}

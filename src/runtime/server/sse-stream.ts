@@ -1,0 +1,115 @@
+import type { ServerResponse } from 'node:http'
+import type { JSONRPCMessage } from '@modelcontextprotocol/server'
+
+/** Comment lines every 15 s keep proxies from closing a stream that waits on a person. */
+const KEEP_ALIVE_MS = 15_000
+
+/** One Server-Sent Events response, written straight to the Node response. */
+export interface SseStream {
+  /** Writes one JSON-RPC message as an SSE `message` event; false once the stream is gone. */
+  write: (message: JSONRPCMessage) => boolean
+  /** Ends the response (idempotent). */
+  end: (last?: JSONRPCMessage) => void
+  /** True once the response ended or the client went away. */
+  readonly closed: boolean
+}
+
+export interface OpenSseOptions {
+  /** Extra response headers (e.g. `mcp-session-id`). */
+  headers?: Record<string, string>
+  /**
+   * Send the headers now. Otherwise they go out with the first event, or on the next turn of the
+   * event loop at the latest: an answer that is ready at once then travels in one write.
+   */
+  flushNow?: boolean
+  /** Called once when the stream ends, whoever ended it. */
+  onClose?: () => void
+}
+
+function formatEvent(message: JSONRPCMessage): string {
+  return `event: message\ndata: ${JSON.stringify(message)}\n\n`
+}
+
+/**
+ * Opens an SSE response on a Node `ServerResponse`, without the web `ReadableStream` and
+ * `Response` the SDK's web-standard transport needs: on the legacy hot path those conversions
+ * cost more than the MCP work itself.
+ *
+ * @example
+ * ```ts
+ * const stream = openSseStream(res, { headers: { 'mcp-session-id': id } })
+ * stream.end({ jsonrpc: '2.0', id: 1, result: {} })
+ * ```
+ */
+export function openSseStream(res: ServerResponse, options: OpenSseOptions = {}): SseStream {
+  let closed = false
+  const headers = {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache, no-transform',
+    'connection': 'keep-alive',
+    'x-accel-buffering': 'no',
+    ...options.headers,
+  }
+  // Headers are written late so that an answer ready at once goes out as one write with a
+  // Content-Length, instead of headers, a chunk and the chunked terminator.
+  const writeHead = (flush: boolean) => {
+    if (res.headersSent) return
+    res.writeHead(200, headers)
+    if (flush) res.flushHeaders()
+  }
+  const finish = () => {
+    if (closed) return
+    closed = true
+    clearInterval(keepAlive)
+    clearImmediate(flush)
+    options.onClose?.()
+  }
+  const keepAlive = setInterval(() => {
+    if (closed) return
+    writeHead(false)
+    res.write(': keepalive\n\n')
+  }, KEEP_ALIVE_MS)
+  keepAlive.unref()
+  // A handler still working after this turn (a person to ask, a slow API) must not leave the
+  // client without headers: clients wait for them before reading events.
+  const flush = setImmediate(() => {
+    if (!closed) writeHead(true)
+  })
+  if (options.flushNow) writeHead(true)
+  res.once('close', finish)
+  return {
+    write(message) {
+      if (closed || res.destroyed) return false
+      writeHead(false)
+      res.write(formatEvent(message))
+      return true
+    },
+    end(last) {
+      if (closed) return
+      if (res.destroyed) {
+        finish()
+        return
+      }
+      const text = last ? formatEvent(last) : ''
+      if (!res.headersSent) res.writeHead(200, { ...headers, 'content-length': Buffer.byteLength(text) })
+      res.end(text)
+      finish()
+    },
+    get closed() {
+      return closed || res.destroyed
+    },
+  }
+}
+
+/**
+ * Writes a JSON-RPC error as a plain JSON response on the Node response.
+ *
+ * @example
+ * ```ts
+ * writeJsonRpcError(res, 406, -32000, 'Not Acceptable: …')
+ * ```
+ */
+export function writeJsonRpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers })
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }))
+}
