@@ -20,7 +20,14 @@ const bodies: unknown[] = [
   { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: 'x' } },
   { jsonrpc: '1.0', id: 1, method: 'tools/list' },
   { jsonrpc: '2.0', id: 1, result: {} },
+  { jsonrpc: '2.0', id: 'r', result: { action: 'accept', content: { name: 'Ada' } } },
   { jsonrpc: '2.0', id: 1, error: { code: 1, message: 'm' } },
+  { jsonrpc: '2.0', id: 1, error: { code: 1.5, message: 'm' } },
+  { jsonrpc: '2.0', id: 1, error: { code: 1 } },
+  { jsonrpc: '2.0', id: 1, result: 'text' },
+  { jsonrpc: '2.0', id: 1, result: {}, error: { code: 1, message: 'm' } },
+  { jsonrpc: '2.0', id: null, result: {} },
+  { jsonrpc: '2.0', result: {} },
   { jsonrpc: '2.0', id: 1 },
   [{ jsonrpc: '2.0', id: 1, method: 'tools/list' }],
   'text',
@@ -42,6 +49,7 @@ describe('era classification', () => {
   it('takes the shortcut for plain session traffic, and never for a modern claim or header', () => {
     expect(isPlainLegacyMessage({ 'mcp-protocol-version': '2025-11-25' }, bodies[0])).toBe(true)
     expect(isPlainLegacyMessage({}, bodies[2])).toBe(true)
+    expect(isPlainLegacyMessage({}, { jsonrpc: '2.0', id: 0, result: { action: 'decline' } })).toBe(true)
     expect(isPlainLegacyMessage({}, bodies[5])).toBe(false)
     expect(isPlainLegacyMessage({ 'mcp-protocol-version': '2026-07-28' }, bodies[0])).toBe(false)
   })

@@ -59,16 +59,48 @@ describe('canonicalShape', () => {
     expect(parseFormAnswer(forBob, { slug: 'ada' }).ok).toBe(true)
   })
 
-  it('keeps a .default() field per call (its value may come from a function) and shares the others', () => {
+  it('shares a .default() field by the value its default has when asked, read once per ask', () => {
     let calls = 0
     const make = (value: string) => ({ name: z.string(), plan: z.string().default(() => { calls++; return value }) })
     const first = canonicalShape(make('free'))
     const second = canonicalShape(make('pro'))
+    const third = canonicalShape(make('free'))
+    expect(calls).toBe(3)
     expect(second.name).toBe(first.name)
     expect(second.plan).not.toBe(first.plan)
-    expect(calls).toBe(0) // the default function is not called to compare shapes
+    expect(third).toBe(first)
     expect(parseFormAnswer(second, { name: 'x' })).toEqual({ ok: true, value: { name: 'x', plan: 'pro' } })
     expect(parseFormAnswer(first, { name: 'x' })).toEqual({ ok: true, value: { name: 'x', plan: 'free' } })
+    // The shared field keeps the asked value: later reads of the caller's function change nothing.
+    expect(calls).toBe(3)
+  })
+
+  it('gives an answer that leaves a default out the value the person was shown, not a later one', () => {
+    let plan = 'free'
+    const shape = canonicalShape({ plan: z.string().default(() => plan) })
+    expect(toFormSchema(shape).properties.plan).toMatchObject({ default: 'free' })
+    plan = 'pro'
+    expect(parseFormAnswer(shape, {})).toEqual({ ok: true, value: { plan: 'free' } })
+  })
+
+  it('shares a constant .default() with its metadata; never one with checks, an id or a non-JSON value', () => {
+    const a = canonicalShape({ notify: z.boolean().default(true).meta({ title: 'Notify' }) })
+    const b = canonicalShape({ notify: z.boolean().default(true).meta({ title: 'Notify' }) })
+    expect(b).toBe(a)
+    expect(toFormSchema(a).properties.notify).toEqual({ type: 'boolean', title: 'Notify', default: true })
+    expect(canonicalShape({ notify: z.boolean().default(false).meta({ title: 'Notify' }) })).not.toBe(a)
+    const list = canonicalShape({ tags: z.array(z.enum(['a', 'b'])).default(['a']) })
+    const value = parseFormAnswer(list, {})
+    expect(value).toEqual({ ok: true, value: { tags: ['a'] } })
+    if (value.ok) value.value.tags.push('b')
+    expect(parseFormAnswer(list, {})).toEqual({ ok: true, value: { tags: ['a'] } })
+
+    const checked = () => ({ n: z.number().default(1).refine(v => v > 0) })
+    expect(canonicalShape(checked()).n).not.toBe(canonicalShape(checked()).n)
+    const withId = () => ({ n: z.number().default(1).meta({ id: 'count-field' }) })
+    expect(() => canonicalShape(withId())).not.toThrow()
+    const dated = () => ({ when: z.date().default(() => new Date(0)) })
+    expect(canonicalShape(dated()).when).not.toBe(canonicalShape(dated()).when)
   })
 
   it('returns the same result for the same shape object, without fingerprinting it again', () => {

@@ -13,18 +13,27 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
+function isPlainResponse(body: Record<string, unknown>): boolean {
+  const { result, error } = body
+  if ('result' in body) return !('error' in body) && isPlainObject(result)
+  return isPlainObject(error) && Number.isInteger(error.code) && typeof error.message === 'string'
+}
+
 /**
- * True when the SDK's classifier would certainly answer "legacy": a single JSON-RPC request or
- * notification with no per-request envelope claim (`_meta[PROTOCOL_VERSION_META_KEY]`) and no
- * modern `MCP-Protocol-Version` header. That is every message of a legacy session; the full
+ * True when the SDK's classifier would certainly answer "legacy": a single JSON-RPC response, or
+ * a single request or notification with no per-request envelope claim
+ * (`_meta[PROTOCOL_VERSION_META_KEY]`), and no modern `MCP-Protocol-Version` header. That is every message of a legacy session; the full
  * classifier validates with Zod and costs more than serving a plain tool call.
  */
 export function isPlainLegacyMessage(headers: IncomingHttpHeaders, body: unknown): boolean {
   const version = headerValue(headers, 'mcp-protocol-version')?.trim()
   if (version !== undefined && version >= FIRST_MODERN_VERSION) return false
-  if (!isPlainObject(body) || body.jsonrpc !== '2.0' || typeof body.method !== 'string') return false
+  if (!isPlainObject(body) || body.jsonrpc !== '2.0') return false
   const { id, params } = body
-  if (id !== undefined && typeof id !== 'string' && !(typeof id === 'number' && Number.isFinite(id))) return false
+  const idIsValid = typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id))
+  // A client's answer to a pushed question (a JSON-RPC response) is always session traffic.
+  if (!('method' in body)) return idIsValid && isPlainResponse(body)
+  if (typeof body.method !== 'string' || (id !== undefined && !idIsValid)) return false
   if (params === undefined) return true
   if (!isPlainObject(params)) return false
   const meta = params._meta

@@ -1,4 +1,4 @@
-import { globalRegistry } from 'zod/v4/core'
+import { $ZodDefault, globalRegistry } from 'zod/v4/core'
 import type { $ZodType } from 'zod/v4/core'
 import { createIdentityNumbers } from './identity'
 import type { FormShape } from './schema-shape'
@@ -17,7 +17,13 @@ import { isZod4Schema, zod4Def } from './schema-zod4'
  * `.transform()`, a custom error message, Zod's own helpers) is the very same function object.
  * Never shared, because they may hold per-call values a definition does not show: a field with an
  * inline function (a new closure per call), a `.superRefine()` / `.check()` (kept outside the
- * definition), and a `.default()` / `.prefault()` (behind a getter, which may call a function).
+ * definition), and a `.prefault()` or a `.default()` below another wrapper (behind a getter, which
+ * may call a function).
+ *
+ * A field whose outermost wrapper is `.default()` is shared by the value its default has when the
+ * question is asked (read once, as the form shows it): the shared field holds that value as a
+ * constant, so an answer that leaves the field out gets exactly what the person was shown, whoever
+ * asked first. A default that is not plain JSON keeps the field apart.
  * Zod 3 shapes and `z.object()` schemas are returned as they are.
  */
 
@@ -91,8 +97,58 @@ function remember<T>(map: Map<string, T>, key: string, value: T): T {
   return value
 }
 
+function isPlainJson(value: unknown, depth = 0): boolean {
+  if (depth > MAX_DEPTH) return false
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true
+  if (typeof value === 'number') return Number.isFinite(value)
+  if (Array.isArray(value)) return value.every(item => isPlainJson(item, depth + 1))
+  return typeof value === 'object' && isPlainObject(value) && Object.values(value).every(item => isPlainJson(item, depth + 1))
+}
+
+/** The value a `.default()` has now, when it is plain JSON; reading it may call the user's function. */
+function readJsonDefault(def: Record<string, unknown>): { value: unknown, json: string } | undefined {
+  try {
+    const value: unknown = def.defaultValue
+    return isPlainJson(value) ? { value, json: JSON.stringify(value) } : undefined
+  }
+  catch {
+    return undefined
+  }
+}
+
+/**
+ * A `.default()` field, shared by its inner field, its metadata and its default's value now. The
+ * shared node is built here, with that value as a constant (cloned on each use, as Zod does).
+ */
+function canonicalDefault(field: $ZodType, def: Record<string, unknown>): $ZodType | undefined {
+  const checks = def.checks
+  if (Array.isArray(checks) && checks.length > 0) return undefined
+  const meta = globalRegistry.get(field)
+  // A registry id must stay unique, so a field that has one is not copied.
+  if (meta && 'id' in meta) return undefined
+  const metaKey = fingerprintOf(meta, 1)
+  const inner = isZod4Schema(def.innerType) ? canonicalField(def.innerType) : undefined
+  const value = readJsonDefault(def)
+  if (!inner || !value || metaKey === undefined) return undefined
+  const key = `D${idOf(inner)}:${value.json}${metaKey}`
+  const known = fields.get(key)
+  if (known) return known
+  const constant = value.value
+  const node = new $ZodDefault({
+    type: 'default',
+    innerType: inner,
+    get defaultValue() {
+      return structuredClone(constant)
+    },
+  })
+  if (meta) globalRegistry.add(node, meta)
+  return remember(fields, key, node)
+}
+
 /** The first field seen with the structure of `field`, or `undefined` when it cannot be shared. */
 function canonicalField(field: $ZodType): $ZodType | undefined {
+  const def = zod4Def(field)
+  if (def.type === 'default') return canonicalDefault(field, def)
   const key = nodeFingerprint(field, 0)
   if (key === undefined) return undefined
   return fields.get(key) ?? remember(fields, key, field)
