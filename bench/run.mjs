@@ -47,7 +47,7 @@ async function main() {
     for (const server of servers) {
       log(`round ${round}/${plan.rounds}: ${server.id} (${server.label})`)
       try {
-        const result = await runServerRound(entries[server.id], plan, log)
+        const result = await runServerRound(entries[server.id], plan, log, server.id)
         rounds[server.id].push(result)
         for (const note of result.notes ?? []) notes.push(`round ${round}, ${server.id}: ${note}`)
         if (!result.serves_modern && round === 1) notes.push(`${server.id} does not serve 2026-07-28 requests: its modern figures are n/a.`)

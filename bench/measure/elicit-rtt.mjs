@@ -38,17 +38,17 @@ function textOf(result) {
   return (result?.content ?? []).map(item => item.text ?? '').join('')
 }
 
-/** N interleaved echo / ask_form calls; medians and p99 in ms. Throws if an answer is wrong. */
-export async function measureElicitRtt(era, url, iterations, warmup = 10) {
+/** N interleaved echo / `tool` calls; medians and p99 in ms. Throws if an answer is wrong. */
+export async function measureElicitRtt(era, url, iterations, warmup = 10, tool = 'ask_form') {
   const { client, close } = await connect(era, url)
   const echo = []
   const elicit = []
   try {
     for (let i = 0; i < warmup + iterations; i++) {
       const e = await timed(() => client.callTool({ name: 'echo', arguments: { text: 'hello' } }))
-      const f = await timed(() => client.callTool({ name: 'ask_form', arguments: {} }))
+      const f = await timed(() => client.callTool({ name: tool, arguments: {} }))
       if (textOf(e.result) !== 'hello') throw new Error(`echo answered ${JSON.stringify(e.result).slice(0, 200)}`)
-      if (!textOf(f.result).includes('"Ada"')) throw new Error(`ask_form answered ${JSON.stringify(f.result).slice(0, 300)}`)
+      if (!textOf(f.result).includes('"Ada"')) throw new Error(`${tool} answered ${JSON.stringify(f.result).slice(0, 300)}`)
       if (i >= warmup) {
         echo.push(e.ms)
         elicit.push(f.ms)

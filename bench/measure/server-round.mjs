@@ -38,7 +38,7 @@ async function throughputBothEras({ url, pid }, [method, params], connections, p
   }
 }
 
-export async function runServerRound(entries, plan, log) {
+export async function runServerRound(entries, plan, log, id) {
   const out = {}
   const notes = []
   const step = async (name, fn) => {
@@ -61,6 +61,8 @@ export async function runServerRound(entries, plan, log) {
     await step('echo throughput', () => throughputBothEras(server, ECHO, [1, 10, 50], plan, out, 'echo', modern, '"hello"'))
     await step('elicitation RTT (legacy)', async () => { out.rtt_legacy = await measureElicitRtt('legacy', server.url, plan.rttIterations) })
     if (modern) await step('elicitation RTT (modern)', async () => { out.rtt_modern = await measureElicitRtt('modern', server.url, plan.rttIterations) })
+    // Ours also serves the form with its shape defined once: the breakdown in the report.
+    if (modern && id === 'us') await step('elicitation RTT (modern, shape at module level)', async () => { out.rtt_modern_hoisted = await measureElicitRtt('modern', server.url, plan.rttIterations, 10, 'ask_form_hoisted') })
     out.rss_after_load_mb = await rssMb(server.pid)
     await step('memory', async () => { out.memory = await measureMemory(server, plan.memory) })
   }

@@ -45,6 +45,22 @@ export default defineMcpTool({
 })
 `
 
+// Ours only, for the report's breakdown: the same form with its shape built once at module level,
+// so the user's own Zod construction per round is out of the modern elicitation figure.
+const FORM_TOOL_HOISTED = `import { z } from 'zod'
+
+const shape = ${FORM_ZOD_SOURCE.replace(/\n {6}/g, '\n')}
+
+export default defineMcpTool({
+  name: 'ask_form_hoisted',
+  description: 'Asks the person for 5 fields (shape defined once)',
+  handler: async () => {
+    const r = await useMcpElicitation().form({ message: ${JSON.stringify(FORM_MESSAGE)}, schema: shape })
+    return JSON.stringify(r)
+  },
+})
+`
+
 // Same as servers/gc-route.mjs, as a Nitro route (both Nuxt apps get it).
 const GC_ROUTE = `export default defineEventHandler(() => {
   for (let i = 0; i < 3; i++) globalThis.gc?.()
@@ -74,6 +90,7 @@ export async function generateApp(kind, variant) {
   await writeFile(resolve(dir, 'nuxt.config.ts'), nuxtConfig(kind, dir))
   await writeFile(resolve(tools, 'echo.ts'), ECHO_TOOL)
   await writeFile(resolve(tools, 'ask-form.ts'), FORM_TOOL)
+  if (kind === 'us') await writeFile(resolve(tools, 'ask-form-hoisted.ts'), FORM_TOOL_HOISTED)
   await mkdir(resolve(dir, 'server/routes/__bench'), { recursive: true })
   await writeFile(resolve(dir, 'server/routes/__bench/gc.get.ts'), GC_ROUTE)
   if (variant === 'list') {
