@@ -24,6 +24,8 @@ export interface OpenSseOptions {
   flushNow?: boolean
   /** Called once when the stream ends, whoever ended it. */
   onClose?: () => void
+  /** Milliseconds between keep-alive comments on a stream that stays open (default 15 000). */
+  keepAliveMs?: number
 }
 
 function formatEvent(message: JSONRPCMessage): string {
@@ -57,6 +59,7 @@ export function openSseStream(res: ServerResponse, options: OpenSseOptions = {})
     res.writeHead(200, headers)
     if (flush) res.flushHeaders()
   }
+  let keepAlive: ReturnType<typeof setInterval> | undefined
   const finish = () => {
     if (closed) return
     closed = true
@@ -64,16 +67,21 @@ export function openSseStream(res: ServerResponse, options: OpenSseOptions = {})
     clearImmediate(flush)
     options.onClose?.()
   }
-  const keepAlive = setInterval(() => {
-    if (closed) return
-    writeHead(false)
-    res.write(': keepalive\n\n')
-  }, KEEP_ALIVE_MS)
-  keepAlive.unref()
+  const startKeepAlive = () => {
+    keepAlive = setInterval(() => {
+      if (closed) return
+      writeHead(false)
+      res.write(': keepalive\n\n')
+    }, options.keepAliveMs ?? KEEP_ALIVE_MS)
+    keepAlive.unref()
+  }
   // A handler still working after this turn (a person to ask, a slow API) must not leave the
-  // client without headers: clients wait for them before reading events.
+  // client without headers: clients wait for them before reading events. Only such a stream
+  // needs keep-alives, so most answers never arm the timer.
   const flush = setImmediate(() => {
-    if (!closed) writeHead(true)
+    if (closed) return
+    writeHead(true)
+    startKeepAlive()
   })
   if (options.flushNow) writeHead(true)
   res.once('close', finish)
