@@ -1,6 +1,6 @@
 import { classifyInboundRequest, PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server'
 import { describe, expect, it } from 'vitest'
-import { classifyEra, isPlainLegacyMessage } from '../../src/runtime/server/era'
+import { classifyEra, isClaimedModernMessage, isPlainLegacyMessage } from '../../src/runtime/server/era'
 
 const claim = { [PROTOCOL_VERSION_META_KEY]: '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} }
 
@@ -29,7 +29,15 @@ const bodies: unknown[] = [
   { jsonrpc: '2.0', id: null, result: {} },
   { jsonrpc: '2.0', result: {} },
   { jsonrpc: '2.0', id: 1 },
+  { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2026-07-28', capabilities: {}, clientInfo: { name: 'c', version: '1' }, _meta: claim } },
+  { jsonrpc: '2.0', id: 1, method: 'initialize', params: { _meta: { [PROTOCOL_VERSION_META_KEY]: 7 } } },
+  { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', _meta: { [PROTOCOL_VERSION_META_KEY]: '2025-11-25' } } },
+  { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { _meta: claim }, result: {} },
+  { jsonrpc: '2.0', id: null, method: 'tools/call', params: { _meta: claim } },
+  { jsonrpc: '2.0', id: 1, method: 5, params: { _meta: claim } },
+  { id: 1, method: 'tools/call', params: { _meta: claim } },
   [{ jsonrpc: '2.0', id: 1, method: 'tools/list' }],
+  [{ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: claim } }],
   'text',
   null,
 ]
@@ -52,6 +60,13 @@ describe('era classification', () => {
     expect(isPlainLegacyMessage({}, { jsonrpc: '2.0', id: 0, result: { action: 'decline' } })).toBe(true)
     expect(isPlainLegacyMessage({}, bodies[5])).toBe(false)
     expect(isPlainLegacyMessage({ 'mcp-protocol-version': '2026-07-28' }, bodies[0])).toBe(false)
+  })
+
+  it('takes the modern shortcut only for a claimed request or notification that is not initialize', () => {
+    expect(isClaimedModernMessage(bodies[5])).toBe(true)
+    expect(isClaimedModernMessage(bodies[6])).toBe(true)
+    expect(isClaimedModernMessage(bodies[0])).toBe(false)
+    expect(isClaimedModernMessage({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { _meta: claim } })).toBe(false)
   })
 
   it('sends every non-POST method to legacy sessions', () => {

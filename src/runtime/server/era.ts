@@ -41,6 +41,22 @@ export function isPlainLegacyMessage(headers: IncomingHttpHeaders, body: unknown
 }
 
 /**
+ * True when the SDK's classifier would certainly not answer "legacy": a single request or
+ * notification (not `initialize`, whose invalid claim still means legacy) whose params carry the
+ * envelope claim. The classifier then says "modern" or refuses it, and a refusal is the modern
+ * handler's to answer: either way the request goes there, and that handler classifies it again.
+ */
+export function isClaimedModernMessage(body: unknown): boolean {
+  if (!isPlainObject(body) || typeof body.method !== 'string' || body.method === 'initialize') return false
+  // A body that could also read as a JSON-RPC response is left to the classifier.
+  if ('result' in body || 'error' in body) return false
+  const params = body.params
+  if (!isPlainObject(params)) return false
+  const meta = params._meta
+  return isPlainObject(meta) && PROTOCOL_VERSION_META_KEY in meta
+}
+
+/**
  * Which era serves this HTTP request, by the SDK's own rules (those behind `isLegacyRequest`),
  * read from the Node headers and the parsed body: no web `Request` is built to decide.
  *
@@ -51,6 +67,7 @@ export function isPlainLegacyMessage(headers: IncomingHttpHeaders, body: unknown
  */
 export function classifyEra(httpMethod: string, headers: IncomingHttpHeaders, body: unknown): 'legacy' | 'modern' {
   if (httpMethod !== 'POST' || isPlainLegacyMessage(headers, body)) return 'legacy'
+  if (isClaimedModernMessage(body)) return 'modern'
   const outcome = classifyInboundRequest({
     httpMethod,
     protocolVersionHeader: headerValue(headers, 'mcp-protocol-version'),
