@@ -445,7 +445,8 @@ describe('modern: fuzzed retries of ask_form', () => {
 interface FlowResult { era: 'legacy' | 'modern', index: number, ms: number, sessionId?: string }
 
 function describeError(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
+  if (!(error instanceof Error)) return String(error)
+  return error.cause === undefined ? error.message : `${error.message} (${describeError(error.cause)})`
 }
 
 /**

@@ -63,6 +63,22 @@ describe('legacy Streamable HTTP on the Node response', () => {
     expect(sseMessages(text)[0]?.result?.content?.[0]?.text).toBe('hi')
   })
 
+  it('leaves keep-alive to Node, so clients learn the server\'s idle timeout (Keep-Alive: timeout=N)', async () => {
+    // Without that hint undici keeps idle sockets 4 s against Node's 5 s, and a busy client then
+    // reuses a socket the server has just closed ("other side closed").
+    const headers = await new Promise<Record<string, string | string[] | undefined>>((resolve, reject) => {
+      const req = request(app.url, { method: 'POST', headers: sessionHeaders() }, (res) => {
+        res.resume()
+        res.on('end', () => resolve(res.headers))
+      })
+      req.on('error', reject)
+      req.end(JSON.stringify(echo('hint')))
+    })
+    expect(headers['content-type']).toBe('text/event-stream')
+    expect(headers.connection).toBe('keep-alive')
+    expect(headers['keep-alive']).toMatch(/^timeout=\d+/)
+  })
+
   it('answers a batch of two requests on one stream, then ends it', async () => {
     const [a, b] = [echo('one'), echo('two')]
     const { status, text } = await post([a, b])

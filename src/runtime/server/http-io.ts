@@ -107,7 +107,11 @@ export function toSdkRequest(event: H3Event, body: string | undefined): Request 
 export async function sendResponse(event: H3Event, response: Response): Promise<void> {
   const res = event.node.res
   res.statusCode = response.status
-  response.headers.forEach((value, name) => res.setHeader(name, value))
+  // Connection management stays Node's: with a `Connection` header of the SDK's, Node would drop
+  // its `Keep-Alive: timeout=5` hint (see sse-stream.ts).
+  response.headers.forEach((value, name) => {
+    if (name !== 'connection' && name !== 'keep-alive') res.setHeader(name, value)
+  })
   const isStream = (response.headers.get('content-type') ?? '').startsWith('text/event-stream')
   if (!response.body) {
     res.end()
