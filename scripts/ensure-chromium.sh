@@ -21,8 +21,9 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 
 echo "ensure-chromium: installing Debian package 'chromium'..."
-$SUDO apt-get update
-$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium
+# A deadline on each apt-get: a stalled mirror must fail the run, not hold it.
+$SUDO timeout 600 apt-get update
+$SUDO env DEBIAN_FRONTEND=noninteractive timeout 900 apt-get install -y chromium
 
 if [ ! -x "$CHROMIUM" ]; then
   echo "ensure-chromium: apt-get finished but $CHROMIUM is still missing." >&2

@@ -15,11 +15,16 @@ if (process.platform === 'linux' && !existsSync(process.env.CHROMIUM_PATH ?? '/u
   spawnSync('bash', [resolve(root, 'scripts/ensure-chromium.sh')], { cwd: root, stdio: 'inherit' })
 }
 
+// The suite takes 5 to 10 minutes on two cores. Vitest's own timeouts cover tests and hooks, not
+// a stuck worker or teardown: past this deadline the run is stopped and counted as failed.
+const DEADLINE_MS = 40 * 60_000
 const vitest = resolve(root, 'node_modules/vitest/vitest.mjs')
 const result = spawnSync(process.execPath, [vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)], {
   cwd: root,
   stdio: 'inherit',
+  timeout: DEADLINE_MS,
 })
+if (result.error) console.error(`vitest did not finish within ${DEADLINE_MS / 60_000} minutes (${result.error.message}); the run counts as failed.`)
 
 let passed = 0
 let failed = 0

@@ -110,7 +110,7 @@ beforeAll(async () => {
   await buildApp(appDir)
   // startFixture resolves its name against test/fixtures; an absolute path resolves to itself.
   app = await startFixture(appDir)
-}, 420_000)
+}, 600_000)
 
 afterAll(async () => {
   await app?.stop()

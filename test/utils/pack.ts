@@ -21,15 +21,16 @@ export function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { ...env, ...extra }
 }
 
-/** Runs a command, and on failure throws with everything it printed. */
-async function runLogged(file: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
+/** Runs a command, and on failure (or past `timeout` ms) throws with everything it printed. */
+async function runLogged(file: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, timeout = 0): Promise<string> {
   try {
-    const { stdout, stderr } = await run(file, args, { cwd, env, maxBuffer: 64 * 1024 * 1024 })
+    const { stdout, stderr } = await run(file, args, { cwd, env, maxBuffer: 64 * 1024 * 1024, timeout })
     return `${stdout}\n${stderr}`
   }
   catch (error) {
-    const { stdout = '', stderr = '' } = error as { stdout?: string, stderr?: string }
-    throw new Error(`${file} ${args.join(' ')} failed in ${cwd}:\n${stdout}\n${stderr}`)
+    const { stdout = '', stderr = '', killed = false } = error as { stdout?: string, stderr?: string, killed?: boolean }
+    const why = killed ? `was stopped after ${timeout / 1000} s` : 'failed'
+    throw new Error(`${file} ${args.join(' ')} ${why} in ${cwd}:\n${stdout}\n${stderr}`)
   }
 }
 
@@ -65,9 +66,14 @@ export async function writeFiles(root: string, files: Record<string, string>): P
   }
 }
 
-/** `npm install` in a scratch app, preferring the warm cache so it stays fast. */
+/**
+ * `npm install` in a scratch app, preferring the warm cache so it stays fast. npm has no deadline
+ * for a download that stalls mid-body, so an install that runs past two minutes is stopped and
+ * tried once more.
+ */
 export async function installApp(root: string): Promise<string> {
-  return runLogged(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=warn'], root, userEnv())
+  const install = () => runLogged(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=warn'], root, userEnv(), 120_000)
+  return install().catch(install)
 }
 
 /** `nuxi build` with the app's own Nuxt CLI, as the app's own `npm run build` would. */
