@@ -3,6 +3,7 @@ import { readRequestedSchema } from '../app/elicitation/fields'
 import { validateContent } from '../app/elicitation/validate'
 import type { McpElicitationAnswer, McpRespondError } from '../app/elicitation/types'
 import type { McpElicitationRegistry } from './registry'
+import { isRecord } from '../server/is-record'
 
 /** What the respond endpoint answers: 200 with the action taken, or an error body. */
 export type McpRespondOutcome =
@@ -10,10 +11,6 @@ export type McpRespondOutcome =
   | { status: 400 | 404; body: McpRespondError }
 
 const NOT_PENDING = 'No pending elicitation with this id: it is unknown, expired or already answered.'
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 /** Compares owner keys in constant time (hashes first, so lengths do not leak either). */
 function sameOwner(a: string, b: string): boolean {

@@ -1,5 +1,6 @@
 import { classifyInboundRequest, PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server'
 import type { IncomingHttpHeaders } from 'node:http'
+import { isRecord } from './is-record'
 
 /** The first protocol revision of the stateless (modern) era. */
 const FIRST_MODERN_VERSION = '2026-07-28'
@@ -9,14 +10,10 @@ function headerValue(headers: IncomingHttpHeaders, name: string): string | undef
   return Array.isArray(value) ? value[0] : value
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
 function isPlainResponse(body: Record<string, unknown>): boolean {
   const { result, error } = body
-  if ('result' in body) return !('error' in body) && isPlainObject(result)
-  return isPlainObject(error) && Number.isInteger(error.code) && typeof error.message === 'string'
+  if ('result' in body) return !('error' in body) && isRecord(result)
+  return isRecord(error) && Number.isInteger(error.code) && typeof error.message === 'string'
 }
 
 /**
@@ -28,16 +25,16 @@ function isPlainResponse(body: Record<string, unknown>): boolean {
 export function isPlainLegacyMessage(headers: IncomingHttpHeaders, body: unknown): boolean {
   const version = headerValue(headers, 'mcp-protocol-version')?.trim()
   if (version !== undefined && version >= FIRST_MODERN_VERSION) return false
-  if (!isPlainObject(body) || body.jsonrpc !== '2.0') return false
+  if (!isRecord(body) || body.jsonrpc !== '2.0') return false
   const { id, params } = body
   const idIsValid = typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id))
   // A client's answer to a pushed question (a JSON-RPC response) is always session traffic.
   if (!('method' in body)) return idIsValid && isPlainResponse(body)
   if (typeof body.method !== 'string' || (id !== undefined && !idIsValid)) return false
   if (params === undefined) return true
-  if (!isPlainObject(params)) return false
+  if (!isRecord(params)) return false
   const meta = params._meta
-  return meta === undefined || (isPlainObject(meta) && !(PROTOCOL_VERSION_META_KEY in meta))
+  return meta === undefined || (isRecord(meta) && !(PROTOCOL_VERSION_META_KEY in meta))
 }
 
 /**
@@ -47,13 +44,13 @@ export function isPlainLegacyMessage(headers: IncomingHttpHeaders, body: unknown
  * handler's to answer: either way the request goes there, and that handler classifies it again.
  */
 export function isClaimedModernMessage(body: unknown): boolean {
-  if (!isPlainObject(body) || typeof body.method !== 'string' || body.method === 'initialize') return false
+  if (!isRecord(body) || typeof body.method !== 'string' || body.method === 'initialize') return false
   // A body that could also read as a JSON-RPC response is left to the classifier.
   if ('result' in body || 'error' in body) return false
   const params = body.params
-  if (!isPlainObject(params)) return false
+  if (!isRecord(params)) return false
   const meta = params._meta
-  return isPlainObject(meta) && PROTOCOL_VERSION_META_KEY in meta
+  return isRecord(meta) && PROTOCOL_VERSION_META_KEY in meta
 }
 
 /**

@@ -1,12 +1,9 @@
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/server'
 import type { z } from 'zod'
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
+import { isRecord } from './is-record'
 
 function isCallToolResult(value: unknown): value is CallToolResult {
-  return isObject(value) && Array.isArray(value.content)
+  return isRecord(value) && Array.isArray(value.content)
 }
 
 /** An `isError` tool result: how handler failures reach the model, in both eras. */
@@ -38,7 +35,7 @@ export function toToolResult(value: unknown, output: z.ZodType | undefined): Cal
 /** Turns what a resource handler returned into a `ReadResourceResult` for `uri`. */
 export function toResourceResult(value: unknown, uri: string, mimeType: string | undefined): ReadResourceResult {
   if (typeof value === 'string') return { contents: [{ uri, text: value, ...(mimeType && { mimeType }) }] }
-  if (isObject(value) && Array.isArray(value.contents)) return value as ReadResourceResult
+  if (isRecord(value) && Array.isArray(value.contents)) return value as ReadResourceResult
   return { contents: [{ uri, text: JSON.stringify(value), mimeType: mimeType ?? 'application/json' }] }
 }
 
@@ -47,7 +44,7 @@ export function toPromptResult(value: unknown, description: string | undefined):
   if (typeof value === 'string') {
     return { ...(description && { description }), messages: [{ role: 'user', content: { type: 'text', text: value } }] }
   }
-  if (isObject(value) && Array.isArray(value.messages)) return value as GetPromptResult
+  if (isRecord(value) && Array.isArray(value.messages)) return value as GetPromptResult
   throw new TypeError('A prompt handler must return a string or a GetPromptResult ({ messages: [...] }).')
 }
 

@@ -1,5 +1,6 @@
 import type { Question } from '../elicitation/question'
 import type { ElicitationRun } from '../elicitation/run'
+import { isRecord } from '../is-record'
 
 /** One question a handler asked, as the DevTools tab lists it (dev only). */
 export interface ElicitationRecord {
@@ -58,10 +59,6 @@ export function enableElicitationRecording(on: boolean): void {
  */
 export function listElicitationRecords(): ElicitationRecord[] {
   return records.slice().reverse()
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 function describeQuestion(question: Question<unknown>): Pick<ElicitationRecord, 'mode' | 'message' | 'fields' | 'url'> {

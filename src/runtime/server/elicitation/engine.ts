@@ -7,13 +7,10 @@ import type { ElicitationRun } from './run'
 import { digestJson, openRequestState, sealRequestState } from './state'
 import type { ModernFlowState } from './state'
 import { checkAnswerShape } from './question'
+import { isRecord } from '../is-record'
 
 /** How a handler execution ended: with its value, or with questions for the client (modern). */
 export type HandlerOutcome<T> = { kind: 'done', value: T } | { kind: 'input-required', result: InputRequiredResult }
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 /**
  * What a modern `requestState` is bound to: the principal, the method, its target (tool or

@@ -1,6 +1,7 @@
 import { inputRequired } from '@modelcontextprotocol/server'
 import type { CreateMessageRequestParams, ElicitRequestFormParams, ElicitRequestURLParams, InputRequest } from '@modelcontextprotocol/server'
 import { checkResponseShape } from './responses'
+import { isRecord } from '../is-record'
 
 /** The kinds of input a handler can ask the client for, in both eras. */
 export type QuestionKind = 'elicit' | 'sample' | 'roots'
@@ -62,10 +63,6 @@ export function sampleQuestion<R>(params: CreateMessageRequestParams, interpret:
 /** A roots listing (`roots/list`). */
 export function rootsQuestion<R>(interpret: (response: unknown) => Verdict<R>): Question<R> {
   return { kind: 'roots', method: 'roots/list', params: {}, request: inputRequired.listRoots(), interpret }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /**

@@ -1,4 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
+import { isRecord } from '../is-record'
 
 /**
  * What a modern (2026-07-28) flow carries between rounds. The client holds it, so it is signed
@@ -60,10 +61,6 @@ function canonicalJson(value: unknown): string {
 export function sealRequestState(secret: string, state: ModernFlowState): string {
   const body = Buffer.from(JSON.stringify(state)).toString('base64url')
   return `${VERSION}.${body}.${sign(secret, `${VERSION}.${body}`)}`
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 function isFlowState(value: unknown): value is ModernFlowState {
