@@ -10,6 +10,7 @@ import type { McpRequestScope } from './context'
 import { jsonRpcError } from './http-errors'
 import { readLimitedBody, sendResponse, toSdkRequest, watchDisconnect } from './http-io'
 import { classifyEra } from './era'
+import { graceIdleConnection } from './keep-alive'
 import { createMcpRegistry } from './registry'
 import type { DefinitionEntry, ErasedPrompt, ErasedResource, ErasedTool, McpRegistry } from './registry'
 import { checkOriginPolicy } from './security'
@@ -129,6 +130,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     registry,
     sessions,
     serve: async (event) => {
+      graceIdleConnection(event.node.req, event.node.res)
       const response = await route(event)
       // `undefined`: a legacy session's transport answers on the Node response itself.
       if (response) await sendResponse(event, response)

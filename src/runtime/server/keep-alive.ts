@@ -1,0 +1,42 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+
+/** How much longer than Node's own idle timeout an MCP connection may sit idle. */
+const IDLE_GRACE_MS = 5_000
+
+/** The `keepAliveTimeout` of the HTTP(S) server that accepted this socket, if there is one. */
+function keepAliveTimeoutOf(req: IncomingMessage): number | undefined {
+  const socket = req.socket
+  // Node sets `socket.server` on every socket a server accepted (absent behind nuxi dev's proxy).
+  const server = 'server' in socket ? socket.server : undefined
+  if (typeof server !== 'object' || server === null || !('keepAliveTimeout' in server)) return undefined
+  return typeof server.keepAliveTimeout === 'number' && server.keepAliveTimeout > 0 ? server.keepAliveTimeout : undefined
+}
+
+/**
+ * Lets an idle keep-alive MCP connection stay open a few seconds longer than Node would keep it.
+ *
+ * Why: Node advertises `Keep-Alive: timeout=5` and closes an idle socket about a second after
+ * that. Clients (undici, in every Node-based host) drop idle sockets on a coarse timer, so a
+ * client whose event loop is busy can send its next POST on a socket the server is closing at
+ * that moment. A POST is never retried: the request is lost, and when it carried the answer to a
+ * pushed question, the tool waits for an answer that never comes. The extra seconds cost one idle
+ * socket each; a client that sends nothing still gets closed.
+ *
+ * @example
+ * ```ts
+ * graceIdleConnection(event.node.req, event.node.res)
+ * ```
+ */
+export function graceIdleConnection(req: IncomingMessage, res: ServerResponse, graceMs = IDLE_GRACE_MS): void {
+  const keepAliveTimeout = keepAliveTimeoutOf(req)
+  if (keepAliveTimeout === undefined) return
+  const socket = req.socket
+  res.once('finish', () => {
+    // Node arms its idle timeout just before this listener runs, and only on a socket that stays
+    // open with nothing queued; a socket that closes, or has another request waiting, is left alone.
+    const armed = socket.timeout
+    if (armed !== undefined && armed >= keepAliveTimeout && armed < keepAliveTimeout + graceMs) {
+      socket.setTimeout(keepAliveTimeout + graceMs)
+    }
+  })
+}

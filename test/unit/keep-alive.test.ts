@@ -1,0 +1,62 @@
+import { createServer } from 'node:http'
+import type { Server } from 'node:http'
+import { connect } from 'node:net'
+import type { AddressInfo } from 'node:net'
+import { afterEach, describe, expect, it } from 'vitest'
+import { graceIdleConnection } from '../../src/runtime/server/keep-alive'
+
+let server: Server | undefined
+
+afterEach(async () => {
+  server?.closeAllConnections()
+  await new Promise(resolve => server ? server.close(resolve) : resolve(undefined))
+  server = undefined
+})
+
+/** A loopback server with a 100 ms keep-alive timeout; `grace` says whether it graces idle sockets. */
+async function listen(grace: boolean): Promise<number> {
+  server = createServer((req, res) => {
+    if (grace) graceIdleConnection(req, res, 2_000)
+    res.end('ok')
+  })
+  server.keepAliveTimeout = 100
+  await new Promise<void>(resolve => server!.listen(0, '127.0.0.1', resolve))
+  return (server.address() as AddressInfo).port
+}
+
+/** Sends one keep-alive request on a raw socket; resolves with when the server closed it (ms after the answer). */
+async function idleLifetime(port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1')
+    let answeredAt = 0
+    socket.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('ok')) answeredAt = Date.now()
+    })
+    socket.on('close', () => resolve(Date.now() - answeredAt))
+    socket.on('error', reject)
+    socket.write('GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n')
+  })
+}
+
+describe('graceIdleConnection', () => {
+  it('keeps an idle keep-alive connection open past Node\'s own idle timeout, then closes it', async () => {
+    const plain = await idleLifetime(await listen(false))
+    server?.close()
+    const graced = await idleLifetime(await listen(true))
+    // Node closes an idle socket shortly after keepAliveTimeout; the grace adds its 2 s on top.
+    expect(plain).toBeLessThan(1_800)
+    expect(graced).toBeGreaterThanOrEqual(1_900)
+    expect(graced).toBeLessThan(4_000)
+  })
+
+  it('leaves a connection the response closes alone', async () => {
+    server = createServer((req, res) => {
+      graceIdleConnection(req, res, 2_000)
+      res.setHeader('connection', 'close')
+      res.end('ok')
+    })
+    server.keepAliveTimeout = 100
+    await new Promise<void>(resolve => server!.listen(0, '127.0.0.1', resolve))
+    expect(await idleLifetime((server.address() as AddressInfo).port)).toBeLessThan(500)
+  })
+})
