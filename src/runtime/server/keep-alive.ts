@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 
-/** How much longer than Node's own idle timeout an MCP connection may sit idle. */
+/** How long past the advertised `Keep-Alive: timeout` an idle MCP connection stays open. */
 const IDLE_GRACE_MS = 5_000
 
 /** The `keepAliveTimeout` of the HTTP(S) server that accepted this socket, if there is one. */
@@ -13,7 +13,8 @@ function keepAliveTimeoutOf(req: IncomingMessage): number | undefined {
 }
 
 /**
- * Lets an idle keep-alive MCP connection stay open a few seconds longer than Node would keep it.
+ * Lets an idle keep-alive MCP connection stay open until 5 s past the idle timeout Node advertises
+ * (Node alone closes it about 1 s past).
  *
  * Why: Node advertises `Keep-Alive: timeout=5` and closes an idle socket about a second after
  * that. Clients (undici, in every Node-based host) drop idle sockets on a coarse timer, so a
