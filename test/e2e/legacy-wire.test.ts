@@ -64,8 +64,8 @@ describe('legacy Streamable HTTP on the Node response', () => {
   })
 
   it('leaves keep-alive to Node, so clients learn the server\'s idle timeout (Keep-Alive: timeout=N)', async () => {
-    // Without that hint undici keeps idle sockets 4 s against Node's 5 s, and a busy client then
-    // reuses a socket the server has just closed ("other side closed").
+    // The hint tells clients how long the server keeps an idle socket; without it they guess, and
+    // a guess past the server's close loses the next POST ("other side closed").
     const headers = await new Promise<Record<string, string | string[] | undefined>>((resolve, reject) => {
       const req = request(app.url, { method: 'POST', headers: sessionHeaders() }, (res) => {
         res.resume()

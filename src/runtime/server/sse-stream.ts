@@ -46,8 +46,7 @@ function formatEvent(message: JSONRPCMessage): string {
 export function openSseStream(res: ServerResponse, options: OpenSseOptions = {}): SseStream {
   let closed = false
   // No `Connection` header of ours: Node then sends its own `Connection: keep-alive` with
-  // `Keep-Alive: timeout=5`, and clients close idle sockets before the server does (without that
-  // hint undici keeps them 4 s, and a loaded client reused sockets the server had just closed).
+  // `Keep-Alive: timeout=5`, which tells clients how long an idle socket is kept (keep-alive.ts).
   const headers = {
     'content-type': 'text/event-stream',
     'cache-control': 'no-cache, no-transform',
