@@ -6,7 +6,7 @@ const IDLE_GRACE_MS = 5_000
 /** The `keepAliveTimeout` of the HTTP(S) server that accepted this socket, if there is one. */
 function keepAliveTimeoutOf(req: IncomingMessage): number | undefined {
   const socket = req.socket
-  // Node sets `socket.server` on every socket a server accepted (absent behind nuxi dev's proxy).
+  // Node sets `socket.server` on every socket a `net.Server` accepted; without one, nothing to do.
   const server = 'server' in socket ? socket.server : undefined
   if (typeof server !== 'object' || server === null || !('keepAliveTimeout' in server)) return undefined
   return typeof server.keepAliveTimeout === 'number' && server.keepAliveTimeout > 0 ? server.keepAliveTimeout : undefined
