@@ -68,8 +68,8 @@ export async function writeFiles(root: string, files: Record<string, string>): P
 
 /**
  * `npm install` in a scratch app, preferring the warm cache so it stays fast. npm has no deadline
- * for a download that stalls mid-body, so an install that runs past two minutes is stopped and
- * tried once more.
+ * for a download that stalls mid-body, so an install is stopped after two minutes; one that fails
+ * or is stopped is tried once more.
  */
 export async function installApp(root: string): Promise<string> {
   const install = () => runLogged(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=warn'], root, userEnv(), 120_000)
