@@ -2,7 +2,7 @@ import { addServerHandler, addServerImports, addServerTemplate, addTypeTemplate,
 import { existsSync, readFileSync } from 'node:fs'
 import { defu } from 'defu'
 import { resolve } from 'pathe'
-import type { McpServerConfig } from './runtime/server/config'
+import type { McpServerConfig } from './runtime/server/common/config'
 import { renderDefinitionsModule, scanDefinitions } from './scan'
 import type { ScannedDefinition } from './scan'
 import { printDevBanner, warnAboutDefinitions } from './dev-feedback'
@@ -132,7 +132,7 @@ export default defineNuxtModule<ModuleOptions>({
     })
     addTypeTemplate({
       filename: 'types/mcp-elicitation-definitions.d.ts',
-      getContents: () => `declare module '${VIRTUAL_DEFINITIONS}' {\n  const definitions: import('${resolver.resolve('./runtime/server/endpoint')}').McpDefinitions\n  export default definitions\n}\n`,
+      getContents: () => `declare module '${VIRTUAL_DEFINITIONS}' {\n  const definitions: import('${resolver.resolve('./runtime/server/mcp/registry')}').McpDefinitions\n  export default definitions\n}\n`,
     }, { nitro: true })
 
     const runtimeIndex = resolver.resolve('./runtime/server/index')

@@ -1,5 +1,5 @@
 // For type-checking the module's own sources: apps get this from the module's type template.
 declare module '#mcp-elicitation/definitions' {
-  const definitions: import('../../src/runtime/server/endpoint').McpDefinitions
+  const definitions: import('../../src/runtime/server/mcp/registry').McpDefinitions
   export default definitions
 }

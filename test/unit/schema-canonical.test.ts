@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { z as z3 } from 'zod/v3'
-import { canonicalShape } from '../../src/runtime/server/elicitation/schema-canonical'
+import { canonicalShape } from '../../src/runtime/server/elicitation/schema/canonical'
 import { parseFormAnswer, toFormSchema } from '../../src/runtime/server/elicitation/schema'
 
 // Inline shapes are new objects on every call; canonicalShape lets equal ones share one.

@@ -9,7 +9,7 @@ import * as z from 'zod'
 import * as z3 from 'zod/v3'
 import { McpElicitationError } from '../../src/runtime/server/elicitation/error'
 import { parseFormAnswer, toFormSchema, type ElicitFormSchema, type FormOutput, type FormShape } from '../../src/runtime/server/elicitation/schema'
-import { findSensitiveTerm } from '../../src/runtime/server/elicitation/schema-sensitive'
+import { findSensitiveTerm } from '../../src/runtime/server/elicitation/schema/sensitive'
 
 // CI copies shared/ beside the repo clone, so the spec lives at ../shared from the repo root.
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')

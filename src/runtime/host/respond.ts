@@ -3,7 +3,7 @@ import { readRequestedSchema } from '../app/elicitation/fields'
 import { validateContent } from '../app/elicitation/validate'
 import type { McpElicitationAnswer, McpRespondError } from '../app/elicitation/types'
 import type { McpElicitationRegistry } from './registry'
-import { isRecord } from '../server/is-record'
+import { isRecord } from '../server/common/is-record'
 
 /** What the respond endpoint answers: 200 with the action taken, or an error body. */
 export type McpRespondOutcome =

@@ -2,7 +2,7 @@
  * Explicit imports for people who prefer them over auto-imports:
  * `import { defineMcpTool, useMcpElicitation } from 'nuxt-mcp-elicitation/runtime'`.
  */
-export { defineMcpTool, defineMcpResource, defineMcpPrompt } from './definitions'
+export { defineMcpTool, defineMcpResource, defineMcpPrompt } from './mcp/definitions'
 export type {
   McpHandlerContext,
   McpToolDefinition,
@@ -14,11 +14,11 @@ export type {
   McpZodShape,
   McpPromptShape,
   McpCompleter,
-} from './definitions'
+} from './mcp/definitions'
 export { useMcpElicitation } from './elicitation/use-elicitation'
 export type { McpElicitation, AskMode, AskOptions, FormOptions, FormResult, UrlOptions, UrlResult, ConfirmOptions } from './elicitation/use-elicitation'
 export { McpElicitationError } from './elicitation/error'
 export type { McpElicitationErrorCode } from './elicitation/error'
 export { completeMcpUrlElicitation } from './elicitation/url-completion'
-export { notifyMcpResourceUpdated } from './subscriptions'
-export type { McpAuthContext } from './auth'
+export { notifyMcpResourceUpdated } from './mcp/subscriptions'
+export type { McpAuthContext } from './transport/auth'

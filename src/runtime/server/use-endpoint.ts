@@ -1,10 +1,11 @@
 import type { H3Event } from 'h3'
 import { useNitroApp, useRuntimeConfig } from 'nitropack/runtime'
 import definitions from '#mcp-elicitation/definitions'
-import { createMcpEndpoint } from './endpoint'
-import type { McpEndpoint } from './endpoint'
-import type { McpServerConfig } from './config'
-import { enableElicitationRecording } from './devtools/recorder'
+import { createMcpEndpoint } from './transport/endpoint'
+import type { McpEndpoint } from './transport/endpoint'
+import type { McpServerConfig } from './common/config'
+import { recordElicitation } from './devtools/recorder'
+import { onElicitationAsked } from './elicitation/events'
 
 let endpoint: McpEndpoint | undefined
 
@@ -28,8 +29,11 @@ export function useMcpEndpoint(event: H3Event): McpEndpoint {
     authenticate: context => nitro.hooks.callHook('mcp:auth', context),
   })
   // Only `nuxi dev` records elicitations for the DevTools tab.
-  enableElicitationRecording(import.meta.dev === true && config.devtools === true)
-  nitro.hooks.hook('close', () => created.close())
+  const stopRecording = import.meta.dev && config.devtools ? onElicitationAsked(recordElicitation) : undefined
+  nitro.hooks.hook('close', async () => {
+    stopRecording?.()
+    await created.close()
+  })
   endpoint = created
   return created
 }

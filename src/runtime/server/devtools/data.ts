@@ -1,5 +1,5 @@
-import type { McpEndpoint } from '../endpoint'
-import type { McpServerConfig } from '../config'
+import type { McpEndpoint } from '../transport/endpoint'
+import type { McpServerConfig } from '../common/config'
 import { listElicitationRecords } from './recorder'
 import type { ElicitationRecord } from './recorder'
 

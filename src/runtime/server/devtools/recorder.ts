@@ -1,6 +1,6 @@
+import type { ElicitationAskedEvent } from '../elicitation/events'
 import type { Question } from '../elicitation/question'
-import type { ElicitationRun } from '../elicitation/run'
-import { isRecord } from '../is-record'
+import { isRecord } from '../common/is-record'
 
 /** One question a handler asked, as the DevTools tab lists it (dev only). */
 export interface ElicitationRecord {
@@ -34,20 +34,6 @@ const MAX_RECORDS = 50
 const MAX_TEXT = 2000
 const records: ElicitationRecord[] = []
 let nextId = 1
-let enabled = false
-
-/**
- * Turns recording on (the module does it in `nuxi dev` only): a production server never keeps
- * what people answered.
- *
- * @example
- * ```ts
- * enableElicitationRecording(config.devtools)
- * ```
- */
-export function enableElicitationRecording(on: boolean): void {
-  enabled = on
-}
 
 /**
  * The latest records, newest first.
@@ -86,16 +72,17 @@ function outcomeOf(value: unknown): Pick<ElicitationRecord, 'outcome' | 'content
 }
 
 /**
- * Records `question` and follows `answer` to its outcome. A no-op unless recording is on.
+ * Records a question and follows it to its outcome: the engine's `onElicitationAsked` listener,
+ * installed in `nuxi dev` only (a production server never keeps what people answered).
  *
  * @example
  * ```ts
- * return recordElicitation(run, key, question, askLegacy(run, question, options))
+ * const stop = onElicitationAsked(recordElicitation)
  * ```
  */
-export function recordElicitation<R>(run: ElicitationRun, key: string, question: Question<R>, answer: Promise<R>): Promise<R> {
+export function recordElicitation({ run, key, question, outcome }: ElicitationAskedEvent): void {
   // Modern rounds re-run the handler: a question answered in an earlier round is not news.
-  if (!enabled || run.modern?.state?.answers[key] !== undefined) return answer
+  if (run.modern?.state?.answers[key] !== undefined) return
   const body = isRecord(run.scope.body) ? run.scope.body : {}
   const params = isRecord(body.params) ? body.params : {}
   const record: ElicitationRecord = {
@@ -112,9 +99,8 @@ export function recordElicitation<R>(run: ElicitationRun, key: string, question:
   const started = Date.now()
   // Modern: an unanswered question went into this round's input_required, and its promise never settles.
   if (run.modern?.pending.has(key)) record.outcome = 'sent'
-  answer.then(
+  outcome.then(
     (value) => { Object.assign(record, outcomeOf(value), { ms: Date.now() - started }) },
     (error: unknown) => { Object.assign(record, { outcome: isRecord(error) && typeof error.code === 'string' ? error.code : 'error', ms: Date.now() - started }) },
   )
-  return answer
 }

@@ -5,13 +5,13 @@ import { McpElicitationError } from './error'
 import { askLegacy } from './legacy'
 import type { WaitOptions } from './legacy'
 import { askModern } from './modern'
-import { recordElicitation } from '../devtools/recorder'
+import { emitElicitationAsked } from './events'
 import { formQuestion, rootsQuestion, sampleQuestion, urlQuestion } from './question'
 import type { Question, Verdict } from './question'
 import { asElicitResult, checkResponseShape } from './responses'
 import type { ElicitationRun } from './run'
 import { formAnswerError, parseFormAnswer, toFormSchema } from './schema'
-import { canonicalShape } from './schema-canonical'
+import { canonicalShape } from './schema/canonical'
 import type { FormOutput, FormShape } from './schema'
 import { checkElicitationUrl } from './url'
 import { rememberUrlElicitation } from './url-completion'
@@ -88,7 +88,7 @@ function unsupported(mode: AskMode): McpElicitationError {
  */
 function ask<R>(run: ElicitationRun, key: string, mode: AskMode, question: Question<R>, options: WaitOptions): Promise<R> {
   if (!supportsMode(run, mode) && !run.modern) return Promise.reject(unsupported(mode))
-  return recordElicitation(run, key, question, run.modern ? askModern(run, key, question) : askLegacy(run, question, options))
+  return emitElicitationAsked(run, key, question, run.modern ? askModern(run, key, question) : askLegacy(run, question, options))
 }
 
 function interpretForm<S extends FormShape>(shape: S, response: unknown): Verdict<FormResult<S>> {

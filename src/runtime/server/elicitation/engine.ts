@@ -1,13 +1,13 @@
 import { inputRequired, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server'
 import type { InputRequiredResult, InputRequests } from '@modelcontextprotocol/server'
-import { getMcpScope } from '../context'
-import type { McpRequestScope } from '../context'
+import { getMcpScope } from '../common/context'
+import type { McpRequestScope } from '../common/context'
 import { runAsHandler } from './run'
 import type { ElicitationRun } from './run'
 import { digestJson, openRequestState, sealRequestState } from './state'
 import type { ModernFlowState } from './state'
 import { checkAnswerShape } from './question'
-import { isRecord } from '../is-record'
+import { isRecord } from '../common/is-record'
 
 /** How a handler execution ended: with its value, or with questions for the client (modern). */
 export type HandlerOutcome<T> = { kind: 'done', value: T } | { kind: 'input-required', result: InputRequiredResult }

@@ -1,7 +1,7 @@
 import { inputRequired } from '@modelcontextprotocol/server'
 import type { CreateMessageRequestParams, ElicitRequestFormParams, ElicitRequestURLParams, InputRequest } from '@modelcontextprotocol/server'
 import { checkResponseShape } from './responses'
-import { isRecord } from '../is-record'
+import { isRecord } from '../common/is-record'
 
 /** The kinds of input a handler can ask the client for, in both eras. */
 export type QuestionKind = 'elicit' | 'sample' | 'roots'

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type { ClientCapabilities, InputRequest, Server, ServerContext } from '@modelcontextprotocol/server'
-import type { McpRequestScope } from '../context'
-import type { McpServerConfig } from '../config'
+import type { McpRequestScope } from '../common/context'
+import type { McpServerConfig } from '../common/config'
 import type { ModernFlowState } from './state'
 import type { QuestionKind } from './question'
 

@@ -1,5 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
-import { isRecord } from '../is-record'
+import { isRecord } from '../common/is-record'
 
 /**
  * What a modern (2026-07-28) flow carries between rounds. The client holds it, so it is signed

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto'
 import { defineEventHandler, getRequestURL, setHeader } from 'h3'
 import { useRuntimeConfig } from 'nitropack/runtime'
-import type { McpServerConfig } from '../config'
-import { toList } from '../config'
+import type { McpServerConfig } from '../common/config'
+import { toList } from '../common/config'
 import { collectDevtoolsData } from '../devtools/data'
 import { devtoolsPolicy, renderDevtoolsPage } from '../devtools/page'
-import { jsonRpcError } from '../http-errors'
-import { checkOriginPolicy, isHostForThisMachine } from '../security'
+import { jsonRpcError } from '../transport/http-errors'
+import { checkOriginPolicy, isHostForThisMachine } from '../transport/security'
 import { useMcpEndpoint } from '../use-endpoint'
 
 // Registered by the module in `nuxi dev` only: `<route>` serves the page, `<route>.json` its data.

@@ -1,4 +1,4 @@
-import { McpElicitationError } from './error'
+import { McpElicitationError } from '../error'
 
 /** The only string formats the 2025-11-25 form schema allows. */
 export type WireStringFormat = 'email' | 'uri' | 'date' | 'date-time'

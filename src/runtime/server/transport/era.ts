@@ -1,6 +1,6 @@
 import { classifyInboundRequest, PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server'
 import type { IncomingHttpHeaders } from 'node:http'
-import { isRecord } from './is-record'
+import { isRecord } from '../common/is-record'
 
 /** The first protocol revision of the stateless (modern) era. */
 const FIRST_MODERN_VERSION = '2026-07-28'

@@ -1,4 +1,4 @@
-import { isBag, readList, readString, type Bag } from './schema-read'
+import { isBag, readList, readString, type Bag } from './read'
 
 /**
  * Human-readable answer problems. Each issue starts with the field in JSON quotes

@@ -1,9 +1,9 @@
 import { globalRegistry } from 'zod/v4/core'
 import type { $ZodType } from 'zod/v4/core'
-import { isBag, readBag, readList, readNumber, readString, type Bag } from './schema-read'
-import { refuseKind } from './schema-refusals'
-import { enumValues, toOptions } from './schema-options'
-import type { FieldAnnotations, FieldDescription, FieldTypeOf, NumberBound, SelectOption, WireStringFormat } from './schema-fields'
+import { isBag, readBag, readList, readNumber, readString, type Bag } from './read'
+import { refuseKind } from './refusals'
+import { enumValues, toOptions } from './options'
+import type { FieldAnnotations, FieldDescription, FieldTypeOf, NumberBound, SelectOption, WireStringFormat } from './fields'
 
 /**
  * Reads a Zod 4 field (classic or mini) into a {@link FieldDescription}. Only the input side

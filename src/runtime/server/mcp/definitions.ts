@@ -9,7 +9,7 @@ import type {
   ReadResourceResult,
   ToolAnnotations,
 } from '@modelcontextprotocol/server'
-import type { McpEra } from './context'
+import type { McpEra } from '../common/context'
 
 type MaybePromise<T> = T | Promise<T>
 

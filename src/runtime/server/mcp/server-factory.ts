@@ -1,8 +1,8 @@
 import { ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server'
 import type { HandlerDeps } from './handlers'
 import { installMcpHandlers } from './handlers'
-import { verifyRequestState } from './elicitation/engine'
-import type { McpEra } from './context'
+import { verifyRequestState } from '../elicitation/engine'
+import type { McpEra } from '../common/context'
 import { installSubscriptionHandlers } from './subscriptions'
 
 /**

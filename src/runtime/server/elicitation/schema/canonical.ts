@@ -1,8 +1,8 @@
 import { $ZodDefault, globalRegistry } from 'zod/v4/core'
 import type { $ZodType } from 'zod/v4/core'
 import { createIdentityNumbers } from './identity'
-import type { FormShape } from './schema-shape'
-import { isZod4Schema, zod4Def } from './schema-zod4'
+import type { FormShape } from './shape'
+import { isZod4Schema, zod4Def } from './zod4'
 
 /**
  * Structural sharing of form fields. The usual way to write a form is inline,

@@ -1,5 +1,5 @@
-import { refuseField } from './schema-fields'
-import type { McpElicitationError } from './error'
+import { refuseField } from './fields'
+import type { McpElicitationError } from '../error'
 
 /** The Zod constructs a form refuses, in Zod 4's vocabulary (the v3 reader maps onto it). */
 export type RefusedKind =

@@ -3,27 +3,20 @@ import { createMcpHandler } from '@modelcontextprotocol/server'
 import type { McpHttpHandler } from '@modelcontextprotocol/server'
 import { createAuthContext, McpUnauthorizedError } from './auth'
 import type { McpAuthContext } from './auth'
-import { resolveStateSecret, toList } from './config'
-import type { McpServerConfig } from './config'
-import { runInMcpScope } from './context'
-import type { McpRequestScope } from './context'
+import { resolveStateSecret, toList } from '../common/config'
+import type { McpServerConfig } from '../common/config'
+import { runInMcpScope } from '../common/context'
+import type { McpRequestScope } from '../common/context'
 import { jsonRpcError } from './http-errors'
 import { readLimitedBody, sendResponse, toSdkRequest, watchDisconnect } from './http-io'
 import { classifyEra } from './era'
 import { graceIdleConnection } from './keep-alive'
-import { createMcpRegistry } from './registry'
-import type { DefinitionEntry, ErasedPrompt, ErasedResource, ErasedTool, McpRegistry } from './registry'
+import { createMcpRegistry } from '../mcp/registry'
+import type { McpDefinitions, McpRegistry } from '../mcp/registry'
 import { checkOriginPolicy } from './security'
 import type { OriginPolicy } from './security'
-import { createMcpServer } from './server-factory'
+import { createMcpServer } from '../mcp/server-factory'
 import { LegacySessions } from './sessions'
-
-/** The discovered definition files, as the generated template exports them. */
-export interface McpDefinitions {
-  tools: DefinitionEntry<ErasedTool>[]
-  resources: DefinitionEntry<ErasedResource>[]
-  prompts: DefinitionEntry<ErasedPrompt>[]
-}
 
 export interface McpEndpointOptions {
   definitions: McpDefinitions

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import type { AuthInfo, Server } from '@modelcontextprotocol/server'
 import { jsonRpcError } from './http-errors'
-import type { HandlerDeps } from './handlers'
+import type { HandlerDeps } from '../mcp/handlers'
 import { NodeSessionTransport } from './legacy-transport'
 import type { LegacyExchange } from './legacy-transport'
-import { createMcpServer } from './server-factory'
-import { dropSubscriptions } from './subscriptions'
+import { createMcpServer } from '../mcp/server-factory'
+import { dropSubscriptions } from '../mcp/subscriptions'
 
 interface LegacySession {
   /** Who opened it (from `mcp:auth`): only they may use it. */

@@ -1,6 +1,6 @@
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/server'
 import type { z } from 'zod'
-import { isRecord } from './is-record'
+import { isRecord } from '../common/is-record'
 
 function isCallToolResult(value: unknown): value is CallToolResult {
   return isRecord(value) && Array.isArray(value.content)

@@ -1,8 +1,8 @@
 import type * as z3 from 'zod/v3'
-import { isBag, readBag, readList, readNumber, readString, type Bag } from './schema-read'
-import { refuseKind } from './schema-refusals'
-import { enumValues, toOptions } from './schema-options'
-import type { FieldAnnotations, FieldDescription, FieldTypeOf, NumberBound, SelectOption, WireStringFormat } from './schema-fields'
+import { isBag, readBag, readList, readNumber, readString, type Bag } from './read'
+import { refuseKind } from './refusals'
+import { enumValues, toOptions } from './options'
+import type { FieldAnnotations, FieldDescription, FieldTypeOf, NumberBound, SelectOption, WireStringFormat } from './fields'
 
 /**
  * Reads a Zod 3 field (`zod/v3`, or a separate zod@3 install) into a {@link FieldDescription} by

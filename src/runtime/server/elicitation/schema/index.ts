@@ -1,9 +1,9 @@
 import { createIdentityNumbers } from './identity'
-import { emitField, type FieldDescription, type PrimitiveFieldSchema } from './schema-fields'
-import { checkSensitiveField } from './schema-sensitive'
-import { resolveShape, type FormShape, type ResolvedShape } from './schema-shape'
-import { describeZod3Field } from './schema-zod3'
-import { describeZod4Field } from './schema-zod4'
+import { emitField, type FieldDescription, type PrimitiveFieldSchema } from './fields'
+import { checkSensitiveField } from './sensitive'
+import { resolveShape, type FormShape, type ResolvedShape } from './shape'
+import { describeZod3Field } from './zod3'
+import { describeZod4Field } from './zod4'
 
 /**
  * The one place that turns a Zod shape into a spec-exact MCP form-mode `requestedSchema`
@@ -16,8 +16,8 @@ import { describeZod4Field } from './schema-zod4'
  * `parseFormAnswer`, which validates the answer with the same Zod shape.
  */
 
-export type { FormShape, Zod3FormShape, Zod4FormShape } from './schema-shape'
-export type * from './schema-fields'
+export type { FormShape, Zod3FormShape, Zod4FormShape } from './shape'
+export type * from './fields'
 export { formAnswerError, parseFormAnswer } from './answer'
 export type { FormAnswer, FormOutput } from './answer'
 

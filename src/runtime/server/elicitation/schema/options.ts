@@ -1,6 +1,6 @@
-import { refuseKind } from './schema-refusals'
-import type { Bag } from './schema-read'
-import type { SelectOption } from './schema-fields'
+import { refuseKind } from './refusals'
+import type { Bag } from './read'
+import type { SelectOption } from './fields'
 
 /**
  * Enum values the way Zod computes them (both versions): the reverse-mapping keys of a TypeScript

@@ -1,11 +1,11 @@
 import type { $ZodObject, $ZodType } from 'zod/v4/core'
 import type * as z3 from 'zod/v3'
-import { McpElicitationError } from './error'
-import { isBag, readString } from './schema-read'
-import { refuseField } from './schema-fields'
-import { refuseKind } from './schema-refusals'
-import { isZod3Schema, zod3Def } from './schema-zod3'
-import { isZod4Schema, zod4Def } from './schema-zod4'
+import { McpElicitationError } from '../error'
+import { isBag, readString } from './read'
+import { refuseField } from './fields'
+import { refuseKind } from './refusals'
+import { isZod3Schema, zod3Def } from './zod3'
+import { isZod4Schema, zod4Def } from './zod4'
 
 /** A raw Zod 4 shape (classic or mini schemas): `{ name: z.string() }`. */
 export type Zod4FormShape = { readonly [field: string]: $ZodType }

@@ -48,6 +48,13 @@ export interface DefinitionEntry<D> {
   definition: D
 }
 
+/** The discovered definition files, as the generated template (`#mcp-elicitation/definitions`) exports them. */
+export interface McpDefinitions {
+  tools: DefinitionEntry<ErasedTool>[]
+  resources: DefinitionEntry<ErasedResource>[]
+  prompts: DefinitionEntry<ErasedPrompt>[]
+}
+
 export interface RegisteredTool { name: string, file: string, definition: ErasedTool, args: z.ZodType<Record<string, unknown>>, output?: z.ZodType }
 export interface RegisteredResource { name: string, file: string, definition: ErasedResource, template?: UriTemplate }
 export interface RegisteredPrompt { name: string, file: string, definition: ErasedPrompt, args: z.ZodType<Record<string, unknown>> }
@@ -161,11 +168,7 @@ function buildPrompts(entries: DefinitionEntry<ErasedPrompt>[]) {
  * registry.lists.tools // [{ name: 'echo', inputSchema: { type: 'object', … } }]
  * ```
  */
-export function createMcpRegistry(input: {
-  tools: DefinitionEntry<ErasedTool>[]
-  resources: DefinitionEntry<ErasedResource>[]
-  prompts: DefinitionEntry<ErasedPrompt>[]
-}): McpRegistry {
+export function createMcpRegistry(input: McpDefinitions): McpRegistry {
   const tools = buildTools(input.tools)
   const resources = buildResources(input.resources)
   const prompts = buildPrompts(input.prompts)

@@ -1,9 +1,9 @@
 import * as z3 from 'zod/v3'
 import { safeParse, type $strict, type $ZodObject, type $ZodType, type output } from 'zod/v4/core'
-import { McpElicitationError } from './error'
+import { McpElicitationError } from '../error'
 import { fieldOfIssue, formatIssue, labelPath, showValue } from './answer-issues'
-import { isBag, type Bag } from './schema-read'
-import { resolveShape, type FormShape, type Zod3FormShape, type Zod4FormShape } from './schema-shape'
+import { isBag, type Bag } from './read'
+import { resolveShape, type FormShape, type Zod3FormShape, type Zod4FormShape } from './shape'
 
 /**
  * Validation of a client's form answer (`content`) against the Zod shape that asked for it.

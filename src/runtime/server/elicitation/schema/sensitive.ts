@@ -1,5 +1,5 @@
-import { refuseField } from './schema-fields'
-import type { McpElicitationError } from './error'
+import { refuseField } from './fields'
+import type { McpElicitationError } from '../error'
 
 /**
  * Sensitive-data detection for form fields.

@@ -1,10 +1,10 @@
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server'
 import type { ClientCapabilities, LoggingLevel, Server, ServerContext } from '@modelcontextprotocol/server'
-import { getMcpScope } from './context'
+import { getMcpScope } from '../common/context'
 import type { McpHandlerContext } from './definitions'
-import type { HandlerDeps } from './handlers'
-import type { ElicitationRun } from './elicitation/run'
-import type { ModernFlowState } from './elicitation/state'
+import type { McpServerConfig } from '../common/config'
+import type { ElicitationRun } from '../elicitation/run'
+import type { ModernFlowState } from '../elicitation/state'
 
 function scopeOrThrow() {
   const scope = getMcpScope()
@@ -13,9 +13,9 @@ function scopeOrThrow() {
 }
 
 /** The elicitation run of one handler execution: era, capabilities, modern state. */
-export function createRun(server: Server, ctx: ServerContext, deps: HandlerDeps): ElicitationRun {
+export function createRun(server: Server, ctx: ServerContext, config: McpServerConfig): ElicitationRun {
   const scope = scopeOrThrow()
-  const base = { scope, ctx, config: deps.config, calls: 0 }
+  const base = { scope, ctx, config, calls: 0 }
   // Legacy: what the session declared at initialize. Modern: the SDK backfills this per request
   // from the request's own envelope (capabilities are never inferred across requests).
   const capabilities: ClientCapabilities | undefined = server.getClientCapabilities()

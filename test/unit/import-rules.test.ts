@@ -1,0 +1,87 @@
+import { resolve } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { findCircles, findWrongWayImports, readImportGraph, readSpecifiers, wingOf } from '../utils/import-graph'
+import type { Wing } from '../utils/import-graph'
+import { repoRoot } from '../utils/fixture'
+
+/**
+ * The wings of the server runtime (docs/architecture.md, "Code map"). A file may import its own
+ * wing or a wing of lower rank, never one of higher rank; type-only imports count too. A file
+ * in no wing fails the test: a new folder is placed here, in the same commit as the map.
+ */
+const WINGS: Wing[] = [
+  { name: 'common ground', prefix: 'common/', rank: 0 },
+  { name: 'the elicitation error', prefix: 'elicitation/error.ts', rank: 1 },
+  { name: 'schema', prefix: 'elicitation/schema/', rank: 2 },
+  { name: 'elicitation', prefix: 'elicitation/', rank: 3 },
+  { name: 'mcp', prefix: 'mcp/', rank: 4 },
+  { name: 'transport', prefix: 'transport/', rank: 5 },
+  { name: 'devtools', prefix: 'devtools/', rank: 6 },
+  { name: 'entry points', prefix: 'routes/', rank: 7 },
+  { name: 'entry points', prefix: 'use-endpoint.ts', rank: 7 },
+  { name: 'entry points', prefix: 'index.ts', rank: 7 },
+]
+
+describe('the server runtime keeps its shape', () => {
+  const graph = readImportGraph(resolve(repoRoot, 'src/runtime/server'))
+
+  it('places every file in a wing', () => {
+    expect(graph.size).toBeGreaterThan(40)
+    for (const file of graph.keys()) expect(() => wingOf(file, WINGS), file).not.toThrow()
+  })
+
+  it('has no import against the direction', () => {
+    expect(findWrongWayImports(graph, WINGS)).toEqual([])
+  })
+
+  it('has no import circle', () => {
+    expect(findCircles(graph)).toEqual([])
+  })
+})
+
+describe('the import-rule checker', () => {
+  it('finds every kind of import, and none in comments or strings', () => {
+    const source = [
+      `import {\n  a,\n  b,\n} from './multi'`,
+      `import type { T } from './type-only'`,
+      `import './side-effect'`,
+      `export { c } from './re-export'`,
+      `export * from './star'`,
+      `import x = require('./required')`,
+      `const lazy = () => import('./dynamic')`,
+      `type U = import('./import-type').U`,
+      `// import { no } from './comment'`,
+      `/* export { no } from './block-comment' */`,
+      `const s = "import no from './string'"`,
+    ].join('\n')
+    expect(readSpecifiers('example.ts', source).map(found => found.specifier)).toEqual([
+      './multi',
+      './type-only',
+      './side-effect',
+      './re-export',
+      './star',
+      './required',
+      './dynamic',
+      './import-type',
+    ])
+  })
+
+  it('fails on a tree that breaks the rules, naming each wrong import and each circle', () => {
+    const graph = readImportGraph(resolve(repoRoot, 'test/fixtures/import-rules'))
+    expect(findWrongWayImports(graph, WINGS).sort()).toEqual([
+      'elicitation/ask.ts:4 (elicitation) imports "../devtools/recorder" (devtools): against the direction',
+      'elicitation/engine.ts:3 (elicitation) imports "../mcp/handlers" (mcp): against the direction',
+      'elicitation/schema/fields.ts:3 (schema) imports "../run" (elicitation): against the direction',
+      'mcp/handlers.ts:3 (mcp) imports "../transport/endpoint" (transport): against the direction',
+      'mcp/handlers.ts:4 (mcp) imports "../transport/endpoint" (transport): against the direction',
+    ])
+    expect(findCircles(graph)).toEqual([
+      'mcp/handlers.ts → transport/endpoint.ts → mcp/handlers.ts',
+      'mcp/a.ts → mcp/b.ts → mcp/a.ts',
+    ])
+  })
+
+  it('refuses a file that belongs to no wing', () => {
+    expect(() => wingOf('stray.ts', WINGS)).toThrow(/stray\.ts belongs to no wing/)
+  })
+})
