@@ -11,14 +11,16 @@ import { McpElicitationError } from '../../src/runtime/server/elicitation/error'
 import { parseFormAnswer, toFormSchema, type ElicitFormSchema, type FormOutput, type FormShape } from '../../src/runtime/server/elicitation/schema'
 import { findSensitiveTerm } from '../../src/runtime/server/elicitation/schema/sensitive'
 
-// CI copies shared/ beside the repo clone, so the spec lives at ../shared from the repo root.
+// The official schemas of both eras' form-carrying revisions, copied into the repo (test/spec/README.md).
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
-const spec: { $schema?: string; $defs: Record<string, Record<string, unknown>> } = JSON.parse(readFileSync(path.resolve(repoRoot, '../shared/spec/mcp-schema-2025-11-25.json'), 'utf8'))
+type SpecDocument = { $schema?: string; $defs: Record<string, Record<string, unknown>> }
+const REVISIONS = ['2025-11-25', '2026-07-28']
+const specs: SpecDocument[] = REVISIONS.map(revision => JSON.parse(readFileSync(path.resolve(repoRoot, `test/spec/mcp-schema-${revision}.json`), 'utf8')))
 
 const VARIANTS = ['StringSchema', 'NumberSchema', 'BooleanSchema', 'UntitledSingleSelectEnumSchema', 'TitledSingleSelectEnumSchema', 'UntitledMultiSelectEnumSchema', 'TitledMultiSelectEnumSchema', 'LegacyTitledEnumSchema']
 
 /** The spec's $defs with `additionalProperties: false` on each variant (and its option objects), so any extra keyword fails. */
-function strictDefs(): Record<string, unknown> {
+function strictDefs(spec: SpecDocument): Record<string, unknown> {
   const defs = structuredClone(spec.$defs)
   const close = (node: unknown): void => {
     if (typeof node !== 'object' || node === null) return
@@ -37,15 +39,26 @@ function strictDefs(): Record<string, unknown> {
 }
 
 const options = { strict: false, validateFormats: false, allErrors: true }
-const ajv = spec.$schema?.includes('2020-12') ? new Ajv2020(options) : new Ajv(options)
-ajv.addSchema({ $id: 'mcp', $defs: strictDefs() })
-const validateField = ajv.getSchema('mcp#/$defs/PrimitiveSchemaDefinition')!
-const validateRoot = ajv.getSchema('mcp#/$defs/ElicitRequestFormParams/properties/requestedSchema')!
+const validators = specs.map((spec, index) => {
+  const ajv = spec.$schema?.includes('2020-12') ? new Ajv2020(options) : new Ajv(options)
+  ajv.addSchema({ $id: 'mcp', $defs: strictDefs(spec) })
+  return { revision: REVISIONS[index]!, field: ajv.getSchema('mcp#/$defs/PrimitiveSchemaDefinition')!, root: ajv.getSchema('mcp#/$defs/ElicitRequestFormParams/properties/requestedSchema')! }
+})
+/** A field is valid only when every revision's schema accepts it. */
+function validateField(field: unknown): boolean {
+  return validators.every(({ field: validate }) => validate(field) === true)
+}
+function validateRoot(schema: unknown): boolean {
+  return validators.every(({ root }) => root(schema) === true)
+}
+function specErrors(): string {
+  return JSON.stringify(validators.map(({ revision, field, root }) => ({ revision, field: field.errors, root: root.errors })))
+}
 
 function expectSpecValid(schema: ElicitFormSchema): void {
   expect(Object.keys(schema).every(k => ['type', 'properties', 'required'].includes(k))).toBe(true)
-  expect(validateRoot(schema), JSON.stringify(validateRoot.errors)).toBe(true)
-  for (const field of Object.values(schema.properties)) expect(validateField(field), JSON.stringify([field, validateField.errors])).toBe(true)
+  expect(validateRoot(schema), specErrors()).toBe(true)
+  for (const field of Object.values(schema.properties)) expect(validateField(field), JSON.stringify(field) + specErrors()).toBe(true)
   if (schema.required) expect(schema.required.length).toBeGreaterThan(0)
 }
 
@@ -65,12 +78,15 @@ function expectRefusal(shape: unknown, field: string | undefined, ...snippets: s
   for (const snippet of snippets) expect(error.message).toContain(snippet)
 }
 
-it('the strict spec validator rejects off-spec keywords (sanity check of the harness)', () => {
-  expect(validateField({ type: 'string', format: 'email' })).toBe(true)
-  for (const bad of [{ type: 'string', pattern: 'x' }, { type: 'number', exclusiveMinimum: 0 }, { type: 'string', format: 'uuid' }, { type: 'string', const: 'a' }, { type: 'object', properties: {} }]) {
-    expect(validateField(bad), JSON.stringify(bad)).toBe(false)
+it('the strict spec validators reject off-spec keywords (sanity check of the harness)', () => {
+  expect(validators.map(v => v.revision)).toEqual(['2025-11-25', '2026-07-28'])
+  for (const { revision, field, root } of validators) {
+    expect(field({ type: 'string', format: 'email' }), revision).toBe(true)
+    for (const bad of [{ type: 'string', pattern: 'x' }, { type: 'number', exclusiveMinimum: 0 }, { type: 'string', format: 'uuid' }, { type: 'string', const: 'a' }, { type: 'object', properties: {} }]) {
+      expect(field(bad), `${revision} ${JSON.stringify(bad)}`).toBe(false)
+    }
+    expect(root({ type: 'object', properties: {}, additionalProperties: false }), revision).toBe(false)
   }
-  expect(validateRoot({ type: 'object', properties: {}, additionalProperties: false })).toBe(false)
 })
 
 const titled = z.union([z.literal('a').meta({ title: 'Alpha' }), z.literal('b').describe('Beta'), z.literal('c')])
