@@ -156,6 +156,53 @@ describe('the MCP DevTools tab', () => {
     })
   })
 
+  it('times a modern answer from the round that asked, and shows an invalid answer with what was wrong', async () => {
+    let round = 0
+    const client = await connectModern(app.url, {
+      answer: async () => {
+        round += 1
+        // The person takes a while over the second try: the row must show that time, not 0 ms.
+        if (round === 2) await new Promise(resolve => setTimeout(resolve, 400))
+        return { action: 'accept', content: { color: round === 1 ? 'green' : 'blue' } }
+      },
+    })
+    try {
+      expect(textOf(await client.callTool({ name: 'pick_color', arguments: {} }))).toBe('blue')
+    }
+    finally {
+      await client.close()
+    }
+    await withFailureScreenshot(page, 'devtools-invalid', async () => {
+      const rows = page.locator('#elicitations tr', { hasText: 'modern' })
+      await expect.poll(async () => (await rows.allInnerTexts()).slice(0, 3), { timeout: 10_000 }).toEqual([
+        expect.stringContaining('accept'),
+        expect.stringContaining('invalid, asked again'),
+        expect.stringContaining('sent'),
+      ])
+      const [accepted, invalid] = await rows.allInnerTexts()
+      expect(Number(/(\d+) ms/.exec(accepted!)?.[1])).toBeGreaterThanOrEqual(400)
+      expect(accepted).toContain('"color": "blue"')
+      expect(invalid).toContain('"color": "green"')
+      expect(invalid).toMatch(/color/)
+    })
+  })
+
+  it('shows the content of an invalid legacy answer next to its error', async () => {
+    const client = await connectLegacy(app.url, { answer: () => ({ action: 'accept', content: { color: 'green' } }) })
+    try {
+      const result = await client.callTool({ name: 'pick_color', arguments: {} })
+      expect(result.isError).toBe(true)
+    }
+    finally {
+      await client.close()
+    }
+    await withFailureScreenshot(page, 'devtools-legacy-invalid', async () => {
+      const row = page.locator('#elicitations tr', { hasText: 'legacy' }).first()
+      await expect.poll(() => row.innerText(), { timeout: 10_000 }).toContain('invalid-response')
+      expect(await row.innerText()).toContain('"color": "green"')
+    })
+  })
+
   it('refuses its data to a foreign Host or Origin, as the MCP endpoint does', async () => {
     // fetch() cannot set Host: a raw request, as a DNS-rebinding page's would arrive. (In dev,
     // Vite's own host check may answer first; either way nothing is served.)

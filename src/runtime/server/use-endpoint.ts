@@ -5,7 +5,7 @@ import { createMcpEndpoint } from './transport/endpoint'
 import type { McpEndpoint } from './transport/endpoint'
 import type { McpServerConfig } from './common/config'
 import { recordElicitation } from './devtools/recorder'
-import { onElicitationAsked } from './elicitation/events'
+import { onElicitationEvent } from './elicitation/events'
 
 let endpoint: McpEndpoint | undefined
 
@@ -29,7 +29,7 @@ export function useMcpEndpoint(event: H3Event): McpEndpoint {
     authenticate: context => nitro.hooks.callHook('mcp:auth', context),
   })
   // Only `nuxi dev` records elicitations for the DevTools tab.
-  const stopRecording = import.meta.dev && config.devtools ? onElicitationAsked(recordElicitation) : undefined
+  const stopRecording = import.meta.dev && config.devtools ? onElicitationEvent(recordElicitation) : undefined
   nitro.hooks.hook('close', async () => {
     stopRecording?.()
     await created.close()

@@ -11,7 +11,7 @@ h1 { font-size: 18px; margin: 0 0 4px; } h2 { font-size: 15px; margin: 20px 0 6p
 .muted { opacity: .65; } table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid #8883; vertical-align: top; }
 th { font-weight: 600; } code, pre { font: 12px ui-monospace, monospace; } pre { margin: 0; white-space: pre-wrap; }
-.accept { color: #16a34a; } .decline, .cancel, .timeout, .cancelled, .error, .invalid-response { color: #dc2626; }
+.accept { color: #16a34a; } .decline, .cancel, .timeout, .cancelled, .error, .invalid-response, .invalid, .issue { color: #dc2626; }
 .waiting, .sent { color: #d97706; }
 `
 
@@ -39,9 +39,15 @@ async function refresh() {
     (r, e) => cell(r, e.mode),
     (r, e) => cell(r, e.message),
     (r, e) => cell(r, e.url ?? (e.fields ?? []).join(', ')),
-    (r, e) => cell(r, e.outcome, e.outcome),
+    (r, e) => cell(r, e.outcome, e.outcome.split(/[ ,]/)[0]),
     (r, e) => cell(r, e.ms === undefined ? '' : e.ms + ' ms'),
-    (r, e) => { const pre = document.createElement('pre'); pre.textContent = e.content === undefined ? '' : JSON.stringify(e.content, null, 1); r.insertCell().append(pre) },
+    (r, e) => {
+      const td = r.insertCell()
+      const pre = document.createElement('pre')
+      pre.textContent = e.content === undefined ? '' : JSON.stringify(e.content, null, 1)
+      td.append(pre)
+      for (const issue of e.issues ?? []) { const p = document.createElement('div'); p.className = 'issue'; p.textContent = issue; td.append(p) }
+    },
   ], 'Nothing asked yet. Run a tool that calls useMcpElicitation() from a client.')
 }
 refresh()

@@ -1,5 +1,6 @@
-import type { ElicitationAskedEvent } from '../elicitation/events'
+import type { ElicitationAnsweredEvent, ElicitationAskedEvent, ElicitationEvent } from '../elicitation/events'
 import type { Question } from '../elicitation/question'
+import type { ElicitationRun } from '../elicitation/run'
 import { isRecord } from '../common/is-record'
 
 /** One question a handler asked, as the DevTools tab lists it (dev only). */
@@ -20,12 +21,17 @@ export interface ElicitationRecord {
   /**
    * `waiting` (legacy: the person has not answered yet), `sent` (modern: went out in an
    * `input_required`, the answer arrives with the client's retry), the person's `action`,
-   * `answered` (sampling, roots) or the error code.
+   * `answered` (sampling, roots), `invalid, asked again` (modern) or the error code.
    */
   outcome: string
-  /** The accepted form content. Dev only: it is the developer's own test data. */
+  /** The content the client sent, valid or not. Dev only: it is the developer's own test data. */
   content?: unknown
-  /** Milliseconds until the outcome (legacy: how long the person took). */
+  /** Why the answer was refused. */
+  issues?: string[]
+  /**
+   * Milliseconds until the outcome: how long the person took. Modern: from the round whose
+   * `input_required` asked to the retry that brought the answer.
+   */
   ms?: number
 }
 
@@ -71,18 +77,26 @@ function outcomeOf(value: unknown): Pick<ElicitationRecord, 'outcome' | 'content
   return { outcome: 'answered' }
 }
 
-/**
- * Records a question and follows it to its outcome: the engine's `onElicitationAsked` listener,
- * installed in `nuxi dev` only (a production server never keeps what people answered).
- *
- * @example
- * ```ts
- * const stop = onElicitationAsked(recordElicitation)
- * ```
- */
-export function recordElicitation({ run, key, question, outcome }: ElicitationAskedEvent): void {
-  // Modern rounds re-run the handler: a question answered in an earlier round is not news.
-  if (run.modern?.state?.answers[key] !== undefined) return
+type RecordsByKey = WeakMap<ElicitationRun, Map<string, ElicitationRecord>>
+/** Legacy: the record of each question still waiting for the person. */
+const waiting: RecordsByKey = new WeakMap()
+/** Modern: the record of each answer this round brought, until the round's `asked` event. */
+const answeredNow: RecordsByKey = new WeakMap()
+
+/** Removes and returns the record `run` keeps under `key` in `map`. */
+function take(map: RecordsByKey, run: ElicitationRun, key: string): ElicitationRecord | undefined {
+  const record = map.get(run)?.get(key)
+  map.get(run)?.delete(key)
+  return record
+}
+
+function keep(map: RecordsByKey, run: ElicitationRun, key: string, record: ElicitationRecord): void {
+  const byKey = map.get(run) ?? new Map<string, ElicitationRecord>()
+  byKey.set(key, record)
+  map.set(run, byKey)
+}
+
+function newRecord(run: ElicitationRun, described: Pick<ElicitationRecord, 'mode' | 'message' | 'fields' | 'url'>, outcome: string): ElicitationRecord {
   const body = isRecord(run.scope.body) ? run.scope.body : {}
   const params = isRecord(body.params) ? body.params : {}
   const record: ElicitationRecord = {
@@ -91,16 +105,73 @@ export function recordElicitation({ run, key, question, outcome }: ElicitationAs
     era: run.modern ? 'modern' : 'legacy',
     method: typeof body.method === 'string' ? body.method : '',
     target: String(params.name ?? params.uri ?? ''),
-    ...describeQuestion(question),
-    outcome: 'waiting',
+    ...described,
+    outcome,
   }
   records.push(record)
   if (records.length > MAX_RECORDS) records.shift()
-  const started = Date.now()
-  // Modern: an unanswered question went into this round's input_required, and its promise never settles.
-  if (run.modern?.pending.has(key)) record.outcome = 'sent'
+  return record
+}
+
+/** When a modern question was sent: its state expires `stateTtlSeconds` after the round that asked. */
+function sentAt(run: ElicitationRun, key: string): number | undefined {
+  const state = run.modern?.state
+  return state?.asked[key] ? state.exp - run.config.elicitation.stateTtlSeconds * 1000 : undefined
+}
+
+function follow(record: ElicitationRecord, outcome: Promise<unknown>, started: number): void {
   outcome.then(
     (value) => { Object.assign(record, outcomeOf(value), { ms: Date.now() - started }) },
     (error: unknown) => { Object.assign(record, { outcome: isRecord(error) && typeof error.code === 'string' ? error.code : 'error', ms: Date.now() - started }) },
   )
+}
+
+function recordAsked({ run, key, question, outcome }: ElicitationAskedEvent): void {
+  const modern = run.modern
+  // Modern rounds re-run the handler: a question answered in an earlier round is not news.
+  if (modern?.state?.answers[key] !== undefined) return
+  const answered = modern ? take(answeredNow, run, key) : undefined
+  if (answered) {
+    // This round brought an answer (recorded on `answered`): valid, or refused and asked again.
+    if (modern?.pending.has(key)) answered.outcome = 'invalid, asked again'
+    else follow(answered, outcome, sentAt(run, key) ?? Date.now())
+    return
+  }
+  const record = newRecord(run, describeQuestion(question), 'waiting')
+  // Modern: an unanswered question went into this round's input_required, and its promise never settles.
+  if (modern?.pending.has(key)) record.outcome = 'sent'
+  else follow(record, outcome, Date.now())
+  if (!modern) keep(waiting, run, key, record)
+}
+
+function recordAnswered({ run, key, question, response, issues }: ElicitationAnsweredEvent): void {
+  let record: ElicitationRecord | undefined
+  if (run.modern) {
+    // A new row for this round's answer, finished by the round's `asked` event (none comes when
+    // the answer stayed invalid too often: the row then keeps `invalid-response`).
+    record = newRecord(run, describeQuestion(question), issues ? 'invalid-response' : 'answered')
+    record.ms = Date.now() - (sentAt(run, key) ?? Date.now())
+    keep(answeredNow, run, key, record)
+  }
+  else {
+    record = take(waiting, run, key)
+  }
+  if (!record) return
+  if (isRecord(response) && response.content !== undefined) record.content = keepContent(response.content)
+  if (issues) record.issues = issues.map(clip)
+}
+
+/**
+ * Records questions and follows them to their outcome, with the content the client sent: the
+ * engine's event listener, attached in `nuxi dev` only (a production server never keeps what
+ * people answered).
+ *
+ * @example
+ * ```ts
+ * const stop = onElicitationEvent(recordElicitation)
+ * ```
+ */
+export function recordElicitation(event: ElicitationEvent): void {
+  if (event.type === 'asked') recordAsked(event)
+  else recordAnswered(event)
 }

@@ -5,7 +5,7 @@ import { McpElicitationError } from './error'
 import { askLegacy } from './legacy'
 import type { WaitOptions } from './legacy'
 import { askModern } from './modern'
-import { emitElicitationAsked } from './events'
+import { emitAsked } from './events'
 import { formQuestion, rootsQuestion, sampleQuestion, urlQuestion } from './question'
 import type { Question, Verdict } from './question'
 import { asElicitResult, checkResponseShape } from './responses'
@@ -88,7 +88,9 @@ function unsupported(mode: AskMode): McpElicitationError {
  */
 function ask<R>(run: ElicitationRun, key: string, mode: AskMode, question: Question<R>, options: WaitOptions): Promise<R> {
   if (!supportsMode(run, mode) && !run.modern) return Promise.reject(unsupported(mode))
-  return emitElicitationAsked(run, key, question, run.modern ? askModern(run, key, question) : askLegacy(run, question, options))
+  const outcome = run.modern ? askModern(run, key, question) : askLegacy(run, key, question, options)
+  emitAsked(run, key, question, outcome)
+  return outcome
 }
 
 function interpretForm<S extends FormShape>(shape: S, response: unknown): Verdict<FormResult<S>> {

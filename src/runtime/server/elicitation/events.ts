@@ -2,11 +2,12 @@ import type { Question } from './question'
 import type { ElicitationRun } from './run'
 
 /**
- * A question a handler asked, and the promise of its outcome. Emitted once per question and
- * round, after the question went out (legacy: pushed; modern: queued for this round's
- * `input_required`, where its promise never settles).
+ * A question went out, with the promise of its outcome. Once per question and round (legacy:
+ * pushed; modern: queued for this round's `input_required`, where its promise never settles, or
+ * answered at once from this round's `inputResponses`).
  */
 export interface ElicitationAskedEvent {
+  type: 'asked'
   run: ElicitationRun
   /** The question's key (the `inputRequests` key on modern). */
   key: string
@@ -14,40 +15,49 @@ export interface ElicitationAskedEvent {
   outcome: Promise<unknown>
 }
 
+/**
+ * The client answered a question: once per answer received, valid or not. On modern it comes
+ * before the round's `asked` event of the same key (the answer is read while asking).
+ */
+export interface ElicitationAnsweredEvent {
+  type: 'answered'
+  run: ElicitationRun
+  key: string
+  question: Question<unknown>
+  /** The client's answer as received (e.g. `{ action, content }`). */
+  response: unknown
+  /** Why the answer was refused; absent when it was valid. */
+  issues?: string[]
+}
+
+export type ElicitationEvent = ElicitationAskedEvent | ElicitationAnsweredEvent
+
 /** Something that watches the engine without the engine knowing it (the DevTools recorder). */
-export type ElicitationListener = (event: ElicitationAskedEvent) => void
+export type ElicitationListener = (event: ElicitationEvent) => void
 
 const listeners = new Set<ElicitationListener>()
 
 /**
- * Calls `listener` for every question asked from now on. Returns the function that stops it.
- * Listeners observe: they must not throw, and they cannot change a question or its answer.
+ * Calls `listener` for every elicitation event from now on. Returns the function that stops it.
+ * Listeners observe: they cannot change a question or its answer, and a listener that throws is
+ * logged, never passed on to the tool call.
  *
  * @example
  * ```ts
- * const stop = onElicitationAsked(({ key, outcome }) => outcome.then(value => console.log(key, value), () => {}))
+ * const stop = onElicitationEvent((event) => {
+ *   if (event.type === 'answered' && event.issues) console.warn(event.key, event.issues)
+ * })
  * nitro.hooks.hook('close', stop)
  * ```
  */
-export function onElicitationAsked(listener: ElicitationListener): () => void {
+export function onElicitationEvent(listener: ElicitationListener): () => void {
   listeners.add(listener)
   return () => {
     listeners.delete(listener)
   }
 }
 
-/**
- * Tells the listeners about a question; returns `outcome` unchanged. Costs one size check when
- * nobody listens, which is always the case in production.
- *
- * @example
- * ```ts
- * return emitElicitationAsked(run, key, question, askLegacy(run, question, options))
- * ```
- */
-export function emitElicitationAsked<R>(run: ElicitationRun, key: string, question: Question<R>, outcome: Promise<R>): Promise<R> {
-  if (listeners.size === 0) return outcome
-  const event: ElicitationAskedEvent = { run, key, question, outcome }
+function emit(event: ElicitationEvent): void {
   for (const listener of listeners) {
     try {
       listener(event)
@@ -57,5 +67,30 @@ export function emitElicitationAsked<R>(run: ElicitationRun, key: string, questi
       console.error('[nuxt-mcp-elicitation] an elicitation listener threw:', error)
     }
   }
-  return outcome
+}
+
+/**
+ * Tells the listeners that `question` went out. Costs one size check when nobody listens, which
+ * is always the case in production.
+ *
+ * @example
+ * ```ts
+ * const outcome = askLegacy(run, key, question, options)
+ * emitAsked(run, key, question, outcome)
+ * ```
+ */
+export function emitAsked<R>(run: ElicitationRun, key: string, question: Question<R>, outcome: Promise<R>): void {
+  if (listeners.size > 0) emit({ type: 'asked', run, key, question, outcome })
+}
+
+/**
+ * Tells the listeners that the client answered `key`; `issues` when the answer was refused.
+ *
+ * @example
+ * ```ts
+ * emitAnswered(run, key, question, response, verdict.ok ? undefined : verdict.issues)
+ * ```
+ */
+export function emitAnswered<R>(run: ElicitationRun, key: string, question: Question<R>, response: unknown, issues?: string[]): void {
+  if (listeners.size > 0) emit({ type: 'answered', run, key, question, response, ...(issues && { issues }) })
 }

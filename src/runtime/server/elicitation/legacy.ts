@@ -1,5 +1,6 @@
 import { SdkError, SdkErrorCode } from '@modelcontextprotocol/server'
 import { McpElicitationError } from './error'
+import { emitAnswered } from './events'
 import { elicitationCounters } from './run'
 import type { ElicitationRun } from './run'
 import { checkAnswerShape } from './question'
@@ -80,10 +81,10 @@ function toElicitationError(error: unknown, signals: AbortSignal[], timeout: num
  *
  * @example
  * ```ts
- * const result = await askLegacy(run, formQuestion('Name?', requestedSchema, interpret), { timeout: 60_000 })
+ * const result = await askLegacy(run, 'q0', formQuestion('Name?', requestedSchema, interpret), { timeout: 60_000 })
  * ```
  */
-export async function askLegacy<R>(run: ElicitationRun, question: Question<R>, options: WaitOptions): Promise<R> {
+export async function askLegacy<R>(run: ElicitationRun, key: string, question: Question<R>, options: WaitOptions): Promise<R> {
   const timeout = options.timeout ?? run.config.elicitation.timeoutMs
   const signals = [run.ctx.mcpReq.signal, run.scope.signal, ...(options.signal ? [options.signal] : [])]
   const stopPings = startProgressPings(run)
@@ -95,8 +96,12 @@ export async function askLegacy<R>(run: ElicitationRun, question: Question<R>, o
       { timeout, signal: combined.signal, relatedRequestId: run.ctx.mcpReq.id, resetTimeoutOnProgress: false },
     )
     const problem = checkAnswerShape(question.kind, result)
-    if (problem) throw new McpElicitationError('invalid-response', `The client's answer to ${question.method} is malformed: ${problem}.`)
+    if (problem) {
+      emitAnswered(run, key, question, result, [problem])
+      throw new McpElicitationError('invalid-response', `The client's answer to ${question.method} is malformed: ${problem}.`)
+    }
     const verdict = question.interpret(result)
+    emitAnswered(run, key, question, result, verdict.ok ? undefined : verdict.issues)
     if (!verdict.ok && question.invalid) throw question.invalid(verdict.issues)
     if (!verdict.ok) throw new McpElicitationError('invalid-response', `The client's answer does not match the request: ${verdict.issues.join('; ')}. Ask again, or loosen the schema.`, { issues: verdict.issues })
     return verdict.result

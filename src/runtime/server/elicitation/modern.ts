@@ -1,4 +1,5 @@
 import { McpElicitationError } from './error'
+import { emitAnswered } from './events'
 import type { Question } from './question'
 import type { ElicitationRun } from './run'
 import { digestJson } from './state'
@@ -56,6 +57,7 @@ export function askModern<R>(run: ElicitationRun, key: string, question: Questio
     attempt = asked.n
     if (key in modern.responses) {
       const verdict = question.interpret(modern.responses[key])
+      emitAnswered(run, key, question, modern.responses[key], verdict.ok ? undefined : verdict.issues)
       if (verdict.ok) {
         modern.answers[key] = { q, r: modern.responses[key] }
         return Promise.resolve(verdict.result)
