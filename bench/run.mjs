@@ -13,6 +13,10 @@ import { runServerRound } from './measure/server-round.mjs'
 import { SERVERS, prepareServers } from './servers/catalog.mjs'
 import { summarizeRun } from './report/summarize.mjs'
 import { readAnalysis, textTable, writeResults } from './report/render.mjs'
+import { ensureSupportedNode } from '../scripts/node-runtime.mjs'
+
+// Measured on a Node that Nuxt supports (22 from .cache/ when the system Node is older).
+ensureSupportedNode(import.meta.filename)
 
 const args = process.argv.slice(2)
 const quick = args.includes('--quick')

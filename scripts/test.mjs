@@ -4,6 +4,10 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { resolve } from 'node:path'
+import { ensureSupportedNode } from './node-runtime.mjs'
+
+// Nuxt 4.5 needs Node 22.19+ or 24.11+: on an older system Node this re-runs on Node 22 from .cache/.
+ensureSupportedNode(import.meta.filename)
 
 const root = resolve(import.meta.dirname, '..')
 const report = resolve(root, 'test-results/vitest.json')

@@ -28,6 +28,16 @@ function freePort(): Promise<number> {
   })
 }
 
+/** Options of {@link startMcpTestApp}. */
+export interface McpTestAppOptions {
+  /** Environment variables of the server process, over the test's own. */
+  env?: Record<string, string>
+  /** Where the MCP endpoint lives (default `/mcp`). */
+  route?: string
+  /** The Node binary that runs the app (default: the one running the tests). */
+  node?: string
+}
+
 /**
  * Starts an app you built with `nuxi build` (`<rootDir>/.output/server/index.mjs`) on a free
  * loopback port and resolves once it answers HTTP.
@@ -39,12 +49,12 @@ function freePort(): Promise<number> {
  * await app.stop()
  * ```
  */
-export async function startMcpTestApp(rootDir: string, options: { env?: Record<string, string>, route?: string } = {}): Promise<McpTestApp> {
+export async function startMcpTestApp(rootDir: string, options: McpTestAppOptions = {}): Promise<McpTestApp> {
   const entry = resolve(rootDir, '.output/server/index.mjs')
   if (!existsSync(entry)) throw new Error(`${entry} does not exist: run \`nuxi build\` in ${rootDir} first.`)
   const port = await freePort()
   let log = ''
-  const child = spawn(process.execPath, [entry], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(options.node ?? process.execPath, [entry], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] })
   child.stdout?.on('data', (chunk: Buffer) => { log += chunk.toString() })
   child.stderr?.on('data', (chunk: Buffer) => { log += chunk.toString() })
   const origin = `http://127.0.0.1:${port}`

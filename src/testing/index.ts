@@ -7,4 +7,4 @@ export type { McpTestClient, McpTestClientOptions, McpTestCall, McpRecordedElici
 export { answerAs } from './person'
 export type { McpScriptedPerson, McpScriptedAnswer, McpAnswerValue, McpElicitationRequest } from './person'
 export { startMcpTestApp } from './app'
-export type { McpTestApp } from './app'
+export type { McpTestApp, McpTestAppOptions } from './app'

@@ -1,10 +1,13 @@
+import { execFileSync } from 'node:child_process'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { nodeBinary } from '../../scripts/node-runtime.mjs'
+import { startMcpTestApp } from '../../src/testing'
 import { connectLegacy, connectModern, textOf } from '../utils/clients'
 import type { ScriptedAnswer } from '../utils/clients'
-import { repoRoot, startFixture } from '../utils/fixture'
+import { repoRoot } from '../utils/fixture'
 import type { RunningFixture } from '../utils/fixture'
 import { buildApp, installApp, packModule, typecheckApp, writeFiles } from '../utils/pack'
 import type { PackedModule } from '../utils/pack'
@@ -72,12 +75,10 @@ function scratchPackageJson(tarball: string): string {
     type: 'module',
     dependencies: {
       'nuxt-mcp-elicitation': `file:${tarball}`,
+      // Nothing else: no vite or cssnano pin, which a user on Node 22 or 24 needs none of.
       'nuxt': '4.5.2',
       'zod': '4.6.7',
-      // Pinned for Node 20 (see the field notes): vite 8.4 and cssnano 8 break the build here.
-      'vite': '8.3.8',
     },
-    overrides: { cssnano: '7.1.9' },
   }, null, 2)
 }
 
@@ -96,24 +97,21 @@ function declaredEntryPaths(manifest: Record<string, unknown>): string[] {
   return paths
 }
 
+/** The Nodes a user runs: the one running the suite (22 in CI) and Node 24, from npm. */
+const NODES = [
+  { label: `Node ${process.versions.node} (the suite's)`, major: Number(process.versions.node.split('.')[0]), binary: () => process.execPath },
+  { label: 'Node 24', major: 24, binary: () => nodeBinary(24) },
+]
+
 let scratch: string
-let appDir: string
 let packed: PackedModule
-let app: RunningFixture
 
 beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), 'nuxt-mcp-pack-'))
-  appDir = join(scratch, 'app')
   packed = await packModule(join(scratch, 'tarball'))
-  await writeFiles(appDir, { 'package.json': scratchPackageJson(packed.tarball), ...SCRATCH_FILES })
-  await installApp(appDir)
-  await buildApp(appDir)
-  // startFixture resolves its name against test/fixtures; an absolute path resolves to itself.
-  app = await startFixture(appDir)
-}, 600_000)
+}, 300_000)
 
 afterAll(async () => {
-  await app?.stop()
   // The tarball was packed into the scratch folder, so this removes it too.
   if (scratch) await rm(scratch, { recursive: true, force: true })
 })
@@ -128,6 +126,31 @@ describe('the packed module', () => {
     expect(packed.files).toContain('package.json')
     // Only the build ships: no sources, tests or fixtures.
     expect(packed.files.filter(path => !path.startsWith('dist/') && !/^(?:package\.json|README\.md|LICENSE)$/i.test(path))).toEqual([])
+  })
+})
+
+describe.each(NODES)('a fresh app with the packed module on $label', ({ major, binary }) => {
+  let node: string
+  let appDir: string
+  let app: RunningFixture
+
+  beforeAll(async () => {
+    node = binary()
+    appDir = await mkdtemp(join(scratch, 'app-'))
+    await writeFiles(appDir, { 'package.json': scratchPackageJson(packed.tarball), ...SCRATCH_FILES })
+    await installApp(appDir, node)
+    await buildApp(appDir, node)
+    // An absolute path resolves to itself; the app runs on the same Node that built it.
+    app = await startMcpTestApp(appDir, { node })
+  }, 600_000)
+
+  afterAll(async () => {
+    await app?.stop()
+  })
+
+  it('was installed, built and served on that Node', () => {
+    expect(execFileSync(node, ['--version'], { encoding: 'utf8' }).trim()).toMatch(new RegExp(`^v${major}\\.`))
+    expect(app.process.spawnargs[0]).toBe(node)
   })
 
   it('type-checks a consumer importing both entry points', async () => {

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process'
 import { mkdir, readdir, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { promisify } from 'node:util'
+import { envWithNode } from '../../scripts/node-runtime.mjs'
 import { repoRoot } from './fixture'
 
 const run = promisify(execFile)
@@ -67,19 +68,20 @@ export async function writeFiles(root: string, files: Record<string, string>): P
 }
 
 /**
- * `npm install` in a scratch app, preferring the warm cache so it stays fast. npm has no deadline
- * for a download that stalls mid-body, so an install is stopped after two minutes; one that fails
- * or is stopped is tried once more.
+ * `npm install` in a scratch app, preferring the warm cache so it stays fast, with `node` (default:
+ * the one running the tests) first on PATH, as a user of that Node would install. npm has no
+ * deadline for a download that stalls mid-body, so an install is stopped after two minutes; one
+ * that fails or is stopped is tried once more.
  */
-export async function installApp(root: string): Promise<string> {
-  const install = () => runLogged(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=warn'], root, userEnv(), 120_000)
+export async function installApp(root: string, node = process.execPath): Promise<string> {
+  const install = () => runLogged(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=warn'], root, envWithNode(node, userEnv()), 120_000)
   return install().catch(install)
 }
 
-/** `nuxi build` with the app's own Nuxt CLI, as the app's own `npm run build` would. */
-export async function buildApp(root: string): Promise<string> {
+/** `nuxi build` with the app's own Nuxt CLI on `node`, as the app's own `npm run build` would. */
+export async function buildApp(root: string, node = process.execPath): Promise<string> {
   const nuxi = resolve(root, 'node_modules/@nuxt/cli/bin/nuxi.mjs')
-  return runLogged(process.execPath, [nuxi, 'build'], root, userEnv({ NODE_ENV: 'production' }))
+  return runLogged(node, [nuxi, 'build'], root, envWithNode(node, userEnv({ NODE_ENV: 'production' })))
 }
 
 /** Runs the repo's TypeScript compiler on a scratch project (its tsconfig.json in `root`). */

