@@ -1,7 +1,8 @@
 export default defineNuxtConfig({
   modules: ['../src/module'],
   compatibilityDate: '2026-11-01',
-  devtools: { enabled: false },
+  // Nuxt DevTools, with this module's MCP tab (definitions, elicitations and their answers).
+  devtools: { enabled: true },
   mcp: {
     name: 'playground',
     instructions: 'A demo of human-in-the-loop tools: registration, release, deletion and account connection.',

@@ -115,8 +115,24 @@ describe('playground /chat: an MCP host showing its server\'s elicitations', () 
       expect(await toolOutput(/Registered/)).toBe('Registered Ada Lovelace <ada@example.com>, age 36, newsletter: yes')
       await form.waitFor({ state: 'detached' })
       await page.getByText('Elicitation answered (accept)').waitFor()
-      await page.getByText('register returned: Registered Ada Lovelace').waitFor()
+      // The model's closing message does not repeat the result: it is shown once, by the tool part.
+      await page.getByText('The register tool finished; its result is shown above.').waitFor()
+      expect(await page.getByText(/Registered Ada Lovelace/).count()).toBe(1)
+      // The "Answer sent" notice belonged to the running call: gone once it has finished.
+      await page.locator('.status[data-status="ready"]').waitFor()
+      expect(await page.locator('.notice').textContent()).toBe('')
       await screenshot(page, 'host-chat-register-result')
+    })
+  }, TEST_TIMEOUT)
+
+  it('connect_account tells a form-only client where to go instead of failing', async () => {
+    await step('connect-account', async () => {
+      if (!app) throw new Error('server not started')
+      await page.goto(`${app.origin}/chat`, { waitUntil: 'networkidle' })
+      await page.getByLabel('Tool', { exact: true }).selectOption('connect_account')
+      await page.getByRole('button', { name: 'Run tool' }).click()
+      expect(await toolOutput(/cannot open pages/)).toBe(`This client cannot open pages. Open ${app.origin}/connect in your browser to connect your account.`)
+      expect(await page.getByRole('alert').count()).toBe(0)
     })
   }, TEST_TIMEOUT)
 

@@ -9,7 +9,7 @@ import { getRequestURL, readBody } from 'h3'
 // - With AI_GATEWAY_API_KEY set, a real model (NUXT_PLAYGROUND_MODEL, default openai/gpt-5-mini,
 //   through the AI SDK's gateway) reads the conversation and decides which tool to call.
 // - Without it, a scripted model (the AI SDK's MockLanguageModelV4) calls the tool picked in the
-//   page with sample arguments, then reports what the tool returned.
+//   page with sample arguments, then says it is done (the page shows the tool's result).
 
 /** Sample arguments of each tool for the scripted mode. */
 const SAMPLE_ARGS: Record<string, Record<string, unknown>> = {
@@ -31,17 +31,6 @@ const usage = {
   outputTokens: { total: 0, text: 0, reasoning: 0 },
 }
 
-/** The text parts of a tool result (an MCP CallToolResult), joined. */
-function textOfOutput(value: unknown): string {
-  if (typeof value === 'string') return value
-  if (Array.isArray(value)) return value.map(textOfOutput).join('')
-  if (typeof value !== 'object' || value === null) return JSON.stringify(value)
-  if ('text' in value && typeof value.text === 'string') return value.text
-  if ('content' in value && Array.isArray(value.content)) return textOfOutput(value.content)
-  if ('value' in value) return textOfOutput(value.value)
-  return JSON.stringify(value)
-}
-
 /** A model that calls `tool` once, then says what it returned: no key, no network. */
 function scriptedModel(tool: string | undefined): LanguageModel {
   return new MockLanguageModelV4({
@@ -51,7 +40,9 @@ function scriptedModel(tool: string | undefined): LanguageModel {
       const last = prompt.at(-1)
       const finish = (unified: 'stop' | 'tool-calls') => ({ type: 'finish' as const, usage, finishReason: { unified, raw: undefined } })
       if (last?.role === 'tool') {
-        const result = last.content.map(part => part.type === 'tool-result' ? `${part.toolName} returned: ${textOfOutput(part.output)}` : '').join('\n')
+        // The page shows the tool's result itself: the model only says it is done, without
+        // repeating it (a real model would summarise instead).
+        const result = last.content.map(part => part.type === 'tool-result' ? `The ${part.toolName} tool finished; its result is shown above.` : '').join('\n')
         return { stream: simulateReadableStream({ chunks: [
           { type: 'stream-start' as const, warnings: [] },
           { type: 'text-start' as const, id: 't1' },
