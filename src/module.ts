@@ -5,7 +5,8 @@ import { resolve } from 'pathe'
 import type { McpServerConfig } from './runtime/server/common/config'
 import { renderDefinitionsModule, scanDefinitions } from './scan'
 import type { ScannedDefinition } from './scan'
-import { printDevBanner, warnAboutDefinitions } from './dev-feedback'
+import { definitionWarnings, endpointSummary, printDevBanner, reportRescan, warnAboutDefinitions } from './dev-feedback'
+import type { DevReport } from './dev-feedback'
 import { setupMcpHost } from './host-setup'
 import { watchDefinitionsInDev } from './dev-watch'
 import { setupMcpDevtools } from './devtools-setup'
@@ -122,11 +123,16 @@ export default defineNuxtModule<ModuleOptions>({
 
     let found: ScannedDefinition[] = await scanDefinitions(layers)
     warnAboutDefinitions(logger, found, !nuxt.options.dev)
+    // `nuxi dev`: the endpoint's URL once it listens, and what the console last said about it.
+    let devUrl: string | undefined
+    let devReport: DevReport = { summary: '', warnings: new Set(definitionWarnings(found, false)) }
     addServerTemplate({
       filename: VIRTUAL_DEFINITIONS,
-      // Re-scanned on every Nitro build, so files added in `nuxi dev` appear after a reload.
+      // Re-scanned on every Nitro build, so files added in `nuxi dev` appear after a reload, with
+      // their warnings and the endpoint's new counts.
       getContents: async () => {
         found = await scanDefinitions(layers)
+        if (devUrl) devReport = reportRescan(logger, devUrl, devReport, found)
         return renderDefinitionsModule(found)
       },
     })
@@ -147,7 +153,9 @@ export default defineNuxtModule<ModuleOptions>({
 
     if (nuxt.options.dev) {
       nuxt.hook('listen', (_server, listener: { url?: string }) => {
-        printDevBanner(logger, new URL(options.route, listener.url ?? 'http://localhost:3000').href, serverConfig.name, found)
+        devUrl = new URL(options.route, listener.url ?? 'http://localhost:3000').href
+        printDevBanner(logger, devUrl, serverConfig.name, found)
+        devReport = { ...devReport, summary: endpointSummary(devUrl, found) }
       })
     }
   },

@@ -92,6 +92,8 @@ describe('nuxi dev picks up tool files without a restart', () => {
     expect(tools.map(tool => tool.name).sort()).toEqual(['added_tool', 'echo'])
     expect(tools.find(tool => tool.name === 'added_tool')?.description).toBe('Added while running')
     expect(await callFresh('added_tool')).toBe('first version')
+    // The console says so too: the endpoint line again, with the new count.
+    expect(app.log()).toMatch(/MCP endpoint: http:\/\/\S+\/mcp \(2 tools, 0 resources, 0 prompts\)/)
   }, 60_000)
 
   it('serves the new description and handler after an edit', async () => {
@@ -137,5 +139,19 @@ describe('nuxi dev picks up tool files without a restart', () => {
       await new Promise(r => setTimeout(r, 500))
     }
     expect(names, app.log()).toContain('greet')
+  }, 60_000)
+
+  it('warns on reload about a tool added without a description, as a build does', async () => {
+    const bare = join(appDir, 'server/mcp/tools/bare.ts')
+    await writeFile(bare, `export default defineMcpTool({ handler: () => 'no description' })\n`)
+    await waitForTools('bare to appear', list => list.some(tool => tool.name === 'bare'))
+    const deadline = Date.now() + 10_000
+    // (The console renders the warning's `code` spans without their backticks.)
+    const warning = /server\/mcp\/tools\/bare\.ts: the tool "bare" has no `?description`?/
+    while (!warning.test(app.log()) && Date.now() < deadline) await new Promise(r => setTimeout(r, 200))
+    expect(app.log()).toMatch(warning)
+    expect(app.log()).toMatch(/MCP endpoint: http:\/\/\S+\/mcp \(2 tools, 0 resources, 1 prompt\)/)
+    await unlink(bare)
+    await waitForTools('bare to disappear', list => !list.some(tool => tool.name === 'bare'))
   }, 60_000)
 })

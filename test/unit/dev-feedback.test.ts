@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { printDevBanner, warnAboutDefinitions } from '../../src/dev-feedback'
+import { printDevBanner, reportRescan, warnAboutDefinitions } from '../../src/dev-feedback'
 import { findRefusedFormConstructs, readTopLevelKeys } from '../../src/scan'
 import type { ScannedDefinition } from '../../src/scan'
 
@@ -73,5 +73,30 @@ describe('findRefusedFormConstructs', () => {
     const { lines, logger } = collect()
     warnAboutDefinitions(logger, [{ ...entry('tools', 'bad', true), refusedFormConstructs: ['z.record'] }], false)
     expect(lines[0]?.message).toMatch(/server\/mcp\/tools\/bad.ts: a form\(\) schema uses z.record/)
+  })
+})
+
+describe('reportRescan (nuxi dev, after a definition file changed)', () => {
+  const url = 'http://localhost:3000/mcp'
+
+  it('warns about what is new and prints the endpoint line when the counts changed', () => {
+    const { lines, logger } = collect()
+    const first = reportRescan(logger, url, { summary: '', warnings: new Set() }, [entry('tools', 'a', true)])
+    expect(lines).toEqual([{ level: 'info', message: 'MCP endpoint: http://localhost:3000/mcp (1 tool, 0 resources, 0 prompts)' }])
+    lines.length = 0
+    reportRescan(logger, url, first, [entry('tools', 'a', true), entry('tools', 'b', false)])
+    expect(lines).toEqual([
+      { level: 'warn', message: expect.stringContaining('server/mcp/tools/b.ts: the tool "b" has no `description`') },
+      { level: 'info', message: 'MCP endpoint: http://localhost:3000/mcp (2 tools, 0 resources, 0 prompts)' },
+    ])
+  })
+
+  it('says nothing again when nothing it reports changed', () => {
+    const { lines, logger } = collect()
+    const found = [entry('tools', 'a', false)]
+    const said = reportRescan(logger, url, { summary: '', warnings: new Set() }, found)
+    lines.length = 0
+    reportRescan(logger, url, said, found)
+    expect(lines).toEqual([])
   })
 })
