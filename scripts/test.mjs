@@ -14,9 +14,10 @@ const report = resolve(root, 'test-results/vitest.json')
 mkdirSync(resolve(root, 'test-results'), { recursive: true })
 rmSync(report, { force: true })
 
-// The browser tests need Debian's Chromium: install it on a fresh machine instead of failing there.
-if (process.platform === 'linux' && !existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium')) {
-  spawnSync('bash', [resolve(root, 'scripts/ensure-chromium.sh')], { cwd: root, stdio: 'inherit' })
+// The browser tests need Debian's Chromium and the DNS-rebinding test iproute2: install what is
+// missing instead of failing on a fresh machine.
+if (process.platform === 'linux' && (!existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium') || !['/usr/sbin/ip', '/sbin/ip', '/usr/bin/ip'].some(path => existsSync(path)))) {
+  spawnSync('bash', [resolve(root, 'scripts/ensure-debian-packages.sh')], { cwd: root, stdio: 'inherit' })
 }
 
 // The suite takes 5 to 10 minutes on two cores. Vitest's own timeouts cover tests and hooks, not

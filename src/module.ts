@@ -1,4 +1,4 @@
-import { addServerHandler, addServerImports, addServerTemplate, addTypeTemplate, createResolver, defineNuxtModule, useLogger } from '@nuxt/kit'
+import { addServerHandler, addServerImports, addServerTemplate, addTypeTemplate, createResolver, defineNuxtModule, useLogger, useNitro } from '@nuxt/kit'
 import { existsSync, readFileSync } from 'node:fs'
 import { defu } from 'defu'
 import { resolve } from 'pathe'
@@ -23,7 +23,24 @@ export interface ModuleOptions {
   version: string
   /** Instructions sent to clients at initialize / discover. */
   instructions?: string
-  /** Host names accepted besides loopback ones (DNS-rebinding protection). */
+  /**
+   * The address clients use to reach the endpoint's server, e.g. `https://mcp.example.com`
+   * (also `NUXT_MCP_PUBLIC_URL` at run time). Its host passes the DNS-rebinding check, which
+   * refuses every other DNS name: set it wherever the server is reached by a name other than
+   * `localhost` or an IP address.
+   *
+   * @example
+   * ```ts
+   * export default defineNuxtConfig({ mcp: { publicUrl: 'https://mcp.example.com' } })
+   * ```
+   */
+  publicUrl?: string
+  /**
+   * Host names (or `host:port`) accepted besides loopback names, IP literals and the public
+   * URL's host; `['*']` turns the DNS-rebinding check off. Defaults to `['*']` on presets that
+   * serve only behind their platform's own hostnames (cloudflare-*, vercel*, netlify*,
+   * deno-deploy), `[]` elsewhere.
+   */
   allowedHosts: string[]
   /** Browser origins accepted besides the endpoint's own. */
   allowedOrigins: string[]
@@ -61,6 +78,14 @@ export interface ModuleOptions {
 }
 
 const VIRTUAL_DEFINITIONS = '#mcp-elicitation/definitions'
+
+/**
+ * Presets whose platform serves the app only under hostnames it controls (a rebound DNS name
+ * never reaches it), so the Host check has nothing to protect there.
+ */
+function isPublicPreset(preset: string): boolean {
+  return /^(?:cloudflare|vercel|netlify|deno-deploy)/.test(preset.replace(/_/g, '-'))
+}
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -102,6 +127,7 @@ export default defineNuxtModule<ModuleOptions>({
       name: options.name ?? readPackageName(nuxt.options.rootDir) ?? 'nuxt-mcp',
       version: options.version,
       instructions: options.instructions ?? '',
+      publicUrl: options.publicUrl ?? '',
       allowedHosts: options.allowedHosts,
       allowedOrigins: options.allowedOrigins,
       maxBodySize: options.maxBodySize,
@@ -114,6 +140,15 @@ export default defineNuxtModule<ModuleOptions>({
     // The user's own runtimeConfig.mcp (e.g. a stateSecret read from elsewhere) wins over options.
     const existing: unknown = nuxt.options.runtimeConfig.mcp
     nuxt.options.runtimeConfig.mcp = defu(isRecord(existing) ? existing : {}, serverConfig)
+    // The preset is final only once Nitro starts (it may be detected from the platform).
+    nuxt.hook('ready', () => {
+      const nitro = useNitro()
+      const config = nitro.options.runtimeConfig.mcp
+      if (options.allowedHosts.length === 0 && isRecord(config) && isPublicPreset(nitro.options.preset)) {
+        config.allowedHosts = ['*']
+        logger.info(`Preset ${nitro.options.preset}: the platform serves only its own hostnames, so the MCP endpoint's DNS-rebinding check is off (allowedHosts: ['*']).`)
+      }
+    })
 
     const layers = nuxt.options._layers.map(layer => ({
       rootDir: layer.config.rootDir,

@@ -8,7 +8,7 @@ import type { Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { assertChromium, launchBrowser, screenshot, withFailureScreenshot } from '../utils/browser'
 import type { LaunchedBrowser } from '../utils/browser'
-import { buildFixture, startFixture } from '../utils/fixture'
+import { startFixture } from '../utils/fixture'
 import type { RunningFixture } from '../utils/fixture'
 
 const TEST_TIMEOUT = 90_000
@@ -21,8 +21,6 @@ let setupError: Error | undefined
 beforeAll(async () => {
   try {
     assertChromium()
-    // Always rebuilt: the fixture's sources are the playground's, which the shared build hash skips.
-    await buildFixture('host')
     ;[app, shortTimeout] = await Promise.all([startFixture('host'), startFixture('host', { NUXT_MCP_HOST_TIMEOUT_MS: '4000' })])
     browser = await launchBrowser()
     page = browser.page

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ElicitationCompleteNotificationSchema, ElicitRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { connectLegacy, connectModern, textOf } from '../utils/clients'
 import { startFixture } from '../utils/fixture'
 import type { RunningFixture } from '../utils/fixture'
@@ -38,6 +39,25 @@ describe('URL mode', () => {
     while (completed.length === 0 && Date.now() < deadline) await new Promise(resolve => setTimeout(resolve, 20))
     expect(completed).toEqual([id])
     await client.close()
+  })
+
+  it('legacy: a declined URL flow cannot be completed (nothing is kept for it)', async () => {
+    const client = await connectLegacy(app.url, { answer: () => ({ action: 'decline' }) })
+    const id = textOf(await client.callTool({ name: 'ask_url_id', arguments: {} }))
+    expect(id).toMatch(/^[0-9a-f-]{36}$/)
+    expect(await (await fetch(new URL(`/complete?id=${id}`, app.origin))).json()).toEqual({ done: false })
+    await client.close()
+  })
+
+  it('legacy: a URL flow of a session that ended cannot be completed', async () => {
+    const client = await connectLegacy(app.url, { answer: () => ({ action: 'accept' }) })
+    const id = textOf(await client.callTool({ name: 'ask_url_id', arguments: {} }))
+    const transport = client.transport
+    if (!(transport instanceof StreamableHTTPClientTransport)) throw new Error('expected the Streamable HTTP transport')
+    // DELETE: the session ends on the server.
+    await transport.terminateSession()
+    await client.close()
+    expect(await (await fetch(new URL(`/complete?id=${id}`, app.origin))).json()).toEqual({ done: false })
   })
 
   it('legacy: requireUrl() raises -32042 with the URL elicitation', async () => {

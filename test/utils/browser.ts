@@ -5,7 +5,7 @@ import { chromium } from 'playwright-core'
 import type { BrowserContext, Page } from 'playwright-core'
 import { repoRoot } from './fixture'
 
-/** Debian's chromium package; `scripts/ensure-chromium.sh` installs it. */
+/** Debian's chromium package; `scripts/ensure-debian-packages.sh` installs it. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
 
 /** Where screenshots and page dumps go (ignored by git, kept by CI). */
@@ -16,7 +16,7 @@ export const resultsDir = resolve(repoRoot, 'test-results')
  */
 export function assertChromium(): void {
   if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(`Chromium not found at ${CHROMIUM_PATH}: run scripts/ensure-chromium.sh (apt-get install -y chromium) before the browser tests.`)
+    throw new Error(`Chromium not found at ${CHROMIUM_PATH}: run scripts/ensure-debian-packages.sh (apt-get install -y chromium) before the browser tests.`)
   }
 }
 

@@ -25,7 +25,8 @@ function withoutCi(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 
 /**
  * Copies test/fixtures/dev beside the fixtures (so it resolves `nuxt` and `zod` from the repo),
- * writes `files` (path → content; `null` removes the path), and starts `nuxi dev` on it. Resolves once it listens; callers
+ * writes `files` (path → content; `null` removes the path), and starts `nuxi dev` on it (listening on
+ * `options.host`, default 127.0.0.1). Resolves once it listens; callers
  * poll for what they need.
  *
  * @example
@@ -33,7 +34,7 @@ function withoutCi(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
  * const app = await startDevApp({ 'server/mcp/tools/ask.ts': source })
  * ```
  */
-export async function startDevApp(files: Record<string, string | null> = {}): Promise<DevApp> {
+export async function startDevApp(files: Record<string, string | null> = {}, options: { host?: string } = {}): Promise<DevApp> {
   const dir = resolve(repoRoot, 'test/fixtures', `.tmp-dev-${randomBytes(4).toString('hex')}`)
   await cp(fixtureDir('dev'), dir, { recursive: true, filter: source => !/[\\/](?:\.nuxt|\.output|node_modules)$/.test(source) })
   // An absolute module path: the copy must not depend on where it sits.
@@ -54,7 +55,7 @@ export async function startDevApp(files: Record<string, string | null> = {}): Pr
   }
   const port = await freePort()
   let log = ''
-  const child: ChildProcess = spawn(process.execPath, [nuxi, 'dev', dir, '--port', String(port), '--host', '127.0.0.1'], {
+  const child: ChildProcess = spawn(process.execPath, [nuxi, 'dev', dir, '--port', String(port), '--host', options.host ?? '127.0.0.1'], {
     cwd: repoRoot,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -26,10 +26,14 @@ function sourceFiles(dir: string): string[] {
   })
 }
 
-/** Fixtures share layers (basic extends basic-layer), so any fixture change rebuilds them all. */
+/**
+ * Fixtures share layers (basic extends basic-layer), and the host fixture is the playground's
+ * pages and server: any change to one rebuilds them all.
+ */
 function buildHash(): string {
   const hash = createHash('sha256')
-  for (const file of [...sourceFiles(resolve(repoRoot, 'src')), ...sourceFiles(resolve(repoRoot, 'test/fixtures')), resolve(repoRoot, 'package-lock.json')].sort()) {
+  const sources = [...sourceFiles(resolve(repoRoot, 'src')), ...sourceFiles(resolve(repoRoot, 'test/fixtures')), ...sourceFiles(resolve(repoRoot, 'playground')), resolve(repoRoot, 'package-lock.json')]
+  for (const file of sources.sort()) {
     hash.update(file).update(readFileSync(file))
   }
   return hash.digest('hex')

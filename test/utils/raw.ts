@@ -59,3 +59,17 @@ export async function postModern(url: URL, method: string, params: Record<string
   })
   return { status: response.status, headers: response.headers, message: await readJsonRpc(response) }
 }
+
+/** A POST with any headers, Host included (fetch cannot set Host): status and body text. */
+export async function postRaw(url: URL | string, headers: Record<string, string>, body: string): Promise<{ status: number, body: string }> {
+  const { request } = await import('node:http')
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers }, (res) => {
+      let text = ''
+      res.on('data', (chunk: Buffer) => { text += chunk.toString() })
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }))
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
+}

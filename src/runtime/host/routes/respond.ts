@@ -1,6 +1,7 @@
-import { defineEventHandler, getHeader, getRouterParam, readRawBody, setResponseHeader, setResponseStatus } from 'h3'
+import { defineEventHandler, getHeader, getRouterParam, setResponseHeader, setResponseStatus } from 'h3'
 import { useRuntimeConfig } from 'nitropack/runtime'
 import { MCP_ELICITATION_HEADER } from '../../app/elicitation/types'
+import { readLimitedBody } from '../../server/common/read-body'
 import { checkCsrf } from '../csrf'
 import { browserOwner, resolveOwner } from '../owner'
 import { respondToElicitation } from '../respond'
@@ -35,22 +36,19 @@ export default defineEventHandler(async (event) => {
     setResponseStatus(event, refusal.status)
     return { error: refusal.error }
   }
-  if (Number(getHeader(event, 'content-length') ?? 0) > MAX_BODY) {
-    setResponseStatus(event, 413)
-    return { error: `The answer is larger than ${MAX_BODY} bytes.` }
+  // Cut off at the limit while it streams in (a chunked body declares no length), before parsing.
+  const read = await readLimitedBody(event, MAX_BODY, 'An answer is a form of a few fields: send less.')
+  if (!read.ok) {
+    setResponseStatus(event, read.status)
+    return { error: read.message }
   }
-  const raw = await readRawBody(event, 'utf8')
   let body: unknown
   try {
-    body = raw ? JSON.parse(raw) : undefined
+    body = read.text ? JSON.parse(read.text) : undefined
   }
   catch {
     setResponseStatus(event, 400)
     return { error: 'The body is not valid JSON.' }
-  }
-  if (raw && raw.length > MAX_BODY) {
-    setResponseStatus(event, 413)
-    return { error: `The answer is larger than ${MAX_BODY} bytes.` }
   }
   const owner = await resolveOwner(event, browserOwner(event, { create: false }))
   const outcome = await respondToElicitation(useMcpElicitationRegistry(), { id: getRouterParam(event, 'id', { decode: true }), owner, body })

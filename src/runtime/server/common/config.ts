@@ -6,7 +6,12 @@ export interface McpServerConfig {
   version: string
   /** Sent to clients at initialize / discover; empty means none. */
   instructions: string
-  /** Extra Host names accepted besides loopback ones (comma-separated string from env is fine). */
+  /**
+   * The address clients use (`NUXT_MCP_PUBLIC_URL`): its host passes the DNS-rebinding check.
+   * Empty when unset.
+   */
+  publicUrl: string
+  /** Extra Host names accepted besides loopback names and IP literals; `'*'` accepts any (comma-separated string from env is fine). */
   allowedHosts: string[] | string
   /** Origins accepted on browser requests besides the request's own host. */
   allowedOrigins: string[] | string

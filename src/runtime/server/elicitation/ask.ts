@@ -14,7 +14,7 @@ import { formAnswerError, parseFormAnswer, toFormSchema } from './schema'
 import { canonicalShape } from './schema/canonical'
 import type { FormOutput, FormShape } from './schema'
 import { checkElicitationUrl } from './url'
-import { rememberUrlElicitation } from './url-completion'
+import { forgetUrlElicitation, rememberUrlElicitation } from './url-completion'
 
 /** The person's answer to a form. `content` exists only on accept, typed from the shape. */
 export type FormResult<S extends FormShape> =
@@ -136,8 +136,18 @@ export async function askUrl(run: ElicitationRun, options: UrlOptions): Promise<
   const key = nextKey(run, options.key)
   const { target, id } = await resolveUrlTarget(run, key, options.url)
   if (options.fallback && !supportsMode(run, 'url')) return options.fallback
-  if (id && !run.modern) rememberUrlElicitation(id, run)
-  const { action } = await ask(run, key, 'url', urlQuestion(options.message, target, run.modern ? undefined : id, interpretAction), options)
+  const remembered = id !== undefined && !run.modern
+  if (remembered) rememberUrlElicitation(id, run)
+  let action: UrlResult['action']
+  try {
+    ({ action } = await ask(run, key, 'url', urlQuestion(options.message, target, run.modern ? undefined : id, interpretAction), options))
+  }
+  catch (error) {
+    if (remembered) forgetUrlElicitation(id)
+    throw error
+  }
+  // Only an accept can lead to a completion: the person agreed to open the page.
+  if (remembered && action !== 'accept') forgetUrlElicitation(id)
   return id ? { action, elicitationId: id } : { action }
 }
 

@@ -1,36 +1,63 @@
+import type { Server } from '@modelcontextprotocol/server'
 import type { ElicitationRun } from './run'
 
 /** How long a legacy URL elicitation can still be completed: a person may take a while. */
 const COMPLETION_WINDOW_MS = 60 * 60 * 1000
+/** Most URL flows remembered at once; past it the oldest is forgotten (it can no longer be completed). */
+export const MAX_REMEMBERED_URL_FLOWS = 10_000
 
 interface Remembered {
-  notify: (elicitationId: string) => Promise<void>
+  sessionId: string | undefined
+  /** Not a strong reference: a flow must not keep a closed session's server alive. */
+  server: WeakRef<Server>
   expires: number
 }
 
+// Insertion order is expiry order (one fixed window), so expired entries sit at the front.
 const remembered = new Map<string, Remembered>()
 
 function sweep(now: number): void {
-  for (const [id, entry] of remembered) if (entry.expires < now) remembered.delete(id)
+  for (const [id, entry] of remembered) {
+    if (entry.expires >= now) return
+    remembered.delete(id)
+  }
 }
 
-/** Records which legacy session asked a URL elicitation, so its completion can be announced. */
+/**
+ * Records which legacy session asked a URL elicitation, so its completion can be announced.
+ * Bounded: expired flows go first, then the oldest at {@link MAX_REMEMBERED_URL_FLOWS}.
+ */
 export function rememberUrlElicitation(elicitationId: string, run: ElicitationRun): void {
   const server = run.server
   if (!server) return
   const now = Date.now()
   sweep(now)
-  remembered.set(elicitationId, {
-    expires: now + COMPLETION_WINDOW_MS,
-    notify: id => server.notification({ method: 'notifications/elicitation/complete', params: { elicitationId: id } }),
-  })
+  if (remembered.size >= MAX_REMEMBERED_URL_FLOWS) {
+    const oldest = remembered.keys().next()
+    if (!oldest.done) remembered.delete(oldest.value)
+  }
+  remembered.set(elicitationId, { sessionId: run.scope.sessionId, server: new WeakRef(server), expires: now + COMPLETION_WINDOW_MS })
+}
+
+/**
+ * Forgets a URL flow that will not be completed: the person declined or cancelled, or the wait
+ * ended without an answer. (An accept keeps it: it only means the person agreed to open the page.)
+ */
+export function forgetUrlElicitation(elicitationId: string): void {
+  remembered.delete(elicitationId)
+}
+
+/** Forgets the URL flows of a legacy session that closed: nobody is left to notify. */
+export function forgetUrlElicitationsOf(sessionId: string): void {
+  for (const [id, entry] of remembered) if (entry.sessionId === sessionId) remembered.delete(id)
 }
 
 /**
  * Tells the legacy client that the out-of-band flow of a URL elicitation finished (the spec's
  * optional `notifications/elicitation/complete`). Call it from the route your URL points to once
- * the person is done. Returns `false` when the id is unknown, expired or already completed.
- * Modern clients need nothing: they learn completion on their retry.
+ * the person is done. Returns `false` when the id is unknown, expired, declined, already
+ * completed, or its session has ended. Modern clients need nothing: they learn completion on
+ * their retry.
  *
  * @example
  * ```ts
@@ -44,7 +71,8 @@ export function rememberUrlElicitation(elicitationId: string, run: ElicitationRu
 export async function completeMcpUrlElicitation(elicitationId: string): Promise<boolean> {
   const entry = remembered.get(elicitationId)
   remembered.delete(elicitationId)
-  if (!entry || entry.expires < Date.now()) return false
-  await entry.notify(elicitationId).catch(() => {})
+  const server = entry?.server.deref()
+  if (!entry || !server || entry.expires < Date.now()) return false
+  await server.notification({ method: 'notifications/elicitation/complete', params: { elicitationId } }).catch(() => {})
   return true
 }

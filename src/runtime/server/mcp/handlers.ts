@@ -1,6 +1,7 @@
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server'
 import type { InputRequiredResult, Server } from '@modelcontextprotocol/server'
-import type { McpRegistry, RegisteredResource } from './registry'
+import { findResource } from './registry'
+import type { McpRegistry } from './registry'
 import type { McpServerConfig } from '../common/config'
 import { executeHandler } from '../elicitation/engine'
 import type { HandlerOutcome } from '../elicitation/engine'
@@ -22,16 +23,6 @@ function unwrap<T, R>(outcome: HandlerOutcome<T>, convert: (value: T) => R): R |
 
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
-}
-
-function findResource(registry: McpRegistry, uri: string): { resource: RegisteredResource, variables: Record<string, string | string[]> } | undefined {
-  const fixed = registry.resources.get(uri)
-  if (fixed) return { resource: fixed, variables: {} }
-  for (const resource of registry.templates) {
-    const variables = resource.template?.match(uri)
-    if (variables) return { resource, variables }
-  }
-  return undefined
 }
 
 /**

@@ -1,16 +1,40 @@
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server'
 import type { Server } from '@modelcontextprotocol/server'
+import { findResource } from './registry'
+import type { McpRegistry } from './registry'
+
+/** Longest URI a session may subscribe to: a `{+path}` template matches any length. */
+export const MAX_SUBSCRIPTION_URI_LENGTH = 2048
+/** Most subscriptions one legacy session holds at once. */
+export const MAX_SUBSCRIPTIONS_PER_SESSION = 100
 
 /** Legacy sessions' resource subscriptions: server → subscribed URIs. */
 const subscribed = new Map<Server, Set<string>>()
 
+function refuse(message: string, uri: string): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, message, { uri: uri.slice(0, 200) })
+}
+
 /**
- * Serves `resources/subscribe` and `resources/unsubscribe` for a legacy session. (The 2026-07-28
- * revision replaces them with `subscriptions/listen`, which this module does not advertise.)
+ * Serves `resources/subscribe` and `resources/unsubscribe` for a legacy session: only URIs of
+ * registered resources (or template matches), of bounded length, a bounded number per session,
+ * since they are kept for as long as the session lives. (The 2026-07-28 revision replaces them
+ * with `subscriptions/listen`, which this module does not advertise.)
  */
-export function installSubscriptionHandlers(server: Server): void {
+export function installSubscriptionHandlers(server: Server, registry: McpRegistry): void {
   server.setRequestHandler('resources/subscribe', (request) => {
+    const uri = request.params.uri
+    if (uri.length > MAX_SUBSCRIPTION_URI_LENGTH) {
+      throw refuse(`Cannot subscribe: the URI is ${uri.length} characters long; at most ${MAX_SUBSCRIPTION_URI_LENGTH} characters are accepted.`, uri)
+    }
+    if (!findResource(registry, uri)) {
+      throw refuse(`Cannot subscribe to "${uri.slice(0, 200)}": no resource or resource template has that URI. Call resources/list or resources/templates/list for what exists.`, uri)
+    }
     const uris = subscribed.get(server) ?? new Set<string>()
-    uris.add(request.params.uri)
+    if (!uris.has(uri) && uris.size >= MAX_SUBSCRIPTIONS_PER_SESSION) {
+      throw refuse(`Cannot subscribe to "${uri.slice(0, 200)}": this session already holds ${MAX_SUBSCRIPTIONS_PER_SESSION} subscriptions, the most one session may. Unsubscribe from one first.`, uri)
+    }
+    uris.add(uri)
     subscribed.set(server, uris)
     return {}
   })

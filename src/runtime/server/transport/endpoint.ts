@@ -8,12 +8,13 @@ import type { McpServerConfig } from '../common/config'
 import { runInMcpScope } from '../common/context'
 import type { McpRequestScope } from '../common/context'
 import { jsonRpcError } from './http-errors'
-import { readLimitedBody, sendResponse, toSdkRequest, watchDisconnect } from './http-io'
+import { readLimitedBody } from '../common/read-body'
+import { sendResponse, toSdkRequest, watchDisconnect } from './http-io'
 import { classifyEra } from './era'
 import { graceIdleConnection } from './keep-alive'
 import { createMcpRegistry } from '../mcp/registry'
 import type { McpDefinitions, McpRegistry } from '../mcp/registry'
-import { checkOriginPolicy } from './security'
+import { checkOriginPolicy, publicHostOf } from './security'
 import type { OriginPolicy } from './security'
 import { createMcpServer } from '../mcp/server-factory'
 import { LegacySessions } from './sessions'
@@ -66,7 +67,8 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const deps = { registry, config, secret: resolveStateSecret(config, options.production) }
   const sessions = new LegacySessions(deps)
   const modern: McpHttpHandler = createMcpHandler(() => createMcpServer(deps, 'modern'), { legacy: 'reject', maxRequestBodySize: config.maxBodySize })
-  const policy: OriginPolicy = { allowedHosts: toList(config.allowedHosts), allowedOrigins: toList(config.allowedOrigins) }
+  const publicHost = publicHostOf(config.publicUrl)
+  const policy: OriginPolicy = { allowedHosts: toList(config.allowedHosts), allowedOrigins: toList(config.allowedOrigins), ...(publicHost && { publicHost }) }
 
   async function route(event: H3Event): Promise<Response | undefined> {
     const refusal = checkOriginPolicy(event, policy)

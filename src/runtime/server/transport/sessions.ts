@@ -6,6 +6,7 @@ import { NodeSessionTransport } from './legacy-transport'
 import type { LegacyExchange } from './legacy-transport'
 import { createMcpServer } from '../mcp/server-factory'
 import { dropSubscriptions } from '../mcp/subscriptions'
+import { forgetUrlElicitationsOf } from '../elicitation/url-completion'
 
 interface LegacySession {
   /** Who opened it (from `mcp:auth`): only they may use it. */
@@ -108,6 +109,7 @@ export class LegacySessions {
     if (!session) return
     this.sessions.delete(id)
     dropSubscriptions(session.server)
+    forgetUrlElicitationsOf(id)
     await session.server.close().catch(() => {})
   }
 
