@@ -13,6 +13,7 @@ import type { ElicitationRun } from './run'
 import { formAnswerError, parseFormAnswer, toFormSchema } from './schema'
 import { canonicalShape } from './schema/canonical'
 import type { FormOutput, FormShape } from './schema'
+import { runGuardedStep } from './replay-guard'
 import { checkElicitationUrl } from './url'
 import { forgetUrlElicitation, rememberUrlElicitation } from './url-completion'
 
@@ -185,12 +186,20 @@ export async function runOnce<T>(run: ElicitationRun, key: string, step: () => T
   const modern = run.modern
   if (!modern) return step()
   // Wrapped so that a step returning nothing is still remembered as done.
-  const done = modern.steps[key]
+  const done = Object.hasOwn(modern.steps, key) ? modern.steps[key] : undefined
   if (done) return done.v as T
-  const value = await step()
-  if (value !== undefined && JSON.stringify(value) === undefined) {
-    throw new McpElicitationError('invalid-schema', `once("${key}"): the step's result is not JSON-serialisable, so it cannot be kept between rounds. Return plain data (or nothing).`)
+  const checked = async () => {
+    const value = await step()
+    if (value !== undefined && JSON.stringify(value) === undefined) {
+      throw new McpElicitationError('invalid-schema', `once("${key}"): the step's result is not JSON-serialisable, so it cannot be kept between rounds. Return plain data (or nothing).`)
+    }
+    return value
   }
+  // From the second round on, the incoming state may be a replay of a round already served: the
+  // step is claimed for this flow first. (The first round has no state to replay: a resent first
+  // request is a new call.)
+  const state = modern.state
+  const value = state?.nonce ? await runGuardedStep(run.store, state.nonce, key, state.exp - Date.now(), checked) : await checked()
   modern.steps[key] = { v: value }
   return value
 }

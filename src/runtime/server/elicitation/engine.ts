@@ -60,6 +60,7 @@ function endRound(run: ElicitationRun, secret: string): InputRequiredResult {
     answers: modern.answers,
     asked,
     ...(Object.keys(modern.steps).length > 0 && { steps: modern.steps }),
+    nonce: modern.state?.nonce ?? crypto.randomUUID(),
   }
   return inputRequired({ inputRequests, requestState: sealRequestState(secret, state) })
 }

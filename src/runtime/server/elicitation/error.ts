@@ -10,6 +10,9 @@
  * - `outside-handler`: `useMcpElicitation()` was called outside a tool, resource or prompt handler.
  * - `protocol`: the client answered with a protocol error.
  * - `duplicate-key`: two different questions in one handler share a `key`.
+ * - `in-progress`: a `once()` step is still running for another copy of the same modern round.
+ * - `unavailable`: the store that guards `once()` steps cannot be written (full or unreachable);
+ *   the step did not run.
  */
 export type McpElicitationErrorCode =
   | 'unsupported'
@@ -21,6 +24,8 @@ export type McpElicitationErrorCode =
   | 'outside-handler'
   | 'protocol'
   | 'duplicate-key'
+  | 'in-progress'
+  | 'unavailable'
 
 /** Extra facts carried by an {@link McpElicitationError}. */
 export interface McpElicitationErrorDetails {

@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import type { ClientCapabilities, InputRequest, Server, ServerContext } from '@modelcontextprotocol/server'
 import type { McpRequestScope } from '../common/context'
 import type { McpServerConfig } from '../common/config'
+import type { McpStateStore } from '../common/store/store'
 import type { ModernFlowState } from './state'
 import type { QuestionKind } from './question'
 
@@ -23,6 +24,8 @@ export interface ElicitationRun {
   scope: McpRequestScope
   ctx: ServerContext
   config: McpServerConfig
+  /** Where modern `once()` steps are claimed and recorded (the replay guard). */
+  store: McpStateStore
   /** The legacy session's server (for later notifications); absent on modern requests. */
   server?: Server
   /** The client's capabilities for THIS request (modern: its envelope; legacy: its initialize). */

@@ -16,6 +16,8 @@ export interface ModernFlowState {
   asked: Record<string, { q: string, n: number, k: 'elicit' | 'sample' | 'roots' }>
   /** Results of `once()` steps already run in earlier rounds: key → JSON value. */
   steps?: Record<string, { v?: unknown }>
+  /** The flow's id, fixed at its first round: `once()` steps are guarded per flow under it. */
+  nonce?: string
 }
 
 /** Why a state was refused; goes to logs, never to the wire (the SDK freezes that message). */
@@ -66,6 +68,7 @@ export function sealRequestState(secret: string, state: ModernFlowState): string
 function isFlowState(value: unknown): value is ModernFlowState {
   return isRecord(value) && typeof value.exp === 'number' && typeof value.bind === 'string'
     && isRecord(value.answers) && isRecord(value.asked) && (value.steps === undefined || isRecord(value.steps))
+    && (value.nonce === undefined || typeof value.nonce === 'string')
 }
 
 /**

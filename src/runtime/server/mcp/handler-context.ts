@@ -3,6 +3,7 @@ import type { ClientCapabilities, LoggingLevel, Server, ServerContext } from '@m
 import { getMcpScope } from '../common/context'
 import type { McpHandlerContext } from './definitions'
 import type { McpServerConfig } from '../common/config'
+import type { McpStateStore } from '../common/store/store'
 import type { ElicitationRun } from '../elicitation/run'
 import type { ModernFlowState } from '../elicitation/state'
 
@@ -12,10 +13,16 @@ function scopeOrThrow() {
   return scope
 }
 
+/** What a run needs besides the request: the module's config and the replay guard's store. */
+export interface RunDeps {
+  config: McpServerConfig
+  store: McpStateStore
+}
+
 /** The elicitation run of one handler execution: era, capabilities, modern state. */
-export function createRun(server: Server, ctx: ServerContext, config: McpServerConfig): ElicitationRun {
+export function createRun(server: Server, ctx: ServerContext, deps: RunDeps): ElicitationRun {
   const scope = scopeOrThrow()
-  const base = { scope, ctx, config, calls: 0 }
+  const base = { scope, ctx, config: deps.config, store: deps.store, calls: 0 }
   // Legacy: what the session declared at initialize. Modern: the SDK backfills this per request
   // from the request's own envelope (capabilities are never inferred across requests).
   const capabilities: ClientCapabilities | undefined = server.getClientCapabilities()

@@ -2,17 +2,16 @@ import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server'
 import type { InputRequiredResult, Server } from '@modelcontextprotocol/server'
 import { findResource } from './registry'
 import type { McpRegistry } from './registry'
-import type { McpServerConfig } from '../common/config'
 import { executeHandler } from '../elicitation/engine'
 import type { HandlerOutcome } from '../elicitation/engine'
 import { createRun, handlerContext } from './handler-context'
+import type { RunDeps } from './handler-context'
 import { installCompletionHandler } from './completions'
 import { describeIssues, toolError, toPromptResult, toResourceResult, toToolResult } from './results'
 
 /** Everything the request handlers need besides the request. */
-export interface HandlerDeps {
+export interface HandlerDeps extends RunDeps {
   registry: McpRegistry
-  config: McpServerConfig
   /** The resolved HMAC key of modern `requestState`. */
   secret: string
 }
@@ -48,7 +47,7 @@ export function installMcpHandlers(server: Server, deps: HandlerDeps): void {
     if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool "${request.params.name}". Call tools/list for the available names.`)
     const parsed = tool.args.safeParse(request.params.arguments ?? {})
     if (!parsed.success) return toolError(`Invalid arguments for tool "${tool.name}": ${describeIssues(parsed.error)}`)
-    const run = createRun(server, ctx, deps.config)
+    const run = createRun(server, ctx, deps)
     try {
       const outcome = await executeHandler(run, deps.secret, () => tool.definition.handler(parsed.data, handlerContext(run)))
       return unwrap(outcome, value => toToolResult(value, tool.output))
@@ -64,7 +63,7 @@ export function installMcpHandlers(server: Server, deps: HandlerDeps): void {
     const found = findResource(registry, request.params.uri)
     if (!found) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource not found: "${request.params.uri}". Call resources/list or resources/templates/list for what exists.`, { uri: request.params.uri })
     const { resource, variables } = found
-    const run = createRun(server, ctx, deps.config)
+    const run = createRun(server, ctx, deps)
     const outcome = await executeHandler(run, deps.secret, () => resource.definition.handler(new URL(request.params.uri), variables, handlerContext(run)))
     const cache = resource.definition.cache
     return unwrap(outcome, value => ({
@@ -78,7 +77,7 @@ export function installMcpHandlers(server: Server, deps: HandlerDeps): void {
     if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt "${request.params.name}". Call prompts/list for the available names.`)
     const parsed = prompt.args.safeParse(request.params.arguments ?? {})
     if (!parsed.success) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid arguments for prompt "${prompt.name}": ${describeIssues(parsed.error)}`)
-    const run = createRun(server, ctx, deps.config)
+    const run = createRun(server, ctx, deps)
     const outcome = await executeHandler(run, deps.secret, () => prompt.definition.handler(parsed.data, handlerContext(run)))
     return unwrap(outcome, value => toPromptResult(value, prompt.definition.description))
   })

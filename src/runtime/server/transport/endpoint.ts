@@ -6,6 +6,8 @@ import type { McpAuthContext } from './auth'
 import { resolveStateSecret, toList } from '../common/config'
 import type { McpServerConfig } from '../common/config'
 import { runInMcpScope } from '../common/context'
+import { createMemoryStore } from '../common/store/memory'
+import type { McpStateStore } from '../common/store/store'
 import type { McpRequestScope } from '../common/context'
 import { jsonRpcError } from './http-errors'
 import { readLimitedBody } from '../common/read-body'
@@ -25,6 +27,8 @@ export interface McpEndpointOptions {
   production: boolean
   /** Runs the app's `mcp:auth` hooks. */
   authenticate?: (context: McpAuthContext) => Promise<void>
+  /** Where modern `once()` steps are guarded against replays (default: in this process). */
+  store?: McpStateStore
 }
 
 /** One MCP endpoint serving both protocol eras. */
@@ -64,7 +68,7 @@ function isJsonContentType(value: string | undefined): boolean {
 export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const { config } = options
   const registry = createMcpRegistry(options.definitions)
-  const deps = { registry, config, secret: resolveStateSecret(config, options.production) }
+  const deps = { registry, config, secret: resolveStateSecret(config, options.production), store: options.store ?? createMemoryStore() }
   const sessions = new LegacySessions(deps)
   const modern: McpHttpHandler = createMcpHandler(() => createMcpServer(deps, 'modern'), { legacy: 'reject', maxRequestBodySize: config.maxBodySize })
   const publicHost = publicHostOf(config.publicUrl)
