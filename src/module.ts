@@ -46,6 +46,17 @@ export interface ModuleOptions {
   allowedOrigins: string[]
   /** Largest request body in bytes. */
   maxBodySize: number
+  /**
+   * Proxies in front of the server whose `X-Forwarded-For` is believed when telling anonymous
+   * clients apart (the per-principal session cap): addresses or IPv4 CIDR ranges. Also
+   * `NUXT_MCP_TRUSTED_PROXIES` (comma-separated). Empty: the peer's own address counts.
+   *
+   * @example
+   * ```ts
+   * export default defineNuxtConfig({ mcp: { trustedProxies: ['127.0.0.1', '10.0.0.0/8'] } })
+   * ```
+   */
+  trustedProxies: string[]
   sessions: Partial<McpServerConfig['sessions']>
   /**
    * In `nuxi dev`, an "MCP" tab in Nuxt DevTools (also at `/__mcp-elicitation/devtools`): the
@@ -108,6 +119,7 @@ export default defineNuxtModule<ModuleOptions>({
     allowedHosts: [],
     allowedOrigins: [],
     maxBodySize: 4 * 1024 * 1024,
+    trustedProxies: [],
     sessions: {},
     devtools: true,
     elicitation: {},
@@ -131,7 +143,8 @@ export default defineNuxtModule<ModuleOptions>({
       allowedHosts: options.allowedHosts,
       allowedOrigins: options.allowedOrigins,
       maxBodySize: options.maxBodySize,
-      sessions: { idleTimeoutMs: 30 * 60_000, max: 1000, ...options.sessions },
+      sessions: { idleTimeoutMs: 30 * 60_000, max: 1000, maxPerPrincipal: 100, ...options.sessions },
+      trustedProxies: options.trustedProxies,
       elicitation: { timeoutMs: 10 * 60_000, stateTtlSeconds: 3600, maxAttempts: 3, progressIntervalMs: 15_000, allowInsecureUrls: false, ...options.elicitation },
       devtools: options.devtools && nuxt.options.dev,
       // Read at run time from NUXT_MCP_STATE_SECRET: never baked into the build.

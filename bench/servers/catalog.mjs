@@ -74,7 +74,8 @@ export async function prepareServers({ reuse, log }) {
         }
         log(`  ${server.id}-${variant}: build ${(info.buildMs / 1000).toFixed(1)} s${info.cached ? ' (cached from an earlier run)' : ''}, .output ${(info.outputBytes / 2 ** 20).toFixed(2)} MB`)
         builds[server.id][variant] = info
-        entries[server.id][variant] = { entry: info.entry, env: { NUXT_MCP_STATE_SECRET: 'bench-state-secret-bench-state-secret-0123456789' } }
+        // The memory runs open 1000 idle sessions from one loopback client: above the per-client cap (100).
+        entries[server.id][variant] = { entry: info.entry, env: { NUXT_MCP_STATE_SECRET: 'bench-state-secret-bench-state-secret-0123456789', NUXT_MCP_SESSIONS_MAX_PER_PRINCIPAL: '1000' } }
       }
     }
     catch (error) {

@@ -21,6 +21,9 @@ const IDLE_MS = 30_000
 const env = {
   NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --expose-gc`.trim(),
   NUXT_MCP_SESSIONS_IDLE_TIMEOUT_MS: String(IDLE_MS),
+  // 250 flows from one loopback client, half of which leave their session open: above the
+  // per-client cap (100), whose eviction hostile-sessions.test.ts covers.
+  NUXT_MCP_SESSIONS_MAX_PER_PRINCIPAL: '1000',
 }
 
 let app: RunningFixture

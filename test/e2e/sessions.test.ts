@@ -44,16 +44,30 @@ describe('legacy sessions', () => {
     await busy.close()
   })
 
-  it('refuses sessions beyond the cap with 503 naming the option, and serves again once one closes', async () => {
+  it('at the cap closes the least recently used idle session to make room', async () => {
     // Let the idle sessions of the earlier tests be evicted first.
     await new Promise(resolve => setTimeout(resolve, 1800))
     const opened = [await openRawSession(), await openRawSession(), await openRawSession()]
     expect(opened.map(session => session.status)).toEqual([200, 200, 200])
+    // Used last: the second and third are more recent than the first.
+    expect(await listWith(opened[1]!.id!)).toBe(200)
+    expect(await listWith(opened[2]!.id!)).toBe(200)
+    const fourth = await openRawSession()
+    expect(fourth.status).toBe(200)
+    expect(await listWith(opened[0]!.id!)).toBe(404)
+    expect(await listWith(opened[1]!.id!)).toBe(200)
+    for (const id of [opened[1]!.id!, opened[2]!.id!, fourth.id!]) await fetch(app.url, { method: 'DELETE', headers: { 'mcp-session-id': id } })
+  })
+
+  it('refuses with 503 naming the option when every session has a request in flight, and serves again once one closes', async () => {
+    const waiting = await Promise.all([0, 1, 2].map(() => connectLegacy(app.url, { answer: () => new Promise(() => {}) })))
+    const calls = waiting.map((client, i) => client.callTool({ name: 'ask_wait', arguments: { label: `cap-${i}`, timeout: 3000 } }).catch(() => undefined))
+    await new Promise(resolve => setTimeout(resolve, 300))
     const refused = await openRawSession()
     expect(refused.status).toBe(503)
     expect(refused.body).toMatch(/mcp\.sessions\.max/)
-    const closed = await fetch(app.url, { method: 'DELETE', headers: { 'mcp-session-id': opened[0]!.id! } })
-    expect(closed.status).toBe(200)
+    await Promise.all(calls)
+    await Promise.all(waiting.map(client => client.close()))
     expect((await openRawSession()).status).toBe(200)
-  })
+  }, 15_000)
 })

@@ -20,9 +20,13 @@ export interface McpServerConfig {
   sessions: {
     /** A legacy session idle this long (and with no request in flight) is closed. 0 disables. */
     idleTimeoutMs: number
-    /** Most concurrent legacy sessions; beyond it `initialize` gets 503. */
+    /** Most legacy sessions at once; at it the least recently used idle one is closed (503 when none is idle). */
     max: number
+    /** Most legacy sessions of one principal (or, anonymous, one client address); at it that principal's least recently used idle one is closed. */
+    maxPerPrincipal: number
   }
+  /** Proxies whose `X-Forwarded-For` is believed (addresses or IPv4 CIDR ranges; comma-separated string from env is fine). */
+  trustedProxies: string[] | string
   elicitation: {
     /** How long a legacy elicitation waits for the person, unless the call passes `timeout`. */
     timeoutMs: number

@@ -17,6 +17,7 @@ import { graceIdleConnection } from './keep-alive'
 import { createMcpRegistry } from '../mcp/registry'
 import type { McpDefinitions, McpRegistry } from '../mcp/registry'
 import { checkOriginPolicy, publicHostOf } from './security'
+import { clientAddressOf } from './client-address'
 import type { OriginPolicy } from './security'
 import { createMcpServer } from '../mcp/server-factory'
 import { LegacySessions } from './sessions'
@@ -72,6 +73,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const sessions = new LegacySessions(deps)
   const modern: McpHttpHandler = createMcpHandler(() => createMcpServer(deps, 'modern'), { legacy: 'reject', maxRequestBodySize: config.maxBodySize })
   const publicHost = publicHostOf(config.publicUrl)
+  const trustedProxies = toList(config.trustedProxies)
   const policy: OriginPolicy = { allowedHosts: toList(config.allowedHosts), allowedOrigins: toList(config.allowedOrigins), ...(publicHost && { publicHost }) }
 
   async function route(event: H3Event): Promise<Response | undefined> {
@@ -119,7 +121,8 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     }
     if (legacy) {
       const exchange = { req: event.node.req, res: event.node.res, body: parsedBody }
-      return runInMcpScope(scope, () => sessions.handle(exchange, auth, (id) => { scope.sessionId = id }))
+      const caller = { principal: auth.principal, authInfo: auth.authInfo, address: clientAddressOf(event.node.req, trustedProxies) }
+      return runInMcpScope(scope, () => sessions.handle(exchange, caller, (id) => { scope.sessionId = id }))
     }
     const requestOptions = { parsedBody, ...(auth.authInfo && { authInfo: auth.authInfo }) }
     return runInMcpScope(scope, () => modern.fetch(toSdkRequest(event, rawBody), requestOptions))

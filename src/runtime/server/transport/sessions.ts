@@ -11,6 +11,8 @@ import { forgetUrlElicitationsOf } from '../elicitation/url-completion'
 interface LegacySession {
   /** Who opened it (from `mcp:auth`): only they may use it. */
   principal: string | undefined
+  /** What the per-principal cap counts by: the principal, or the client address when anonymous. */
+  owner: string
   transport: NodeSessionTransport
   server: Server
   lastActivity: number
@@ -21,8 +23,12 @@ interface LegacySession {
 /** Counts for leak tests and the dev banner; not public API. */
 export interface SessionStats { open: number, active: number }
 
-/** Who is calling, as the `mcp:auth` hooks decided. */
-export interface LegacyCaller { principal?: string, authInfo?: AuthInfo }
+/** Who is calling, as the `mcp:auth` hooks decided, and from where (for anonymous callers). */
+export interface LegacyCaller { principal?: string, authInfo?: AuthInfo, address: string }
+
+function ownerOf(caller: LegacyCaller): string {
+  return caller.principal !== undefined ? `principal:${caller.principal}` : `address:${caller.address}`
+}
 
 function isInitialize(body: unknown): boolean {
   const messages = Array.isArray(body) ? body : [body]
@@ -35,6 +41,8 @@ function isInitialize(body: unknown): boolean {
  */
 export class LegacySessions {
   private readonly sessions = new Map<string, LegacySession>()
+  /** Session ids by owner, for the per-principal cap. */
+  private readonly byOwner = new Map<string, Set<string>>()
   private sweeper?: ReturnType<typeof setInterval>
 
   constructor(private readonly deps: HandlerDeps) {
@@ -65,19 +73,52 @@ export class LegacySessions {
     if (exchange.req.method !== 'POST' || !isInitialize(exchange.body)) {
       return jsonRpcError(400, -32000, 'Bad Request: missing Mcp-Session-Id header. Send initialize first (legacy clients), or send a 2026-07-28 request with params._meta["io.modelcontextprotocol/protocolVersion"].')
     }
-    if (this.sessions.size >= this.deps.config.sessions.max) {
-      return jsonRpcError(503, -32000, `Too many open MCP sessions (${this.deps.config.sessions.max}). Retry later, or raise \`mcp.sessions.max\` (NUXT_MCP_SESSIONS_MAX).`)
-    }
-    await this.open({ ...exchange, ...(caller.authInfo && { authInfo: caller.authInfo }) }, caller.principal, onSession)
+    const refusal = this.makeRoom(ownerOf(caller))
+    if (refusal) return refusal
+    await this.open({ ...exchange, ...(caller.authInfo && { authInfo: caller.authInfo }) }, caller, onSession)
     return undefined
   }
 
-  private async open(exchange: LegacyExchange, principal: string | undefined, onSession: (id: string) => void): Promise<void> {
+  /**
+   * Makes room for one more session of `owner`: at its per-principal cap, its least recently used
+   * idle session is closed; at the global cap, the least recently used idle one of anybody. A
+   * session with a request in flight is never closed: when none is idle, the answer is 503.
+   */
+  private makeRoom(owner: string): Response | undefined {
+    const { max, maxPerPrincipal } = this.deps.config.sessions
+    const mine = this.byOwner.get(owner)
+    if (mine && mine.size >= maxPerPrincipal) {
+      const victim = this.leastRecentlyUsedIdle(mine)
+      if (!victim) return jsonRpcError(503, -32000, `Too many MCP sessions of one caller (${maxPerPrincipal}), each with a request in flight. Retry later, close sessions you no longer use (DELETE), or raise \`mcp.sessions.maxPerPrincipal\` (NUXT_MCP_SESSIONS_MAX_PER_PRINCIPAL).`)
+      void this.close(victim)
+    }
+    if (this.sessions.size >= max) {
+      const victim = this.leastRecentlyUsedIdle(this.sessions.keys())
+      if (!victim) return jsonRpcError(503, -32000, `Too many open MCP sessions (${max}), each with a request in flight. Retry later, or raise \`mcp.sessions.max\` (NUXT_MCP_SESSIONS_MAX).`)
+      void this.close(victim)
+    }
+    return undefined
+  }
+
+  private leastRecentlyUsedIdle(ids: Iterable<string>): string | undefined {
+    let victim: string | undefined
+    let oldest = Infinity
+    for (const id of ids) {
+      const session = this.sessions.get(id)
+      if (session && session.active === 0 && session.lastActivity < oldest) {
+        oldest = session.lastActivity
+        victim = id
+      }
+    }
+    return victim
+  }
+
+  private async open(exchange: LegacyExchange, caller: LegacyCaller, onSession: (id: string) => void): Promise<void> {
     const id = randomUUID()
     const server = createMcpServer(this.deps, 'legacy')
     const transport = new NodeSessionTransport(id)
     transport.onclose = () => {
-      this.sessions.delete(id)
+      this.forget(id)
     }
     await server.connect(transport)
     onSession(id)
@@ -87,7 +128,22 @@ export class LegacySessions {
       await server.close().catch(() => {})
       return
     }
-    this.sessions.set(id, { principal, transport, server, lastActivity: Date.now(), active: 0 })
+    const owner = ownerOf(caller)
+    this.sessions.set(id, { principal: caller.principal, owner, transport, server, lastActivity: Date.now(), active: 0 })
+    const ids = this.byOwner.get(owner) ?? new Set<string>()
+    ids.add(id)
+    this.byOwner.set(owner, ids)
+  }
+
+  /** Drops a session from the maps (synchronously, so a cap check right after sees the room). */
+  private forget(id: string): LegacySession | undefined {
+    const session = this.sessions.get(id)
+    if (!session) return undefined
+    this.sessions.delete(id)
+    const ids = this.byOwner.get(session.owner)
+    ids?.delete(id)
+    if (ids?.size === 0) this.byOwner.delete(session.owner)
+    return session
   }
 
   private forward(id: string, session: LegacySession, exchange: LegacyExchange): void {
@@ -105,9 +161,8 @@ export class LegacySessions {
 
   /** Closes a session: its pending elicitations end with `'cancelled'`. */
   async close(id: string): Promise<void> {
-    const session = this.sessions.get(id)
+    const session = this.forget(id)
     if (!session) return
-    this.sessions.delete(id)
     dropSubscriptions(session.server)
     forgetUrlElicitationsOf(id)
     await session.server.close().catch(() => {})
