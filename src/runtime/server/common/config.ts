@@ -32,7 +32,7 @@ export interface McpServerConfig {
     timeoutMs: number
     /** How long a modern `requestState` stays valid. */
     stateTtlSeconds: number
-    /** How many times in total a modern client is asked one question when its answers are invalid. */
+    /** How many times in total a client is asked one question while its answers are invalid (both eras). */
     maxAttempts: number
     /** How often a waiting legacy elicitation sends progress to a client that gave a progress token. */
     progressIntervalMs: number

@@ -3,7 +3,7 @@ import { McpElicitationError } from './error'
 import { emitAnswered } from './events'
 import { elicitationCounters } from './run'
 import type { ElicitationRun } from './run'
-import { checkAnswerShape } from './question'
+import { checkAnswerShape, stayedInvalid } from './question'
 import type { Question } from './question'
 
 /** Per-call wait options. */
@@ -77,7 +77,9 @@ function toElicitationError(error: unknown, signals: AbortSignal[], timeout: num
  * Pushes a question (`elicitation/create`, `sampling/createMessage`, `roots/list`) to a legacy
  * client on the tool call's own response stream and waits for the answer. Related to the current
  * request explicitly: otherwise the SDK sends it on the standalone GET stream, which many
- * clients never open. A malformed or invalid answer fails with `'invalid-response'`.
+ * clients never open. An invalid answer is pushed again with what was wrong, up to
+ * `elicitation.maxAttempts` asks in all, then fails with `'invalid-response'` (as on modern); a
+ * malformed one fails at once.
  *
  * @example
  * ```ts
@@ -91,20 +93,24 @@ export async function askLegacy<R>(run: ElicitationRun, key: string, question: Q
   const combined = combineSignals(signals)
   elicitationCounters.pendingLegacy += 1
   try {
-    const result: unknown = await run.ctx.mcpReq.send(
-      { method: question.method, params: question.params },
-      { timeout, signal: combined.signal, relatedRequestId: run.ctx.mcpReq.id, resetTimeoutOnProgress: false },
-    )
-    const problem = checkAnswerShape(question.kind, result)
-    if (problem) {
-      emitAnswered(run, key, question, result, [problem])
-      throw new McpElicitationError('invalid-response', `The client's answer to ${question.method} is malformed: ${problem}.`)
+    let params = question.params
+    // An invalid answer is asked again with what was wrong, as on modern, up to the same bound.
+    for (let attempt = 1; ; attempt++) {
+      const result: unknown = await run.ctx.mcpReq.send(
+        { method: question.method, params },
+        { timeout, signal: combined.signal, relatedRequestId: run.ctx.mcpReq.id, resetTimeoutOnProgress: false },
+      )
+      const problem = checkAnswerShape(question.kind, result)
+      if (problem) {
+        emitAnswered(run, key, question, result, [problem])
+        throw new McpElicitationError('invalid-response', `The client's answer to ${question.method} is malformed: ${problem}.`)
+      }
+      const verdict = question.interpret(result)
+      emitAnswered(run, key, question, result, verdict.ok ? undefined : verdict.issues)
+      if (verdict.ok) return verdict.result
+      if (!question.reask || attempt >= run.config.elicitation.maxAttempts) throw stayedInvalid(question, attempt, verdict.issues)
+      params = question.reask(verdict.issues.join('; ')).params
     }
-    const verdict = question.interpret(result)
-    emitAnswered(run, key, question, result, verdict.ok ? undefined : verdict.issues)
-    if (!verdict.ok && question.invalid) throw question.invalid(verdict.issues)
-    if (!verdict.ok) throw new McpElicitationError('invalid-response', `The client's answer does not match the request: ${verdict.issues.join('; ')}. Ask again, or loosen the schema.`, { issues: verdict.issues })
-    return verdict.result
   }
   catch (error) {
     throw toElicitationError(error, signals, timeout)

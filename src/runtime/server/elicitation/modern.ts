@@ -1,5 +1,6 @@
 import { McpElicitationError } from './error'
 import { emitAnswered } from './events'
+import { stayedInvalid } from './question'
 import type { Question } from './question'
 import type { ElicitationRun } from './run'
 import { digestJson } from './state'
@@ -62,12 +63,9 @@ export function askModern<R>(run: ElicitationRun, key: string, question: Questio
         modern.answers[key] = { q, r: modern.responses[key] }
         return Promise.resolve(verdict.result)
       }
-      const problems = verdict.issues.join('; ')
-      if (asked.n >= run.config.elicitation.maxAttempts || !question.reask) {
-        throw new McpElicitationError('invalid-response', `The answer to "${question.message ?? question.method}" was invalid ${asked.n} times: ${problems}.`, { issues: verdict.issues })
-      }
+      if (asked.n >= run.config.elicitation.maxAttempts || !question.reask) throw stayedInvalid(question, asked.n, verdict.issues)
       attempt = asked.n + 1
-      request = question.reask(problems)
+      request = question.reask(verdict.issues.join('; ')).request
     }
   }
   modern.pending.set(key, { request, q, n: attempt, kind: question.kind })

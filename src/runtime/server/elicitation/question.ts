@@ -1,5 +1,6 @@
 import { inputRequired } from '@modelcontextprotocol/server'
 import type { CreateMessageRequestParams, ElicitRequestFormParams, ElicitRequestURLParams, InputRequest } from '@modelcontextprotocol/server'
+import { McpElicitationError } from './error'
 import { checkResponseShape } from './responses'
 import { isRecord } from '../common/is-record'
 
@@ -23,15 +24,33 @@ export interface Question<R> {
   request: InputRequest
   /** The message shown to the person, for re-asking after an invalid answer (elicitation only). */
   message?: string
-  /** Builds the re-asked request with the problems appended to the message. */
-  reask?: (problems: string) => InputRequest
+  /**
+   * The question asked again with the problems appended to the message: the pushed params
+   * (legacy) and the `inputRequests` entry (modern). Absent: an invalid answer is final.
+   */
+  reask?: (problems: string) => { params: Record<string, unknown>, request: InputRequest }
   interpret: (response: unknown) => Verdict<R>
-  /** The error for an answer that stays invalid (legacy at once, modern after the attempts). */
-  invalid?: (issues: string[]) => Error
+  /** Names the fields at fault in an invalid answer (forms). */
+  invalid?: (issues: string[]) => McpElicitationError
+}
+
+/**
+ * The error for an answer that stayed invalid through every allowed ask: the same in both eras.
+ *
+ * @example
+ * ```ts
+ * throw stayedInvalid(question, 3, verdict.issues)
+ * ```
+ */
+export function stayedInvalid(question: Question<unknown>, attempts: number, issues: string[]): McpElicitationError {
+  const detail = question.invalid?.(issues)
+  const times = attempts === 1 ? 'once' : `${attempts} times`
+  const what = `The answer to "${question.message ?? question.method}" was invalid ${times}`
+  return new McpElicitationError('invalid-response', detail ? `${what}. ${detail.message}` : `${what}: ${issues.join('; ')}.`, { issues, field: detail?.field })
 }
 
 /** A form question (`elicitation/create`, form mode). */
-export function formQuestion<R>(message: string, requestedSchema: ElicitRequestFormParams['requestedSchema'], interpret: (response: unknown) => Verdict<R>, invalid: (issues: string[]) => Error): Question<R> {
+export function formQuestion<R>(message: string, requestedSchema: ElicitRequestFormParams['requestedSchema'], interpret: (response: unknown) => Verdict<R>, invalid: (issues: string[]) => McpElicitationError): Question<R> {
   return {
     invalid,
     kind: 'elicit',
@@ -39,7 +58,10 @@ export function formQuestion<R>(message: string, requestedSchema: ElicitRequestF
     params: { message, requestedSchema },
     request: inputRequired.elicit({ message, requestedSchema }),
     message,
-    reask: problems => inputRequired.elicit({ message: `${message}\n\nPlease correct your answer: ${problems}.`, requestedSchema }),
+    reask: (problems) => {
+      const corrected = `${message}\n\nPlease correct your answer: ${problems}.`
+      return { params: { message: corrected, requestedSchema }, request: inputRequired.elicit({ message: corrected, requestedSchema }) }
+    },
     interpret,
   }
 }
