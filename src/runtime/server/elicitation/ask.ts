@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { UrlElicitationRequiredError } from '@modelcontextprotocol/server'
-import type { CreateMessageRequestParams, CreateMessageResult, Root } from '@modelcontextprotocol/server'
+import type { CreateMessageRequestParams, CreateMessageResultWithTools, Root } from '@modelcontextprotocol/server'
 import { McpElicitationError } from './error'
 import { askLegacy } from './legacy'
 import type { WaitOptions } from './legacy'
@@ -163,11 +163,14 @@ export async function requireUrl(run: ElicitationRun, options: Omit<UrlOptions, 
   throw new UrlElicitationRequiredError([{ mode: 'url', message: options.message, url: target, elicitationId }])
 }
 
-/** `sample()`: asks the client's model (`sampling/createMessage`). */
-export function askSample(run: ElicitationRun, params: CreateMessageRequestParams, options: AskOptions = {}): Promise<CreateMessageResult> {
+/**
+ * `sample()`: asks the client's model (`sampling/createMessage`). Its `content` is one block or,
+ * since 2025-11-25, a list of blocks.
+ */
+export function askSample(run: ElicitationRun, params: CreateMessageRequestParams, options: AskOptions = {}): Promise<CreateMessageResultWithTools> {
   const key = nextKey(run, options.key)
-  // Shape-checked before `interpret` runs (see checkAnswerShape), so the cast only names it.
-  return ask(run, key, 'sampling', sampleQuestion(params, response => ({ ok: true, result: response as CreateMessageResult })), options)
+  // Checked against the spec's result schema before `interpret` runs (checkAnswerShape), so the cast only names it.
+  return ask(run, key, 'sampling', sampleQuestion(params, response => ({ ok: true, result: response as CreateMessageResultWithTools })), options)
 }
 
 /** `listRoots()`: asks the client for its roots (`roots/list`). */

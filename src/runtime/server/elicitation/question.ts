@@ -1,4 +1,4 @@
-import { inputRequired } from '@modelcontextprotocol/server'
+import { inputRequired, specTypeSchemas } from '@modelcontextprotocol/server'
 import type { CreateMessageRequestParams, ElicitRequestFormParams, ElicitRequestURLParams, InputRequest } from '@modelcontextprotocol/server'
 import { McpElicitationError } from './error'
 import { checkResponseShape } from './responses'
@@ -87,13 +87,29 @@ export function rootsQuestion<R>(interpret: (response: unknown) => Verdict<R>): 
   return { kind: 'roots', method: 'roots/list', params: {}, request: inputRequired.listRoots(), interpret }
 }
 
+/** The first problem the spec's schema finds in `value`, as `path: message`, or `undefined`. */
+function specProblem(type: 'CreateMessageResultWithTools' | 'ListRootsResult', value: unknown): string | undefined {
+  const result = specTypeSchemas[type]['~standard'].validate(value)
+  // The SDK's spec schemas are synchronous Zod schemas; a promise would be a changed SDK.
+  if (result instanceof Promise) return `could not be checked against ${type}`
+  const issue = result.issues?.[0]
+  if (!issue) return undefined
+  const path = (issue.path ?? []).map(part => (typeof part === 'object' ? String(part.key) : String(part))).join('.')
+  return `${path ? `${path}: ` : ''}${issue.message}`
+}
+
 /**
- * Whether a client's answer has the shape its kind needs, before any content check. Returns the
- * problem, or `undefined`.
+ * Whether a client's answer has the shape its kind needs, before any content check: an
+ * elicitation result, or, by the spec's own result schemas, a sampling result (`content` one
+ * block or a list of them) or a roots listing. Returns the problem, or `undefined`.
  */
 export function checkAnswerShape(kind: QuestionKind, response: unknown): string | undefined {
   if (kind === 'elicit') return checkResponseShape(response)
   if (!isRecord(response)) return 'expected an object'
-  if (kind === 'roots') return Array.isArray(response.roots) ? undefined : 'expected { roots: [...] }'
-  return typeof response.role === 'string' && isRecord(response.content) ? undefined : 'expected a sampling result { role, content, model }'
+  if (kind === 'roots') {
+    const problem = specProblem('ListRootsResult', response)
+    return problem && `expected { roots: [{ uri: "file://…", name? }] } (${problem})`
+  }
+  const problem = specProblem('CreateMessageResultWithTools', response)
+  return problem && `expected a sampling result { role, content, model } (${problem})`
 }

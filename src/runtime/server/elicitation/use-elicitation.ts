@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { CreateMessageRequestParams, CreateMessageResult, Root } from '@modelcontextprotocol/server'
+import type { CreateMessageRequestParams, CreateMessageResultWithTools, Root } from '@modelcontextprotocol/server'
 import { askForm, askRoots, askSample, askUrl, requireUrl, runOnce, supportsMode } from './ask'
 import type { AskMode, AskOptions, FormOptions, FormResult, UrlOptions, UrlResult } from './ask'
 import { McpElicitationError } from './error'
@@ -26,8 +26,8 @@ export interface McpElicitation {
   supports: (mode: AskMode) => boolean
   /** Legacy: raise the spec's URL-required error (-32042). Modern: ask like `url()`. */
   requireUrl: (options: Omit<UrlOptions, 'fallback'>) => Promise<UrlResult>
-  /** Asks the client's model for a completion (`sampling/createMessage`). */
-  sample: (params: CreateMessageRequestParams, options?: AskOptions) => Promise<CreateMessageResult>
+  /** Asks the client's model for a completion (`sampling/createMessage`); `content` is one block or a list. */
+  sample: (params: CreateMessageRequestParams, options?: AskOptions) => Promise<CreateMessageResultWithTools>
   /** Asks the client for its roots (`roots/list`). */
   listRoots: (options?: AskOptions) => Promise<Root[]>
   /** Runs a side effect once per call, even across modern retries (result kept in the signed state). */
