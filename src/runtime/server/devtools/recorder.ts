@@ -1,4 +1,5 @@
 import type { ElicitationAnsweredEvent, ElicitationAskedEvent, ElicitationEvent } from '../elicitation/events'
+import { ownValue } from '../common/own'
 import type { Question } from '../elicitation/question'
 import type { ElicitationRun } from '../elicitation/run'
 import { isRecord } from '../common/is-record'
@@ -116,7 +117,7 @@ function newRecord(run: ElicitationRun, described: Pick<ElicitationRecord, 'mode
 /** When a modern question was sent: its state expires `stateTtlSeconds` after the round that asked. */
 function sentAt(run: ElicitationRun, key: string): number | undefined {
   const state = run.modern?.state
-  return state?.asked[key] ? state.exp - run.config.elicitation.stateTtlSeconds * 1000 : undefined
+  return state && ownValue(state.asked, key) ? state.exp - run.config.elicitation.stateTtlSeconds * 1000 : undefined
 }
 
 function follow(record: ElicitationRecord, outcome: Promise<unknown>, started: number): void {
@@ -129,7 +130,7 @@ function follow(record: ElicitationRecord, outcome: Promise<unknown>, started: n
 function recordAsked({ run, key, question, outcome }: ElicitationAskedEvent): void {
   const modern = run.modern
   // Modern rounds re-run the handler: a question answered in an earlier round is not news.
-  if (modern?.state?.answers[key] !== undefined) return
+  if (modern?.state && ownValue(modern.state.answers, key) !== undefined) return
   const answered = modern ? take(answeredNow, run, key) : undefined
   if (answered) {
     // This round brought an answer (recorded on `answered`): valid, or refused and asked again.

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { ownValue, setOwn } from '../common/own'
 import { UrlElicitationRequiredError } from '@modelcontextprotocol/server'
 import type { CreateMessageRequestParams, CreateMessageResultWithTools, Root } from '@modelcontextprotocol/server'
 import { McpElicitationError } from './error'
@@ -189,7 +190,7 @@ export async function runOnce<T>(run: ElicitationRun, key: string, step: () => T
   const modern = run.modern
   if (!modern) return step()
   // Wrapped so that a step returning nothing is still remembered as done.
-  const done = Object.hasOwn(modern.steps, key) ? modern.steps[key] : undefined
+  const done = ownValue(modern.steps, key)
   if (done) return done.v as T
   const checked = async () => {
     const value = await step()
@@ -203,6 +204,6 @@ export async function runOnce<T>(run: ElicitationRun, key: string, step: () => T
   // request is a new call.)
   const state = modern.state
   const value = state?.nonce ? await runGuardedStep(run.store, state.nonce, key, state.exp - Date.now(), checked) : await checked()
-  modern.steps[key] = { v: value }
+  setOwn(modern.steps, key, { v: value })
   return value
 }

@@ -1,4 +1,5 @@
 import { inputRequired, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server'
+import { setOwn } from '../common/own'
 import type { InputRequiredResult, InputRequests } from '@modelcontextprotocol/server'
 import { getMcpScope } from '../common/context'
 import type { McpRequestScope } from '../common/context'
@@ -40,7 +41,7 @@ function assertWellFormedResponses(state: ModernFlowState | undefined, responses
     if (dropped.includes(key)) {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `inputResponses["${key}"] is not a bare result of the request asked under that key (e.g. { action, content? } for an elicitation). Send the bare result, not a { method, result } wrapper.`)
     }
-    if (!(key in responses)) continue
+    if (!Object.hasOwn(responses, key)) continue
     const problem = checkAnswerShape(asked.k, responses[key])
     if (problem) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `inputResponses["${key}"]: ${problem}`)
   }
@@ -51,8 +52,8 @@ function endRound(run: ElicitationRun, secret: string): InputRequiredResult {
   const inputRequests: InputRequests = {}
   const asked: ModernFlowState['asked'] = {}
   for (const [key, pending] of modern.pending) {
-    inputRequests[key] = pending.request
-    asked[key] = { q: pending.q, n: pending.n, k: pending.kind }
+    setOwn(inputRequests, key, pending.request)
+    setOwn(asked, key, { q: pending.q, n: pending.n, k: pending.kind })
   }
   const state: ModernFlowState = {
     exp: Date.now() + run.config.elicitation.stateTtlSeconds * 1000,

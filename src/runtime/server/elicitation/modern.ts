@@ -1,4 +1,5 @@
 import { McpElicitationError } from './error'
+import { ownValue, setOwn } from '../common/own'
 import { emitAnswered } from './events'
 import { stayedInvalid } from './question'
 import type { Question } from './question'
@@ -46,21 +47,22 @@ export function askModern<R>(run: ElicitationRun, key: string, question: Questio
   if (queued && queued.q !== q) {
     throw new McpElicitationError('duplicate-key', `Two different questions use the key "${key}" in one handler. Give each call its own \`key\`.`)
   }
-  const earlier = modern.answers[key]
+  const earlier = ownValue(modern.answers, key)
   if (earlier && earlier.q === q) {
     const verdict = question.interpret(earlier.r)
     if (verdict.ok) return Promise.resolve(verdict.result)
   }
-  const asked = modern.state?.asked[key]
+  const asked = modern.state && ownValue(modern.state.asked, key)
   let attempt = 1
   let request = question.request
   if (asked && asked.q === q) {
     attempt = asked.n
-    if (key in modern.responses) {
-      const verdict = question.interpret(modern.responses[key])
-      emitAnswered(run, key, question, modern.responses[key], verdict.ok ? undefined : verdict.issues)
+    if (Object.hasOwn(modern.responses, key)) {
+      const response = modern.responses[key]
+      const verdict = question.interpret(response)
+      emitAnswered(run, key, question, response, verdict.ok ? undefined : verdict.issues)
       if (verdict.ok) {
-        modern.answers[key] = { q, r: modern.responses[key] }
+        setOwn(modern.answers, key, { q, r: response })
         return Promise.resolve(verdict.result)
       }
       if (asked.n >= run.config.elicitation.maxAttempts || !question.reask) throw stayedInvalid(question, asked.n, verdict.issues)
