@@ -1,4 +1,4 @@
-import { addServerHandler, addServerImports, addServerTemplate, addTypeTemplate, createResolver, defineNuxtModule, useLogger, useNitro } from '@nuxt/kit'
+import { addServerHandler, addServerImports, addServerPlugin, addServerTemplate, addTypeTemplate, createResolver, defineNuxtModule, useLogger, useNitro } from '@nuxt/kit'
 import { existsSync, readFileSync } from 'node:fs'
 import { defu } from 'defu'
 import { resolve } from 'pathe'
@@ -152,6 +152,9 @@ export default defineNuxtModule<ModuleOptions>({
     }
     // The user's own runtimeConfig.mcp (e.g. a stateSecret read from elsewhere) wins over options.
     const existing: unknown = nuxt.options.runtimeConfig.mcp
+    if (isRecord(existing) && typeof existing.stateSecret === 'string' && existing.stateSecret) {
+      logger.warn('runtimeConfig.mcp.stateSecret is set in nuxt.config: it is baked into .output, where anyone who can read the build can forge requestState. Remove it and set NUXT_MCP_STATE_SECRET in the server\'s environment instead.')
+    }
     nuxt.options.runtimeConfig.mcp = defu(isRecord(existing) ? existing : {}, serverConfig)
     // The preset is final only once Nitro starts (it may be detected from the platform).
     nuxt.hook('ready', () => {
@@ -193,6 +196,7 @@ export default defineNuxtModule<ModuleOptions>({
     addServerImports(['defineMcpTool', 'defineMcpResource', 'defineMcpPrompt', 'useMcpElicitation', 'McpElicitationError', 'completeMcpUrlElicitation', 'notifyMcpResourceUpdated']
       .map(name => ({ name, from: runtimeIndex })))
     addServerHandler({ route: options.route, handler: resolver.resolve('./runtime/server/routes/mcp') })
+    addServerPlugin(resolver.resolve('./runtime/server/plugins/check-config'))
 
     // One `server/mcp` folder per layer: files added, edited or removed there rebuild Nitro in dev.
     watchDefinitionsInDev(nuxt, VIRTUAL_DEFINITIONS, layers.map(layer => resolve(layer.serverDir, 'mcp')))

@@ -10,18 +10,21 @@ let a1: RunningFixture
 let a2: RunningFixture
 let b: RunningFixture
 let shortLived: RunningFixture
+let otherServer: RunningFixture
 
 beforeAll(async () => {
-  ;[app, a1, a2, b, shortLived] = await Promise.all([
+  ;[app, a1, a2, b, shortLived, otherServer] = await Promise.all([
     startFixture('elicitation'),
     startFixture('elicitation', { NUXT_MCP_STATE_SECRET: SECRET_A }),
     startFixture('elicitation', { NUXT_MCP_STATE_SECRET: SECRET_A }),
     startFixture('elicitation', { NUXT_MCP_STATE_SECRET: SECRET_B }),
     startFixture('elicitation', { NUXT_MCP_STATE_SECRET: SECRET_A, NUXT_MCP_ELICITATION_STATE_TTL_SECONDS: '1' }),
+    // Another endpoint (another server name) that happens to share the secret.
+    startFixture('elicitation', { NUXT_MCP_STATE_SECRET: SECRET_A, NUXT_MCP_NAME: 'another-server' }),
   ])
 })
 afterAll(async () => {
-  await Promise.all([app, a1, a2, b, shortLived].map(server => server?.stop()))
+  await Promise.all([app, a1, a2, b, shortLived, otherServer].map(server => server?.stop()))
 })
 
 interface Round { state: string, keys: string[], status: number }
@@ -96,6 +99,40 @@ describe('modern requestState', () => {
     expect(onB.message.error?.code).toBe(-32602)
     const onA2 = await retry(a2, 'ask_form', { label: 'multi' }, round.state, { q0: ACCEPT_FORM })
     expect(onA2.message.result?.resultType ?? 'complete').toBe('complete')
+  })
+
+  it('is refused by another endpoint that shares the secret (the server name and route are signed too)', async () => {
+    const round = await firstRound(a1, 'ask_form', { label: 'domain' })
+    const elsewhere = await retry(otherServer, 'ask_form', { label: 'domain' }, round.state, { q0: ACCEPT_FORM })
+    expect(elsewhere.message.error?.code).toBe(-32602)
+  })
+
+  it('binds to the token subject when the auth hook sets only authInfo, never to the shared client id', async () => {
+    const round = await firstRound(app, 'whoami', {}, { 'x-token-sub': 'dana' })
+    const otherUserSameApp = await retry(app, 'whoami', {}, round.state, { q0: { action: 'accept', content: { ok: true } } }, { 'x-token-sub': 'erin' })
+    expect(otherUserSameApp.message.error?.code).toBe(-32602)
+    const dana = await retry(app, 'whoami', {}, round.state, { q0: { action: 'accept', content: { ok: true } } }, { 'x-token-sub': 'dana' })
+    expect((dana.message.result?.content as { text: string }[])[0]!.text).toBe('dana:accept')
+  })
+
+  it('warns once when the auth hook sets authInfo without any subject', async () => {
+    await firstRound(app, 'whoami', {}, { 'x-token-sub': '' })
+    await firstRound(app, 'whoami', {}, { 'x-token-sub': '' })
+    const warnings = app.output().split('\n').filter(line => line.includes('authInfo without a subject'))
+    expect(warnings).toHaveLength(1)
+    expect(warnings[0]).toMatch(/auth\.principal/)
+  })
+
+  it('refuses to start in production with a state secret under 32 bytes, naming the variable', async () => {
+    const error = await startFixture('basic', { NUXT_MCP_STATE_SECRET: 'only-24-bytes-of-secret!' }).then(
+      async (server) => {
+        await server.stop()
+        return undefined
+      },
+      (failure: unknown) => failure,
+    )
+    expect(String(error)).toMatch(/exited before it answered/)
+    expect(String(error)).toMatch(/NUXT_MCP_STATE_SECRET is 24 bytes long; at least 32/)
   })
 
   it('rejects an expired state', async () => {

@@ -18,6 +18,7 @@ const WINGS: Wing[] = [
   { name: 'transport', prefix: 'transport/', rank: 5 },
   { name: 'devtools', prefix: 'devtools/', rank: 6 },
   { name: 'entry points', prefix: 'routes/', rank: 7 },
+  { name: 'entry points', prefix: 'plugins/', rank: 7 },
   { name: 'entry points', prefix: 'use-endpoint.ts', rank: 7 },
   { name: 'entry points', prefix: 'index.ts', rank: 7 },
 ]

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { digestJson, openRequestState, RequestStateError, sealRequestState } from '../../src/runtime/server/elicitation/state'
 import type { ModernFlowState } from '../../src/runtime/server/elicitation/state'
 
-const SECRET = 's'.repeat(40)
+const SECRET = { secret: 's'.repeat(40), domain: 'app /mcp' }
 const state: ModernFlowState = { exp: Date.now() + 60_000, bind: 'bind-1', answers: { q0: { q: 'd', r: { action: 'decline' } } }, asked: { q1: { q: 'e', n: 1, k: 'elicit' } } }
 
 describe('requestState codec', () => {
@@ -11,7 +11,8 @@ describe('requestState codec', () => {
   })
 
   it.each([
-    ['another secret', (wire: string) => openRequestState('t'.repeat(40), wire, 'bind-1'), /signature/],
+    ['another secret', (wire: string) => openRequestState({ ...SECRET, secret: 't'.repeat(40) }, wire, 'bind-1'), /signature/],
+    ['another endpoint (server name or route) with the same secret', (wire: string) => openRequestState({ ...SECRET, domain: 'app /mcp/admin' }, wire, 'bind-1'), /another endpoint/],
     ['another binding', (wire: string) => openRequestState(SECRET, wire, 'bind-2'), /another request/],
     ['expiry passed', (wire: string) => openRequestState(SECRET, wire, 'bind-1', state.exp + 1), /expired/],
     ['a flipped body byte', (wire: string) => openRequestState(SECRET, wire.replace(/\.(.)/, (_m, c: string) => `.${c === 'A' ? 'B' : 'A'}`), 'bind-1'), /signature/],

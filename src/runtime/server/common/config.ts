@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto'
 
 /** The module's options as they reach the server (nuxt.config `mcp:` merged with `NUXT_MCP_*`). */
 export interface McpServerConfig {
@@ -53,17 +52,38 @@ export function toList(value: string[] | string | undefined): string[] {
 
 let generatedSecret: string | undefined
 
+/** 32 random bytes, base64url (Web Crypto: no Node built-in, for every runtime). */
+function randomSecret(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32))
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+}
+
+/** The shortest state secret accepted in production: every client holds a signed state to guess it offline. */
+export const MIN_STATE_SECRET_BYTES = 32
+
 /**
  * The state secret to use: the configured one, or a per-process random one with a warning
- * (flows then only complete while every round reaches this same process).
+ * (flows then only complete while every round reaches this same process). A configured secret
+ * under {@link MIN_STATE_SECRET_BYTES} bytes is refused in production (thrown) and warned about
+ * in development.
+ *
+ * @example
+ * ```ts
+ * const secret = resolveStateSecret(useRuntimeConfig().mcp, !import.meta.dev)
+ * ```
  */
 export function resolveStateSecret(config: McpServerConfig, production: boolean): string {
   if (config.stateSecret) {
-    if (config.stateSecret.length < 32) console.warn('[nuxt-mcp-elicitation] NUXT_MCP_STATE_SECRET is shorter than 32 characters: use a long random value (e.g. `openssl rand -base64 48`).')
+    const bytes = new TextEncoder().encode(config.stateSecret).length
+    if (bytes < MIN_STATE_SECRET_BYTES) {
+      const message = `NUXT_MCP_STATE_SECRET is ${bytes} bytes long; at least ${MIN_STATE_SECRET_BYTES} are needed, since every client holds a state signed with it to guess it from offline. Use a long random value, e.g. \`openssl rand -base64 48\`.`
+      if (production) throw new Error(`[nuxt-mcp-elicitation] ${message}`)
+      console.warn(`[nuxt-mcp-elicitation] ${message}`)
+    }
     return config.stateSecret
   }
   if (!generatedSecret) {
-    generatedSecret = randomBytes(32).toString('base64url')
+    generatedSecret = randomSecret()
     const message = production
       ? 'No NUXT_MCP_STATE_SECRET is set: a random one was generated for this process. Modern (2026-07-28) elicitation flows will be REJECTED when a retry reaches another instance or a restarted server. Set NUXT_MCP_STATE_SECRET to one long random value shared by all instances.'
       : 'No NUXT_MCP_STATE_SECRET set: using a generated one for this dev server.'

@@ -6,7 +6,7 @@ import type { McpRequestScope } from '../common/context'
 import { runAsHandler } from './run'
 import type { ElicitationRun } from './run'
 import { digestJson, openRequestState, sealRequestState } from './state'
-import type { ModernFlowState } from './state'
+import type { ModernFlowState, StateKey } from './state'
 import { checkAnswerShape } from './question'
 import { isRecord } from '../common/is-record'
 
@@ -24,12 +24,18 @@ export function bindingOf(scope: McpRequestScope | undefined): string {
   return digestJson({ p: scope?.principal ?? '', m: body.method, t: params.name ?? params.uri, a: params.arguments ?? {} })
 }
 
+/** The signing key of this endpoint's states: the secret, and the server name and route. */
+function stateKey(secret: string, serverName: string, scope: McpRequestScope | undefined): StateKey {
+  return { secret, domain: `${serverName} ${scope?.event.path.split('?')[0] ?? ''}` }
+}
+
 /**
- * The `requestState.verify` hook: runs before the handler, so a forged, expired or replayed
- * state never reaches user code. The SDK turns a throw into JSON-RPC `-32602`.
+ * The `requestState.verify` hook: runs before the handler, so a forged, expired, foreign or
+ * replayed-elsewhere state never reaches user code. The SDK turns a throw into JSON-RPC `-32602`.
  */
-export function verifyRequestState(secret: string, wire: string): ModernFlowState {
-  return openRequestState(secret, wire, bindingOf(getMcpScope()))
+export function verifyRequestState(secret: string, serverName: string, wire: string): ModernFlowState {
+  const scope = getMcpScope()
+  return openRequestState(stateKey(secret, serverName, scope), wire, bindingOf(scope))
 }
 
 /**
@@ -63,7 +69,7 @@ function endRound(run: ElicitationRun, secret: string): InputRequiredResult {
     ...(Object.keys(modern.steps).length > 0 && { steps: modern.steps }),
     nonce: modern.state?.nonce ?? crypto.randomUUID(),
   }
-  return inputRequired({ inputRequests, requestState: sealRequestState(secret, state) })
+  return inputRequired({ inputRequests, requestState: sealRequestState(stateKey(secret, run.config.name, run.scope), state) })
 }
 
 /**

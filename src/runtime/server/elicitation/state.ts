@@ -20,6 +20,15 @@ export interface ModernFlowState {
   nonce?: string
 }
 
+/**
+ * What signs a state: the shared secret, and the endpoint it is for (server name and route), so a
+ * state minted by one endpoint is refused by another that shares the secret.
+ */
+export interface StateKey {
+  secret: string
+  domain: string
+}
+
 /** Why a state was refused; goes to logs, never to the wire (the SDK freezes that message). */
 export class RequestStateError extends Error {
   override readonly name = 'RequestStateError'
@@ -27,8 +36,9 @@ export class RequestStateError extends Error {
 
 const VERSION = 'nme1'
 
-function sign(secret: string, body: string): string {
-  return createHmac('sha256', secret).update(body).digest('base64url')
+function sign(key: StateKey, body: string): string {
+  // The domain is length-prefixed so no (domain, body) pair can pass for another.
+  return createHmac('sha256', key.secret).update(`${key.domain.length}:${key.domain}|${body}`).digest('base64url')
 }
 
 /**
@@ -57,12 +67,12 @@ function canonicalJson(value: unknown): string {
  *
  * @example
  * ```ts
- * const wire = sealRequestState(secret, { exp: Date.now() + 600_000, bind, answers: {}, asked: { q0: { q, n: 1 } } })
+ * const wire = sealRequestState({ secret, domain: 'my-app /mcp' }, { exp: Date.now() + 600_000, bind, answers: {}, asked: { q0: { q, n: 1 } } })
  * ```
  */
-export function sealRequestState(secret: string, state: ModernFlowState): string {
+export function sealRequestState(key: StateKey, state: ModernFlowState): string {
   const body = Buffer.from(JSON.stringify(state)).toString('base64url')
-  return `${VERSION}.${body}.${sign(secret, `${VERSION}.${body}`)}`
+  return `${VERSION}.${body}.${sign(key, `${VERSION}.${body}`)}`
 }
 
 function isFlowState(value: unknown): value is ModernFlowState {
@@ -77,16 +87,16 @@ function isFlowState(value: unknown): value is ModernFlowState {
  *
  * @example
  * ```ts
- * const state = openRequestState(secret, wire, expectedBind)
+ * const state = openRequestState({ secret, domain: 'my-app /mcp' }, wire, expectedBind)
  * ```
  */
-export function openRequestState(secret: string, wire: string, expectedBind: string, now = Date.now()): ModernFlowState {
+export function openRequestState(key: StateKey, wire: string, expectedBind: string, now = Date.now()): ModernFlowState {
   const [version, body, mac, ...rest] = wire.split('.')
   if (version !== VERSION || !body || !mac || rest.length > 0) throw new RequestStateError('malformed requestState')
-  const expected = Buffer.from(sign(secret, `${version}.${body}`))
+  const expected = Buffer.from(sign(key, `${version}.${body}`))
   const given = Buffer.from(mac)
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
-    throw new RequestStateError('requestState signature mismatch (tampered, or signed with another NUXT_MCP_STATE_SECRET)')
+    throw new RequestStateError('requestState signature mismatch (tampered, signed with another NUXT_MCP_STATE_SECRET, or minted by another endpoint)')
   }
   let state: unknown
   try {

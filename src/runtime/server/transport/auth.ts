@@ -12,7 +12,10 @@ export class McpUnauthorizedError extends Error {
 /** What an `mcp:auth` hook receives: read the request, then set who is calling or reject. */
 export interface McpAuthContext {
   event: H3Event
-  /** A stable id of the caller (user id, API client id). Binds modern `requestState`. */
+  /**
+   * A stable id of the caller (user id, API client id). Binds legacy sessions and modern
+   * `requestState`. Left unset with `authInfo` set, the token's `authInfo.extra.sub` is used.
+   */
   principal?: string
   /** Passed to handlers as `context.authInfo` and to the SDK. */
   authInfo?: AuthInfo
@@ -41,6 +44,33 @@ export function createAuthContext(event: H3Event): McpAuthContext {
     reject(message, wwwAuthenticate = `Bearer realm="mcp", error="invalid_token", error_description="${message.replace(/["\\]/g, '')}"`) {
       throw new McpUnauthorizedError(message, wwwAuthenticate)
     },
+  }
+}
+
+let missingSubjectWarned = false
+
+/**
+ * After the `mcp:auth` hooks: a hook that described the token (`authInfo`) but named no
+ * `principal` gets the token's subject (`authInfo.extra.sub`) as principal, so sessions and
+ * `requestState` are bound to the user. Never the client id: every user of one app shares it.
+ * Without a subject the request stays unbound, and the first such request is logged.
+ *
+ * @example
+ * ```ts
+ * await callHook('mcp:auth', auth)
+ * settlePrincipal(auth)
+ * ```
+ */
+export function settlePrincipal(auth: McpAuthContext): void {
+  if (auth.principal !== undefined || auth.authInfo === undefined) return
+  const sub = auth.authInfo.extra?.sub
+  if (typeof sub === 'string' && sub) {
+    auth.principal = sub
+    return
+  }
+  if (!missingSubjectWarned) {
+    missingSubjectWarned = true
+    console.warn('[nuxt-mcp-elicitation] An mcp:auth hook set authInfo without a subject (authInfo.extra.sub) or auth.principal: sessions and modern requestState are not bound to a user, so one user\'s flow could be continued by another. Set auth.principal to the user id (for a client-credentials token, the client id). (Logged once.)')
   }
 }
 

@@ -1,7 +1,7 @@
 import type { H3Event } from 'h3'
 import { createMcpHandler } from '@modelcontextprotocol/server'
 import type { McpHttpHandler } from '@modelcontextprotocol/server'
-import { createAuthContext, McpUnauthorizedError } from './auth'
+import { createAuthContext, McpUnauthorizedError, settlePrincipal } from './auth'
 import type { McpAuthContext } from './auth'
 import { resolveStateSecret, toList } from '../common/config'
 import type { McpServerConfig } from '../common/config'
@@ -86,6 +86,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     const auth = createAuthContext(event)
     try {
       await options.authenticate?.(auth)
+      settlePrincipal(auth)
     }
     catch (error) {
       if (error instanceof McpUnauthorizedError) return jsonRpcError(401, -32001, `Unauthorized: ${error.message}`, { 'www-authenticate': error.wwwAuthenticate })
