@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { connectLegacy, connectModern } from '../utils/clients'
 import type { ScriptedAnswer } from '../utils/clients'
+import { nextMessage, openRawLegacy, singleMessage, sseMessages } from '../utils/raw-legacy'
+import type { RpcMessage } from '../utils/raw-legacy'
 import { postModern } from '../utils/raw'
 import { startFixture } from '../utils/fixture'
 import type { RunningFixture } from '../utils/fixture'
@@ -99,91 +101,6 @@ async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<
 
 const LEGACY_VERSION = '2025-11-25'
 const jsonHeaders = { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream' }
-
-interface RpcMessage {
-  id?: string | number
-  method?: string
-  params?: Record<string, unknown>
-  result?: Record<string, unknown>
-  error?: { code: number, message: string }
-}
-
-function toRpcMessage(value: unknown): RpcMessage {
-  if (!isRecord(value) || value.jsonrpc !== '2.0') throw new Error(`not a JSON-RPC message: ${JSON.stringify(value)}`)
-  const message: RpcMessage = {}
-  if (typeof value.id === 'string' || typeof value.id === 'number') message.id = value.id
-  if (typeof value.method === 'string') message.method = value.method
-  if (isRecord(value.params)) message.params = value.params
-  if (isRecord(value.result)) message.result = value.result
-  if (isRecord(value.error) && typeof value.error.code === 'number' && typeof value.error.message === 'string') {
-    message.error = { code: value.error.code, message: value.error.message }
-  }
-  return message
-}
-
-/** The JSON-RPC messages of an SSE response body, as they arrive. */
-async function* sseMessages(response: Response): AsyncGenerator<RpcMessage> {
-  if (!response.body) return
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
-  let buffer = ''
-  try {
-    for (;;) {
-      const chunk = await reader.read()
-      if (chunk.done) return
-      buffer += chunk.value.replace(/\r\n/g, '\n')
-      for (let cut = buffer.indexOf('\n\n'); cut >= 0; cut = buffer.indexOf('\n\n')) {
-        const event = buffer.slice(0, cut)
-        buffer = buffer.slice(cut + 2)
-        const data = event.split('\n').filter(line => line.startsWith('data:')).map(line => line.slice(5).trim()).join('\n')
-        if (data) yield toRpcMessage(JSON.parse(data))
-      }
-    }
-  }
-  finally {
-    await reader.cancel().catch(() => {})
-  }
-}
-
-async function nextMessage(messages: AsyncGenerator<RpcMessage>, what: string): Promise<RpcMessage> {
-  const next = await messages.next()
-  if (next.done) throw new Error(`the stream ended before ${what}`)
-  return next.value
-}
-
-/** A legacy session spoken by hand: initialize + initialized, then raw POSTs on it. */
-async function openRawLegacy(server: RunningFixture, capabilities: Record<string, unknown> = { elicitation: { form: {} } }) {
-  const init = await fetch(server.url, {
-    method: 'POST',
-    headers: jsonHeaders,
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LEGACY_VERSION, capabilities, clientInfo: { name: 'raw-legacy', version: '1.0.0' } } }),
-  })
-  expect(init.status).toBe(200)
-  const id = init.headers.get('mcp-session-id')
-  await init.body?.cancel()
-  if (!id) throw new Error('initialize returned no Mcp-Session-Id')
-  const post = (body: Record<string, unknown>) => fetch(server.url, {
-    method: 'POST',
-    headers: { ...jsonHeaders, 'mcp-session-id': id, 'mcp-protocol-version': LEGACY_VERSION },
-    body: JSON.stringify(body),
-  })
-  const initialized = await post({ jsonrpc: '2.0', method: 'notifications/initialized' })
-  expect(initialized.status).toBe(202)
-  await initialized.body?.cancel()
-  return {
-    id,
-    post,
-    close: async () => {
-      const response = await fetch(server.url, { method: 'DELETE', headers: { 'mcp-session-id': id, 'mcp-protocol-version': LEGACY_VERSION } })
-      await response.body?.cancel()
-    },
-  }
-}
-
-/** A JSON-RPC message from a JSON or SSE response. */
-async function singleMessage(response: Response): Promise<RpcMessage> {
-  if ((response.headers.get('content-type') ?? '').includes('text/event-stream')) return nextMessage(sseMessages(response), 'the response')
-  return toRpcMessage(await response.json())
-}
 
 // ---------------------------------------------------------------------------------------------
 // 1. Bad legacy answers

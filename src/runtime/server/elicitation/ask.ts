@@ -13,6 +13,7 @@ import { asElicitResult, checkResponseShape } from './responses'
 import type { ElicitationRun } from './run'
 import { formAnswerError, parseFormAnswer, toFormSchema } from './schema'
 import { canonicalShape } from './schema/canonical'
+import { formSchemaForRevision } from './schema/revision'
 import type { FormOutput, FormShape } from './schema'
 import { runGuardedStep } from './replay-guard'
 import { checkElicitationUrl } from './url'
@@ -110,7 +111,8 @@ export async function askForm<S extends FormShape>(run: ElicitationRun, options:
   // From here on only the canonical shape is used, so an inline shape is converted and digested
   // once per structure, and a waiting question does not keep the caller's copy of shared fields.
   const shape = canonicalShape(options.schema)
-  const requestedSchema = toFormSchema(shape, { allowSensitive: options.allowSensitive })
+  // A legacy session on an older revision gets the form as that revision can show it.
+  const requestedSchema = formSchemaForRevision(toFormSchema(shape, { allowSensitive: options.allowSensitive }), run.protocolVersion)
   if (options.fallback && !supportsMode(run, 'form')) return options.fallback
   const question = formQuestion(options.message, requestedSchema, response => interpretForm(shape, response), formAnswerError)
   return ask(run, key, 'form', question, { timeout: options.timeout, signal: options.signal })

@@ -30,6 +30,8 @@ export interface ElicitationRun {
   server?: Server
   /** The client's capabilities for THIS request (modern: its envelope; legacy: its initialize). */
   capabilities: ClientCapabilities | undefined
+  /** Legacy: the protocol revision the session negotiated (forms are adapted to it). */
+  protocolVersion?: string
   /** Counts `elicit.*` calls, in call order, to derive default keys. */
   calls: number
   modern?: {

@@ -26,7 +26,8 @@ export function createRun(server: Server, ctx: ServerContext, deps: RunDeps): El
   // Legacy: what the session declared at initialize. Modern: the SDK backfills this per request
   // from the request's own envelope (capabilities are never inferred across requests).
   const capabilities: ClientCapabilities | undefined = server.getClientCapabilities()
-  if (scope.era === 'legacy') return { ...base, server, capabilities }
+  // The revision a legacy session negotiated at initialize (the SDK keeps it per session).
+  if (scope.era === 'legacy') return { ...base, server, capabilities, protocolVersion: server.getNegotiatedProtocolVersion() }
   const state = ctx.mcpReq.requestState<ModernFlowState>()
   return {
     ...base,
