@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto'
 import { ownValue, setOwn } from '../common/own'
 import { UrlElicitationRequiredError } from '@modelcontextprotocol/server'
 import type { CreateMessageRequestParams, CreateMessageResultWithTools, Root } from '@modelcontextprotocol/server'
@@ -129,8 +128,8 @@ function interpretAction(response: unknown): Verdict<{ action: UrlResult['action
  */
 async function resolveUrlTarget(run: ElicitationRun, key: string, url: UrlOptions['url']): Promise<{ target: string, id?: string }> {
   const id = run.modern
-    ? (typeof url === 'function' ? await runOnce(run, `url-id:${key}`, () => randomUUID()) : undefined)
-    : randomUUID()
+    ? (typeof url === 'function' ? await runOnce(run, `url-id:${key}`, () => crypto.randomUUID()) : undefined)
+    : crypto.randomUUID()
   const raw = typeof url === 'function' ? url(id ?? '') : url
   return { target: checkElicitationUrl(raw, run.config.elicitation.allowInsecureUrls), ...(id && { id }) }
 }
@@ -161,7 +160,7 @@ export async function requireUrl(run: ElicitationRun, options: Omit<UrlOptions, 
   const key = nextKey(run, options.key)
   const { target, id } = await resolveUrlTarget(run, key, options.url)
   if (!supportsMode(run, 'url')) throw unsupported('url')
-  const elicitationId = id ?? randomUUID()
+  const elicitationId = id ?? crypto.randomUUID()
   rememberUrlElicitation(elicitationId, run)
   throw new UrlElicitationRequiredError([{ mode: 'url', message: options.message, url: target, elicitationId }])
 }

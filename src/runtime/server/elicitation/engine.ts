@@ -10,6 +10,14 @@ import type { ModernFlowState, StateKey } from './state'
 import { checkAnswerShape } from './question'
 import { isRecord } from '../common/is-record'
 
+/**
+ * Runs `fn` after the current macrotask: `setImmediate` where it exists (Node, Bun), else a zero
+ * timer (Workers, Deno), which every runtime has.
+ */
+const nextMacrotask: (fn: () => void) => void = typeof globalThis.setImmediate === 'function'
+  ? fn => void globalThis.setImmediate(fn)
+  : fn => void setTimeout(fn, 0)
+
 /** How a handler execution ended: with its value, or with questions for the client (modern). */
 export type HandlerOutcome<T> = { kind: 'done', value: T } | { kind: 'input-required', result: InputRequiredResult }
 
@@ -33,7 +41,7 @@ function stateKey(secret: string, serverName: string, scope: McpRequestScope | u
  * The `requestState.verify` hook: runs before the handler, so a forged, expired, foreign or
  * replayed-elsewhere state never reaches user code. The SDK turns a throw into JSON-RPC `-32602`.
  */
-export function verifyRequestState(secret: string, serverName: string, wire: string): ModernFlowState {
+export function verifyRequestState(secret: string, serverName: string, wire: string): Promise<ModernFlowState> {
   const scope = getMcpScope()
   return openRequestState(stateKey(secret, serverName, scope), wire, bindingOf(scope))
 }
@@ -53,7 +61,7 @@ function assertWellFormedResponses(state: ModernFlowState | undefined, responses
   }
 }
 
-function endRound(run: ElicitationRun, secret: string): InputRequiredResult {
+async function endRound(run: ElicitationRun, secret: string): Promise<InputRequiredResult> {
   const modern = run.modern!
   const inputRequests: InputRequests = {}
   const asked: ModernFlowState['asked'] = {}
@@ -69,7 +77,7 @@ function endRound(run: ElicitationRun, secret: string): InputRequiredResult {
     ...(Object.keys(modern.steps).length > 0 && { steps: modern.steps }),
     nonce: modern.state?.nonce ?? crypto.randomUUID(),
   }
-  return inputRequired({ inputRequests, requestState: sealRequestState(stateKey(secret, run.config.name, run.scope), state) })
+  return inputRequired({ inputRequests, requestState: await sealRequestState(stateKey(secret, run.config.name, run.scope), state) })
 }
 
 /**
@@ -96,18 +104,13 @@ export function executeHandler<T>(run: ElicitationRun, secret: string, fn: () =>
     const finishWithQuestions = () => {
       if (settled) return
       settled = true
-      try {
-        resolve({ kind: 'input-required', result: endRound(run, secret) })
-      }
-      catch (error) {
-        reject(error)
-      }
+      endRound(run, secret).then(result => resolve({ kind: 'input-required', result }), reject)
     }
     let scheduled = false
     modern.onPending = () => {
       if (scheduled) return
       scheduled = true
-      setImmediate(finishWithQuestions)
+      nextMacrotask(finishWithQuestions)
     }
     Promise.resolve().then(() => runAsHandler(run, fn)).then(
       (value) => {

@@ -1,4 +1,5 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
+import { sha256 } from '@noble/hashes/sha2.js'
+import { decodeBase64Url, encodeBase64Url } from '../common/base64url'
 import { isRecord } from '../common/is-record'
 
 /**
@@ -36,9 +37,22 @@ export class RequestStateError extends Error {
 
 const VERSION = 'nme1'
 
-function sign(key: StateKey, body: string): string {
-  // The domain is length-prefixed so no (domain, body) pair can pass for another.
-  return createHmac('sha256', key.secret).update(`${key.domain.length}:${key.domain}|${body}`).digest('base64url')
+const encoder = new TextEncoder()
+const keys = new Map<string, Promise<CryptoKey>>()
+
+/** The Web Crypto HMAC key of `secret`, imported once per secret. */
+function hmacKey(secret: string): Promise<CryptoKey> {
+  let key = keys.get(secret)
+  if (!key) {
+    key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify'])
+    keys.set(secret, key)
+  }
+  return key
+}
+
+/** What is signed: the domain, length-prefixed so no (domain, body) pair can pass for another. */
+function signedBytes(key: StateKey, body: string): Uint8Array<ArrayBuffer> {
+  return encoder.encode(`${key.domain.length}:${key.domain}|${body}`)
 }
 
 /**
@@ -50,7 +64,9 @@ function sign(key: StateKey, body: string): string {
  * ```
  */
 export function digestJson(value: unknown): string {
-  return createHash('sha256').update(canonicalJson(value)).digest('base64url').slice(0, 32)
+  // Synchronous by design (a question's digest is taken while asking): a pure-JS SHA-256, the
+  // same on every runtime.
+  return encodeBase64Url(sha256(encoder.encode(canonicalJson(value)))).slice(0, 32)
 }
 
 function canonicalJson(value: unknown): string {
@@ -63,16 +79,17 @@ function canonicalJson(value: unknown): string {
 }
 
 /**
- * Seals a flow state into the opaque `requestState` string.
+ * Seals a flow state into the opaque `requestState` string (HMAC-SHA256 with Web Crypto).
  *
  * @example
  * ```ts
- * const wire = sealRequestState({ secret, domain: 'my-app /mcp' }, { exp: Date.now() + 600_000, bind, answers: {}, asked: { q0: { q, n: 1 } } })
+ * const wire = await sealRequestState({ secret, domain: 'my-app /mcp' }, { exp: Date.now() + 600_000, bind, answers: {}, asked: { q0: { q, n: 1 } } })
  * ```
  */
-export function sealRequestState(key: StateKey, state: ModernFlowState): string {
-  const body = Buffer.from(JSON.stringify(state)).toString('base64url')
-  return `${VERSION}.${body}.${sign(key, `${VERSION}.${body}`)}`
+export async function sealRequestState(key: StateKey, state: ModernFlowState): Promise<string> {
+  const body = encodeBase64Url(encoder.encode(JSON.stringify(state)))
+  const mac = await crypto.subtle.sign('HMAC', await hmacKey(key.secret), signedBytes(key, `${VERSION}.${body}`))
+  return `${VERSION}.${body}.${encodeBase64Url(new Uint8Array(mac))}`
 }
 
 function isFlowState(value: unknown): value is ModernFlowState {
@@ -87,20 +104,20 @@ function isFlowState(value: unknown): value is ModernFlowState {
  *
  * @example
  * ```ts
- * const state = openRequestState({ secret, domain: 'my-app /mcp' }, wire, expectedBind)
+ * const state = await openRequestState({ secret, domain: 'my-app /mcp' }, wire, expectedBind)
  * ```
  */
-export function openRequestState(key: StateKey, wire: string, expectedBind: string, now = Date.now()): ModernFlowState {
+export async function openRequestState(key: StateKey, wire: string, expectedBind: string, now = Date.now()): Promise<ModernFlowState> {
   const [version, body, mac, ...rest] = wire.split('.')
-  if (version !== VERSION || !body || !mac || rest.length > 0) throw new RequestStateError('malformed requestState')
-  const expected = Buffer.from(sign(key, `${version}.${body}`))
-  const given = Buffer.from(mac)
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
+  const macBytes = mac === undefined ? undefined : decodeBase64Url(mac)
+  if (version !== VERSION || !body || !macBytes || macBytes.length === 0 || rest.length > 0) throw new RequestStateError('malformed requestState')
+  // Web Crypto's verify compares in constant time.
+  if (!await crypto.subtle.verify('HMAC', await hmacKey(key.secret), macBytes, signedBytes(key, `${version}.${body}`))) {
     throw new RequestStateError('requestState signature mismatch (tampered, signed with another NUXT_MCP_STATE_SECRET, or minted by another endpoint)')
   }
   let state: unknown
   try {
-    state = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'))
+    state = JSON.parse(new TextDecoder().decode(decodeBase64Url(body)))
   }
   catch {
     throw new RequestStateError('requestState body is not JSON')

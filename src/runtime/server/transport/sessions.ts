@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto'
 import type { AuthInfo, Server } from '@modelcontextprotocol/server'
 import { jsonRpcError } from './http-errors'
 import type { HandlerDeps } from '../mcp/handlers'
@@ -114,7 +113,7 @@ export class LegacySessions {
   }
 
   private async open(exchange: LegacyExchange, caller: LegacyCaller, onSession: (id: string) => void): Promise<void> {
-    const id = randomUUID()
+    const id = crypto.randomUUID()
     const server = createMcpServer(this.deps, 'legacy')
     const transport = new NodeSessionTransport(id)
     transport.onclose = () => {
