@@ -60,7 +60,7 @@ describe('checkResponseShape', () => {
 
 describe('useMcpElicitation outside a handler', () => {
   it('throws outside-handler with the way out', () => {
-    expect(() => useMcpElicitation()).toThrow(/inside the `handler` function/)
+    expect(() => useMcpElicitation()).toThrow(/at the top of the `handler` function, or use the handler.s `context.elicit`/)
     try {
       useMcpElicitation()
     }

@@ -41,8 +41,8 @@ function stateKey(secret: string, serverName: string, scope: McpRequestScope | u
  * The `requestState.verify` hook: runs before the handler, so a forged, expired, foreign or
  * replayed-elsewhere state never reaches user code. The SDK turns a throw into JSON-RPC `-32602`.
  */
-export function verifyRequestState(secret: string, serverName: string, wire: string): Promise<ModernFlowState> {
-  const scope = getMcpScope()
+export function verifyRequestState(secret: string, serverName: string, wire: string, known?: McpRequestScope): Promise<ModernFlowState> {
+  const scope = known ?? getMcpScope()
   return openRequestState(stateKey(secret, serverName, scope), wire, bindingOf(scope))
 }
 

@@ -5,6 +5,7 @@ import type { AskMode, AskOptions, FormOptions, FormResult, UrlOptions, UrlResul
 import { McpElicitationError } from './error'
 import type { FormShape } from './schema'
 import { getCurrentRun } from './run'
+import type { ElicitationRun } from './run'
 
 export type { AskMode, AskOptions, FormOptions, FormResult, UrlOptions, UrlResult } from './ask'
 
@@ -59,8 +60,21 @@ const CONFIRM_SHAPE = { confirm: z.boolean().meta({ title: 'Confirm' }) }
 export function useMcpElicitation(): McpElicitation {
   const run = getCurrentRun()
   if (!run) {
-    throw new McpElicitationError('outside-handler', 'useMcpElicitation() was called outside an MCP tool, resource or prompt handler. Call it inside the `handler` function: it needs the request being served.')
+    throw new McpElicitationError('outside-handler', 'useMcpElicitation() was called outside an MCP tool, resource or prompt handler (or, where the request context does not follow `await`, after the handler\'s first `await`). Call it at the top of the `handler` function, or use the handler\'s `context.elicit`.')
   }
+  return elicitationOf(run)
+}
+
+/**
+ * The elicitation API of one handler execution, without looking the run up: what the handler
+ * context's `elicit` is.
+ *
+ * @example
+ * ```ts
+ * const context = { ...rest, elicit: elicitationOf(run) }
+ * ```
+ */
+export function elicitationOf(run: ElicitationRun): McpElicitation {
   return {
     form: options => askForm(run, options),
     url: options => askUrl(run, options),

@@ -10,6 +10,7 @@ import type {
   ToolAnnotations,
 } from '@modelcontextprotocol/server'
 import type { McpEra } from '../common/context'
+import type { McpElicitation } from '../elicitation/use-elicitation'
 
 type MaybePromise<T> = T | Promise<T>
 
@@ -36,6 +37,12 @@ export interface McpHandlerContext {
   log: (level: LoggingLevel, data: unknown, logger?: string) => Promise<void>
   /** Reports progress, when the client sent a progress token with this request. */
   progress: (progress: number, total?: number, message?: string) => Promise<void>
+  /**
+   * The same as `useMcpElicitation()`, handed in: use it where the request context cannot follow
+   * every `await` (on Cloudflare Workers without `nodejs_compat`, `useMcpElicitation()` works only
+   * before the handler's first `await`).
+   */
+  elicit: McpElicitation
 }
 
 /**

@@ -1,14 +1,17 @@
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server'
 import type { ClientCapabilities, LoggingLevel, Server, ServerContext } from '@modelcontextprotocol/server'
 import { getMcpScope } from '../common/context'
+import type { McpRequestScope } from '../common/context'
 import type { McpHandlerContext } from './definitions'
 import type { McpServerConfig } from '../common/config'
 import type { McpStateStore } from '../common/store/store'
 import type { ElicitationRun } from '../elicitation/run'
+import { elicitationOf } from '../elicitation/use-elicitation'
+import type { McpElicitation } from '../elicitation/use-elicitation'
 import type { ModernFlowState } from '../elicitation/state'
 
-function scopeOrThrow() {
-  const scope = getMcpScope()
+function scopeOrThrow(known: McpRequestScope | undefined) {
+  const scope = known ?? getMcpScope()
   if (!scope) throw new ProtocolError(ProtocolErrorCode.InternalError, 'MCP request served outside the module endpoint')
   return scope
 }
@@ -17,11 +20,16 @@ function scopeOrThrow() {
 export interface RunDeps {
   config: McpServerConfig
   store: McpStateStore
+  /**
+   * The request being served, when the server was built for one request (modern): passed
+   * explicitly, so it does not depend on the request context following every `await`.
+   */
+  scope?: McpRequestScope
 }
 
 /** The elicitation run of one handler execution: era, capabilities, modern state. */
 export function createRun(server: Server, ctx: ServerContext, deps: RunDeps): ElicitationRun {
-  const scope = scopeOrThrow()
+  const scope = scopeOrThrow(deps.scope)
   const base = { scope, ctx, config: deps.config, store: deps.store, calls: 0 }
   // Legacy: what the session declared at initialize. Modern: the SDK backfills this per request
   // from the request's own envelope (capabilities are never inferred across requests).
@@ -47,7 +55,11 @@ export function createRun(server: Server, ctx: ServerContext, deps: RunDeps): El
 export function handlerContext(run: ElicitationRun): McpHandlerContext {
   const { scope, ctx } = run
   let signal: AbortSignal | undefined
+  let elicit: McpElicitation | undefined
   return {
+    get elicit() {
+      return elicit ??= elicitationOf(run)
+    },
     event: scope.event,
     // Built on first read: `AbortSignal.any` costs more than a plain tool call's own work.
     get signal() {

@@ -23,7 +23,7 @@ export function createMcpServer(deps: HandlerDeps, era: McpEra): Server {
       // subscriptions/listen, which this module does not advertise.
       capabilities: { tools: {}, resources: era === 'legacy' ? { subscribe: true } : {}, prompts: {}, logging: {}, completions: {} },
       ...(config.instructions && { instructions: config.instructions }),
-      requestState: { verify: state => verifyRequestState(secret, config.name, state) },
+      requestState: { verify: state => verifyRequestState(secret, config.name, state, deps.scope) },
       // Legacy elicitation is pushed and awaited in place; never re-enter handlers on legacy.
       inputRequired: { legacyShim: false },
     },

@@ -71,7 +71,13 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const registry = createMcpRegistry(options.definitions)
   const deps = { registry, config, secret: resolveStateSecret(config, options.production), store: options.store ?? createMemoryStore() }
   const sessions = new LegacySessions(deps)
-  const modern: McpHttpHandler = createMcpHandler(() => createMcpServer(deps, 'modern'), { legacy: 'reject', maxRequestBodySize: config.maxBodySize })
+  // Each modern request gets a server built for it, holding its scope: nothing on the modern path
+  // depends on the request context following the SDK's awaits.
+  const scopes = new WeakMap<Request, McpRequestScope>()
+  const modern: McpHttpHandler = createMcpHandler(
+    ({ requestInfo }) => createMcpServer({ ...deps, scope: requestInfo && scopes.get(requestInfo) }, 'modern'),
+    { legacy: 'reject', maxRequestBodySize: config.maxBodySize },
+  )
   const publicHost = publicHostOf(config.publicUrl)
   const trustedProxies = toList(config.trustedProxies)
   const policy: OriginPolicy = { allowedHosts: toList(config.allowedHosts), allowedOrigins: toList(config.allowedOrigins), ...(publicHost && { publicHost }) }
@@ -126,7 +132,9 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       return runInMcpScope(scope, () => sessions.handle(exchange, caller, (id) => { scope.sessionId = id }))
     }
     const requestOptions = { parsedBody, ...(auth.authInfo && { authInfo: auth.authInfo }) }
-    return runInMcpScope(scope, () => modern.fetch(toSdkRequest(event, rawBody), requestOptions))
+    const request = toSdkRequest(event, rawBody)
+    scopes.set(request, scope)
+    return runInMcpScope(scope, () => modern.fetch(request, requestOptions))
   }
 
   return {
