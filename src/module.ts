@@ -44,6 +44,18 @@ export interface ModuleOptions {
   allowedHosts: string[]
   /** Browser origins accepted besides the endpoint's own. */
   allowedOrigins: string[]
+  /**
+   * Serve legacy sessions (protocol ≤ 2025-11-25, `initialize`) besides stateless 2026-07-28
+   * requests. They need one long-lived process holding the session: by default on for every
+   * preset except Cloudflare's (`cloudflare-*`), where `initialize` gets a JSON-RPC error naming
+   * 2026-07-28. Also `NUXT_MCP_LEGACY`.
+   *
+   * @example
+   * ```ts
+   * export default defineNuxtConfig({ mcp: { legacy: false } }) // a modern-only server
+   * ```
+   */
+  legacy?: boolean
   /** Largest request body in bytes. */
   maxBodySize: number
   /**
@@ -145,6 +157,7 @@ export default defineNuxtModule<ModuleOptions>({
       maxBodySize: options.maxBodySize,
       sessions: { idleTimeoutMs: 30 * 60_000, max: 1000, maxPerPrincipal: 100, ...options.sessions },
       trustedProxies: options.trustedProxies,
+      legacy: options.legacy ?? true,
       elicitation: { timeoutMs: 10 * 60_000, stateTtlSeconds: 3600, maxAttempts: 3, progressIntervalMs: 15_000, allowInsecureUrls: false, ...options.elicitation },
       devtools: options.devtools && nuxt.options.dev,
       // Read at run time from NUXT_MCP_STATE_SECRET: never baked into the build.
@@ -160,9 +173,15 @@ export default defineNuxtModule<ModuleOptions>({
     nuxt.hook('ready', () => {
       const nitro = useNitro()
       const config = nitro.options.runtimeConfig.mcp
-      if (options.allowedHosts.length === 0 && isRecord(config) && isPublicPreset(nitro.options.preset)) {
+      const preset = nitro.options.preset
+      if (!isRecord(config)) return
+      if (options.allowedHosts.length === 0 && isPublicPreset(preset)) {
         config.allowedHosts = ['*']
-        logger.info(`Preset ${nitro.options.preset}: the platform serves only its own hostnames, so the MCP endpoint's DNS-rebinding check is off (allowedHosts: ['*']).`)
+        logger.info(`Preset ${preset}: the platform serves only its own hostnames, so the MCP endpoint's DNS-rebinding check is off (allowedHosts: ['*']).`)
+      }
+      if (options.legacy === undefined && preset.startsWith('cloudflare')) {
+        config.legacy = false
+        logger.info(`Preset ${preset}: legacy sessions (initialize, ≤ 2025-11-25) are off, as a Worker holds no session; 2026-07-28 clients are served in full. Set mcp.legacy to decide yourself.`)
       }
     })
 

@@ -38,6 +38,11 @@ export interface McpServerConfig {
     /** Accept `http:` URL-mode targets on hosts other than localhost. */
     allowInsecureUrls: boolean
   }
+  /**
+   * Serve legacy sessions (≤ 2025-11-25, `initialize`). They need one long-lived process: off by
+   * default on Workers, where `initialize` gets a JSON-RPC error naming 2026-07-28.
+   */
+  legacy: boolean
   /** Record elicitations for the DevTools tab (`nuxi dev` only). */
   devtools: boolean
   /** HMAC key of modern `requestState`; every instance behind one endpoint needs the same. */
@@ -62,6 +67,24 @@ function randomSecret(): string {
 export const MIN_STATE_SECRET_BYTES = 32
 
 /**
+ * Refuses (production) or warns about (development) a configured state secret under
+ * {@link MIN_STATE_SECRET_BYTES} bytes; an unset one is left alone.
+ *
+ * @example
+ * ```ts
+ * checkStateSecret(useRuntimeConfig().mcp, !import.meta.dev)
+ * ```
+ */
+export function checkStateSecret(config: McpServerConfig, production: boolean): void {
+  if (!config.stateSecret) return
+  const bytes = new TextEncoder().encode(config.stateSecret).length
+  if (bytes >= MIN_STATE_SECRET_BYTES) return
+  const message = `NUXT_MCP_STATE_SECRET is ${bytes} bytes long; at least ${MIN_STATE_SECRET_BYTES} are needed, since every client holds a state signed with it to guess it from offline. Use a long random value, e.g. \`openssl rand -base64 48\`.`
+  if (production) throw new Error(`[nuxt-mcp-elicitation] ${message}`)
+  console.warn(`[nuxt-mcp-elicitation] ${message}`)
+}
+
+/**
  * The state secret to use: the configured one, or a per-process random one with a warning
  * (flows then only complete while every round reaches this same process). A configured secret
  * under {@link MIN_STATE_SECRET_BYTES} bytes is refused in production (thrown) and warned about
@@ -74,12 +97,7 @@ export const MIN_STATE_SECRET_BYTES = 32
  */
 export function resolveStateSecret(config: McpServerConfig, production: boolean): string {
   if (config.stateSecret) {
-    const bytes = new TextEncoder().encode(config.stateSecret).length
-    if (bytes < MIN_STATE_SECRET_BYTES) {
-      const message = `NUXT_MCP_STATE_SECRET is ${bytes} bytes long; at least ${MIN_STATE_SECRET_BYTES} are needed, since every client holds a state signed with it to guess it from offline. Use a long random value, e.g. \`openssl rand -base64 48\`.`
-      if (production) throw new Error(`[nuxt-mcp-elicitation] ${message}`)
-      console.warn(`[nuxt-mcp-elicitation] ${message}`)
-    }
+    checkStateSecret(config, production)
     return config.stateSecret
   }
   if (!generatedSecret) {

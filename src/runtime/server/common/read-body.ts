@@ -1,5 +1,18 @@
 import type { H3Event } from 'h3'
 
+/**
+ * The body Nitro already read into its stand-in request (`rawBody` or `body`: a string, an
+ * ArrayBuffer or a Buffer), as bytes; `undefined` on a real Node request, whose body streams.
+ */
+function bufferedBody(event: H3Event): Uint8Array | undefined {
+  const req = event.node.req
+  const body: unknown = Reflect.get(req, 'rawBody') ?? Reflect.get(req, 'body')
+  if (typeof body === 'string') return new TextEncoder().encode(body)
+  if (body instanceof ArrayBuffer) return new Uint8Array(body)
+  if (ArrayBuffer.isView(body)) return new Uint8Array(body.buffer, body.byteOffset, body.byteLength)
+  return undefined
+}
+
 /** Why a body could not be read: too large (413) or the stream failed. */
 export type BodyReadResult = { ok: true, text: string } | { ok: false, status: 413 | 400, message: string }
 
@@ -19,6 +32,10 @@ export function readLimitedBody(event: H3Event, limit: number, remedy = 'Send a 
   const req = event.node.req
   const declared = Number(req.headers['content-length'])
   if (Number.isFinite(declared) && declared > limit) return Promise.resolve(tooLarge)
+  // Workers, Bun, Deno: Nitro read the whole body already and hands h3 a stand-in request that
+  // never emits data.
+  const buffered = bufferedBody(event)
+  if (buffered !== undefined) return Promise.resolve(buffered.length > limit ? tooLarge : { ok: true, text: new TextDecoder().decode(buffered) })
   // Plain stream events, not `for await`: the async iterator costs more than the read itself.
   return new Promise((resolve) => {
     const chunks: Buffer[] = []

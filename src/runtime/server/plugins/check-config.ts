@@ -1,13 +1,15 @@
 import { defineNitroPlugin, useRuntimeConfig } from 'nitropack/runtime'
-import { resolveStateSecret } from '../common/config'
+import { checkStateSecret } from '../common/config'
 import type { McpServerConfig } from '../common/config'
 import { publicHostOf } from '../transport/security'
 
-// Refuses a configuration that cannot be served safely when the server starts (on Node; where
-// env arrives with the first request, as on Workers, Nitro runs plugins then), instead of on the
+// Refuses a configuration that cannot be served safely when the server starts, instead of at the
 // first MCP request: a state secret under 32 bytes in production, a public URL that is no URL.
+// Only what is set is checked, and nothing is generated: on Workers this runs in the Worker's
+// global scope, where random values may not be made and env vars may not be visible yet (the
+// endpoint checks again at its first request, with the request's env).
 export default defineNitroPlugin(() => {
   const config = useRuntimeConfig().mcp as McpServerConfig
-  resolveStateSecret(config, !import.meta.dev)
+  checkStateSecret(config, !import.meta.dev)
   publicHostOf(config.publicUrl)
 })

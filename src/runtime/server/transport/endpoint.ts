@@ -6,6 +6,7 @@ import type { McpAuthContext } from './auth'
 import { resolveStateSecret, toList } from '../common/config'
 import type { McpServerConfig } from '../common/config'
 import { runInMcpScope } from '../common/context'
+import { isRecord } from '../common/is-record'
 import { createMemoryStore } from '../common/store/memory'
 import type { McpStateStore } from '../common/store/store'
 import type { McpRequestScope } from '../common/context'
@@ -21,6 +22,8 @@ import { clientAddressOf } from './client-address'
 import type { OriginPolicy } from './security'
 import { createMcpServer } from '../mcp/server-factory'
 import { LegacySessions } from './sessions'
+import { WebResponseSink } from './response-sink'
+import type { ResponseSink } from './response-sink'
 
 export interface McpEndpointOptions {
   definitions: McpDefinitions
@@ -34,10 +37,29 @@ export interface McpEndpointOptions {
 
 /** One MCP endpoint serving both protocol eras. */
 export interface McpEndpoint {
-  serve: (event: H3Event) => Promise<void>
+  /**
+   * Answers one HTTP request. On Node it writes to the Node response and resolves with nothing;
+   * where Nitro hands h3 a stand-in response (Workers, Bun, Deno) it resolves with the web
+   * `Response` for h3 to send, which streams.
+   */
+  serve: (event: H3Event) => Promise<Response | undefined>
   registry: McpRegistry
-  sessions: LegacySessions
+  /** Absent when legacy sessions are off (`mcp.legacy: false`, the default on Workers). */
+  sessions: LegacySessions | undefined
   close: () => Promise<void>
+}
+
+/**
+ * Whether h3 got a stand-in Node response (Workers, Bun, Deno): it buffers every write until
+ * `end()`. A real Node response has its socket while the handler runs.
+ */
+function isStandInResponse(event: H3Event): boolean {
+  return !event.node.res.socket
+}
+
+function legacyOff(body: unknown): Response {
+  const id = isRecord(body) && (typeof body.id === 'string' || typeof body.id === 'number') ? body.id : null
+  return jsonRpcError(400, -32602, `This server speaks MCP ${MODERN_VERSION} only (stateless requests): legacy sessions (initialize, protocol ≤ 2025-11-25) are off here, as they need one long-lived process (mcp.legacy). Connect with a client that speaks ${MODERN_VERSION}; see the module's deployment docs.`, {}, id, { supported: [MODERN_VERSION] })
 }
 
 const MODERN_VERSION = '2026-07-28'
@@ -70,7 +92,9 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const { config } = options
   const registry = createMcpRegistry(options.definitions)
   const deps = { registry, config, secret: resolveStateSecret(config, options.production), store: options.store ?? createMemoryStore() }
-  const sessions = new LegacySessions(deps)
+  // No session table (and no idle sweeper) where legacy is off: on Workers a timer would belong
+  // to the request that happened to create the endpoint.
+  const sessions = config.legacy === false ? undefined : new LegacySessions(deps)
   // Each modern request gets a server built for it, holding its scope: nothing on the modern path
   // depends on the request context following the SDK's awaits.
   const scopes = new WeakMap<Request, McpRequestScope>()
@@ -82,7 +106,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const trustedProxies = toList(config.trustedProxies)
   const policy: OriginPolicy = { allowedHosts: toList(config.allowedHosts), allowedOrigins: toList(config.allowedOrigins), ...(publicHost && { publicHost }) }
 
-  async function route(event: H3Event): Promise<Response | undefined> {
+  async function route(event: H3Event, res: ResponseSink): Promise<Response | undefined> {
     const refusal = checkOriginPolicy(event, policy)
     if (refusal) return refusal
     const method = event.method
@@ -114,7 +138,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     else if (!event.node.req.headers['mcp-session-id'] && event.node.req.headers['mcp-protocol-version'] === MODERN_VERSION) {
       return jsonRpcError(405, -32000, `Method ${method} is not used by protocol ${MODERN_VERSION}: send every request as a POST.`, { allow: 'POST' })
     }
-    const disconnected = watchDisconnect(event)
+    const disconnected = watchDisconnect(res)
     const legacy = classifyEra(method, event.node.req.headers, parsedBody) === 'legacy'
     const scope: McpRequestScope = {
       event,
@@ -127,7 +151,8 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       ...(auth.authInfo !== undefined && { authInfo: auth.authInfo }),
     }
     if (legacy) {
-      const exchange = { req: event.node.req, res: event.node.res, body: parsedBody }
+      if (!sessions) return legacyOff(parsedBody)
+      const exchange = { req: event.node.req, res, body: parsedBody }
       const caller = { principal: auth.principal, authInfo: auth.authInfo, address: clientAddressOf(event.node.req, trustedProxies) }
       return runInMcpScope(scope, () => sessions.handle(exchange, caller, (id) => { scope.sessionId = id }))
     }
@@ -141,13 +166,19 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     registry,
     sessions,
     serve: async (event) => {
+      if (isStandInResponse(event)) {
+        // A legacy session's transport writes into a sink that becomes the web Response.
+        const sink = new WebResponseSink()
+        return await route(event, sink) ?? await sink.response
+      }
       graceIdleConnection(event.node.req, event.node.res)
-      const response = await route(event)
+      const response = await route(event, event.node.res)
       // `undefined`: a legacy session's transport answers on the Node response itself.
       if (response) await sendResponse(event, response)
+      return undefined
     },
     close: async () => {
-      await sessions.closeAll()
+      await sessions?.closeAll()
       await modern.close()
     },
   }

@@ -1,4 +1,5 @@
 import type { H3Event } from 'h3'
+import type { ResponseSink } from './response-sink'
 
 /**
  * Watches for the client going away before the response finished. h3 does not propagate
@@ -7,12 +8,11 @@ import type { H3Event } from 'h3'
  *
  * @example
  * ```ts
- * const disconnected = watchDisconnect(event)
+ * const disconnected = watchDisconnect(event.node.res)
  * await waitForPerson({ signal: disconnected() })
  * ```
  */
-export function watchDisconnect(event: H3Event): () => AbortSignal {
-  const res = event.node.res
+export function watchDisconnect(res: ResponseSink): () => AbortSignal {
   let controller: AbortController | undefined
   let gone = false
   res.once('close', () => {

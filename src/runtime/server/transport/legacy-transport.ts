@@ -1,8 +1,9 @@
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { IncomingMessage } from 'node:http'
 import { isInitializeRequest, parseJSONRPCMessage } from '@modelcontextprotocol/server'
 import type { AuthInfo, JSONRPCMessage, RequestId, Transport, TransportSendOptions } from '@modelcontextprotocol/server'
 import { openSseStream, writeJsonRpcError } from './sse-stream'
 import type { SseStream } from './sse-stream'
+import type { ResponseSink } from './response-sink'
 
 /** The SDK's own cap on a JSON-RPC batch in one POST. */
 const MAX_BATCH = 100
@@ -16,7 +17,8 @@ interface PostStream {
 /** What one legacy HTTP exchange hands the transport. */
 export interface LegacyExchange {
   req: IncomingMessage
-  res: ServerResponse
+  /** Node's response, or a sink that becomes a web `Response` (Bun, Deno). */
+  res: ResponseSink
   /** The JSON body of a POST, already read and parsed once by the endpoint. */
   body?: unknown
   authInfo?: AuthInfo
@@ -79,7 +81,8 @@ export class NodeSessionTransport implements Transport {
     if (versionError) return writeJsonRpcError(res, 400, -32000, versionError)
     if (req.method === 'DELETE') {
       onDelete()
-      res.writeHead(200).end()
+      res.writeHead(200)
+      res.end()
       return
     }
     this.openStandalone(req, res)
@@ -114,7 +117,8 @@ export class NodeSessionTransport implements Transport {
     const requests = messages.filter(isRequest)
     if (requests.length === 0) {
       for (const message of messages) this.onmessage?.(message, extra)
-      res.writeHead(202).end()
+      res.writeHead(202)
+      res.end()
       return
     }
     const waiting = new Set(requests.map(request => request.id))
@@ -130,7 +134,7 @@ export class NodeSessionTransport implements Transport {
     for (const message of messages) this.onmessage?.(message, extra)
   }
 
-  private openStandalone(req: IncomingMessage, res: ServerResponse): void {
+  private openStandalone(req: IncomingMessage, res: ResponseSink): void {
     if (!(req.headers.accept ?? '').includes('text/event-stream')) {
       return writeJsonRpcError(res, 406, -32000, `Not Acceptable: the Accept header is "${req.headers.accept ?? '(none)'}"; the GET stream needs text/event-stream.`)
     }

@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http'
+import type { ResponseSink } from './response-sink'
 import type { JSONRPCMessage } from '@modelcontextprotocol/server'
 
 /** Comment lines every 15 s keep proxies from closing a stream that waits on a person. */
@@ -33,7 +33,7 @@ function formatEvent(message: JSONRPCMessage): string {
 }
 
 /**
- * Opens an SSE response on a Node `ServerResponse`, without the web `ReadableStream` and
+ * Opens an SSE response on a Node `ServerResponse` (or a {@link ResponseSink}), without the web `ReadableStream` and
  * `Response` the SDK's web-standard transport needs: on the legacy hot path those conversions
  * cost more than the MCP work itself.
  *
@@ -43,7 +43,7 @@ function formatEvent(message: JSONRPCMessage): string {
  * stream.end({ jsonrpc: '2.0', id: 1, result: {} })
  * ```
  */
-export function openSseStream(res: ServerResponse, options: OpenSseOptions = {}): SseStream {
+export function openSseStream(res: ResponseSink, options: OpenSseOptions = {}): SseStream {
   let closed = false
   // No `Connection` header of ours: Node then sends its own `Connection: keep-alive` with
   // `Keep-Alive: timeout=5`, which tells clients how long an idle socket is kept (keep-alive.ts).
@@ -74,7 +74,8 @@ export function openSseStream(res: ServerResponse, options: OpenSseOptions = {})
       writeHead(false)
       res.write(': keepalive\n\n')
     }, options.keepAliveMs ?? KEEP_ALIVE_MS)
-    keepAlive.unref()
+    // Not every runtime's timers have unref (Deno's are numbers).
+    if (typeof keepAlive === 'object' && 'unref' in keepAlive) keepAlive.unref()
   }
   // A handler still working after this turn (a person to ask, a slow API) must not leave the
   // client without headers: clients wait for them before reading events. Only such a stream
@@ -118,7 +119,7 @@ export function openSseStream(res: ServerResponse, options: OpenSseOptions = {})
  * writeJsonRpcError(res, 406, -32000, 'Not Acceptable: …')
  * ```
  */
-export function writeJsonRpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+export function writeJsonRpcError(res: ResponseSink, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers })
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }))
 }
