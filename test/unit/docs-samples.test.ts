@@ -42,8 +42,8 @@ interface Fence {
 }
 
 function markdownFiles(): string[] {
-  const docs = readdirSync(join(ROOT, 'docs')).filter(name => name.endsWith('.md')).sort().map(name => `docs/${name}`)
-  return ['README.md', ...docs]
+  const inFolder = (folder: string) => readdirSync(join(ROOT, folder)).filter(name => name.endsWith('.md')).sort().map(name => `${folder}/${name}`)
+  return ['README.md', ...inFolder('docs'), ...inFolder('docs/deploy')]
 }
 
 /** Every fenced block of one markdown file (``` or ~~~, indented ones included). */

@@ -14,6 +14,8 @@ export interface ResponseSink {
   write: (chunk: string | Uint8Array) => boolean
   end: (chunk?: string | Uint8Array) => unknown
   once: (event: 'close' | 'finish' | 'drain', listener: () => void) => unknown
+  /** How often an idle event stream on this response should send a keep-alive, if not the default. */
+  readonly keepAliveMs?: number
 }
 
 const NULL_BODY = new Set([101, 204, 205, 304])
@@ -40,6 +42,11 @@ export class WebResponseSink implements ResponseSink {
   destroyed = false
   writableEnded = false
   writableFinished = false
+  /**
+   * Bun closes a connection that sends nothing for 10 s (Nitro's bun preset keeps Bun's default),
+   * which would cut a question still waiting for its person: keep-alives come more often here.
+   */
+  readonly keepAliveMs = 5000
   readonly response: Promise<Response>
   private readonly headers = new Headers()
   private readonly listeners = new Map<string, (() => void)[]>()

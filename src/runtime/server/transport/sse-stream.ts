@@ -73,7 +73,7 @@ export function openSseStream(res: ResponseSink, options: OpenSseOptions = {}): 
       if (closed) return
       writeHead(false)
       res.write(': keepalive\n\n')
-    }, options.keepAliveMs ?? KEEP_ALIVE_MS)
+    }, options.keepAliveMs ?? res.keepAliveMs ?? KEEP_ALIVE_MS)
     // Not every runtime's timers have unref (Deno's are numbers).
     if (typeof keepAlive === 'object' && 'unref' in keepAlive) keepAlive.unref()
   }
