@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { findCircles, findWrongWayImports, readImportGraph, readSpecifiers, wingOf } from '../utils/import-graph'
@@ -37,6 +38,21 @@ describe('the server runtime keeps its shape', () => {
 
   it('has no import circle', () => {
     expect(findCircles(graph)).toEqual([])
+  })
+
+  it('keeps Node built-ins out of the runtime-neutral wings (Workers run them without nodejs_compat)', () => {
+    // AsyncLocalStorage is the one exception: native where the runtime has it, and the module does
+    // not depend on it following every await (docs/deploy/cloudflare-workers.md).
+    const allowed = new Set(['common/context.ts:node:async_hooks', 'elicitation/run.ts:node:async_hooks'])
+    const root = resolve(repoRoot, 'src/runtime/server')
+    const found: string[] = []
+    for (const file of graph.keys()) {
+      if (!/^(?:common|mcp|elicitation)\//.test(file)) continue
+      for (const { specifier, line } of readSpecifiers(file, readFileSync(resolve(root, file), 'utf8'))) {
+        if (specifier.startsWith('node:') && !allowed.has(`${file}:${specifier}`)) found.push(`${file}:${line} imports ${specifier}`)
+      }
+    }
+    expect(found).toEqual([])
   })
 })
 
