@@ -12,10 +12,11 @@ import { FORM_MESSAGE, FORM_ZOD_SOURCE, GENERATED_DESCRIPTION, GENERATED_TOOLS, 
 const COMMON = `compatibilityDate: '2026-11-01',\n  devtools: { enabled: false },`
 
 /** nuxt.config per app kind; ours with its default config, the anchor as the brief asks. */
-function nuxtConfig(kind, appDir) {
+function nuxtConfig(kind, appDir, preset) {
   if (kind === 'us') {
     const modulePath = relative(appDir, resolve(repoRoot, 'src/module'))
-    return `export default defineNuxtConfig({\n  modules: [${JSON.stringify(modulePath)}],\n  ${COMMON}\n})\n`
+    const nitro = preset ? `\n  nitro: { preset: ${JSON.stringify(preset)} },` : ''
+    return `export default defineNuxtConfig({\n  modules: [${JSON.stringify(modulePath)}],\n  ${COMMON}${nitro}\n})\n`
   }
   return `export default defineNuxtConfig({\n  modules: ['@nuxtjs/mcp-toolkit'],\n  ${COMMON}\n  mcp: { name: 'bench', sessions: true },\n  nitro: { experimental: { asyncContext: true } },\n})\n`
 }
@@ -80,14 +81,17 @@ export default defineMcpTool({
 `
 }
 
-/** Writes bench/.work/apps/<kind>-<variant>: a Nuxt app with no pages, only MCP tools. */
-export async function generateApp(kind, variant) {
-  const dir = resolve(workDir, 'apps', `${kind}-${variant}`)
+/**
+ * Writes bench/.work/apps/<kind>-<variant>: a Nuxt app with no pages, only MCP tools; built with
+ * `preset` when given (the runtimes phase: bench/measure/runtimes.mjs).
+ */
+export async function generateApp(kind, variant, preset) {
+  const dir = resolve(workDir, 'apps', preset ? `${kind}-${variant}-${preset}` : `${kind}-${variant}`)
   await rm(dir, { recursive: true, force: true })
   const tools = resolve(dir, 'server/mcp/tools')
   await mkdir(tools, { recursive: true })
   await writeFile(resolve(dir, 'package.json'), JSON.stringify({ name: 'bench', private: true, type: 'module' }))
-  await writeFile(resolve(dir, 'nuxt.config.ts'), nuxtConfig(kind, dir))
+  await writeFile(resolve(dir, 'nuxt.config.ts'), nuxtConfig(kind, dir, preset))
   await writeFile(resolve(tools, 'echo.ts'), ECHO_TOOL)
   await writeFile(resolve(tools, 'ask-form.ts'), FORM_TOOL)
   if (kind === 'us') await writeFile(resolve(tools, 'ask-form-hoisted.ts'), FORM_TOOL_HOISTED)
