@@ -41,7 +41,7 @@ function stateKey(secret: string, serverName: string, scope: McpRequestScope | u
  * The `requestState.verify` hook: runs before the handler, so a forged, expired, foreign or
  * replayed-elsewhere state never reaches user code. The SDK turns a throw into JSON-RPC `-32602`.
  */
-export function verifyRequestState(secret: string, serverName: string, wire: string, known?: McpRequestScope): Promise<ModernFlowState> {
+export function verifyRequestState(secret: string, serverName: string, wire: string, known?: McpRequestScope): ModernFlowState {
   const scope = known ?? getMcpScope()
   return openRequestState(stateKey(secret, serverName, scope), wire, bindingOf(scope))
 }
@@ -61,7 +61,7 @@ function assertWellFormedResponses(state: ModernFlowState | undefined, responses
   }
 }
 
-async function endRound(run: ElicitationRun, secret: string): Promise<InputRequiredResult> {
+function endRound(run: ElicitationRun, secret: string): InputRequiredResult {
   const modern = run.modern!
   const inputRequests: InputRequests = {}
   const asked: ModernFlowState['asked'] = {}
@@ -77,7 +77,7 @@ async function endRound(run: ElicitationRun, secret: string): Promise<InputRequi
     ...(Object.keys(modern.steps).length > 0 && { steps: modern.steps }),
     nonce: modern.state?.nonce ?? crypto.randomUUID(),
   }
-  return inputRequired({ inputRequests, requestState: await sealRequestState(stateKey(secret, run.config.name, run.scope), state) })
+  return inputRequired({ inputRequests, requestState: sealRequestState(stateKey(secret, run.config.name, run.scope), state) })
 }
 
 /**
@@ -104,7 +104,12 @@ export function executeHandler<T>(run: ElicitationRun, secret: string, fn: () =>
     const finishWithQuestions = () => {
       if (settled) return
       settled = true
-      endRound(run, secret).then(result => resolve({ kind: 'input-required', result }), reject)
+      try {
+        resolve({ kind: 'input-required', result: endRound(run, secret) })
+      }
+      catch (error) {
+        reject(error)
+      }
     }
     let scheduled = false
     modern.onPending = () => {
