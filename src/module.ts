@@ -56,6 +56,18 @@ export interface ModuleOptions {
    * ```
    */
   legacy?: boolean
+  /**
+   * Make the endpoint an OAuth resource server (MCP authorization): requests need an access token
+   * from one of `issuers`, verified against the issuer's keys (JWT: signature, issuer, audience,
+   * expiry, scopes). Off while `issuers` is empty. Each key has a `NUXT_MCP_AUTH_*` variable.
+   * See docs/authorization.md.
+   *
+   * @example
+   * ```ts
+   * export default defineNuxtConfig({ mcp: { publicUrl: 'https://mcp.example.com', auth: { issuers: ['https://auth.example.com'], scopes: ['mcp'] } } })
+   * ```
+   */
+  auth?: Partial<Omit<McpServerConfig['auth'], 'introspection'>> & { introspection?: Partial<Omit<McpServerConfig['auth']['introspection'], 'clientSecret'>> }
   /** Largest request body in bytes. */
   maxBodySize: number
   /**
@@ -101,6 +113,8 @@ export interface ModuleOptions {
 }
 
 const VIRTUAL_DEFINITIONS = '#mcp-elicitation/definitions'
+/** Build-time options the runtime needs (the route). */
+const VIRTUAL_OPTIONS = '#mcp-elicitation/options'
 
 /**
  * Presets whose platform serves the app only under hostnames it controls (a rebound DNS name
@@ -158,6 +172,12 @@ export default defineNuxtModule<ModuleOptions>({
       sessions: { idleTimeoutMs: 30 * 60_000, max: 1000, maxPerPrincipal: 100, ...options.sessions },
       trustedProxies: options.trustedProxies,
       legacy: options.legacy ?? true,
+      auth: {
+        issuers: [], resource: '', audiences: [], scopes: [], clockToleranceSeconds: 60, ...options.auth,
+        // No secret option: it comes from NUXT_MCP_AUTH_INTROSPECTION_CLIENT_SECRET at run time,
+        // like the state secret, never baked into .output.
+        introspection: { clientId: '', endpoint: '', issuer: '', ...options.auth?.introspection, clientSecret: '' },
+      },
       elicitation: { timeoutMs: 10 * 60_000, stateTtlSeconds: 3600, maxAttempts: 3, progressIntervalMs: 15_000, allowInsecureUrls: false, ...options.elicitation },
       devtools: options.devtools && nuxt.options.dev,
       // Read at run time from NUXT_MCP_STATE_SECRET: never baked into the build.
@@ -215,6 +235,10 @@ export default defineNuxtModule<ModuleOptions>({
     addServerImports(['defineMcpTool', 'defineMcpResource', 'defineMcpPrompt', 'useMcpElicitation', 'McpElicitationError', 'completeMcpUrlElicitation', 'notifyMcpResourceUpdated']
       .map(name => ({ name, from: runtimeIndex })))
     addServerHandler({ route: options.route, handler: resolver.resolve('./runtime/server/routes/mcp') })
+    // The Protected Resource Metadata document of the endpoint (RFC 9728); 404 while OAuth is off.
+    addServerHandler({ route: `/.well-known/oauth-protected-resource${options.route}`, method: 'get', handler: resolver.resolve('./runtime/server/routes/oauth-metadata') })
+    addServerTemplate({ filename: VIRTUAL_OPTIONS, getContents: () => `export const route = ${JSON.stringify(options.route)}\n` })
+    addTypeTemplate({ filename: 'types/mcp-elicitation-options.d.ts', getContents: () => `declare module '${VIRTUAL_OPTIONS}' {\n  export const route: string\n}\n` }, { nitro: true })
     addServerPlugin(resolver.resolve('./runtime/server/plugins/check-config'))
 
     // One `server/mcp` folder per layer: files added, edited or removed there rebuild Nitro in dev.

@@ -17,6 +17,8 @@ export interface ConnectOptions {
   received?: Record<string, unknown>[]
   /** How long `initialize` may take (the SDK's default is 60 s). */
   connectTimeoutMs?: number
+  /** Extra fetch options for every request, e.g. an `authorization` header. */
+  requestInit?: RequestInit
 }
 
 function elicitationCapability(options: ConnectOptions) {
@@ -37,7 +39,7 @@ export async function connectLegacy(url: URL, options: ConnectOptions = {}) {
       return answer(request.params)
     })
   }
-  const transport = new LegacyTransport(url)
+  const transport = new LegacyTransport(url, { requestInit: options.requestInit })
   await client.connect(transport, { timeout: options.connectTimeoutMs })
   return client
 }

@@ -1,6 +1,7 @@
 import type { H3Event } from 'h3'
 import { useNitroApp, useRuntimeConfig } from 'nitropack/runtime'
 import definitions from '#mcp-elicitation/definitions'
+import { route } from '#mcp-elicitation/options'
 import { createMcpEndpoint } from './transport/endpoint'
 import type { McpEndpoint } from './transport/endpoint'
 import type { McpServerConfig } from './common/config'
@@ -25,8 +26,10 @@ export function useMcpEndpoint(event: H3Event): McpEndpoint {
   const created = createMcpEndpoint({
     definitions,
     config,
+    route,
     production: !import.meta.dev,
     authenticate: context => nitro.hooks.callHook('mcp:auth', context),
+    verifyToken: context => nitro.hooks.callHook('mcp:auth:token', context),
   })
   // Only `nuxi dev` records elicitations for the DevTools tab.
   const stopRecording = import.meta.dev && config.devtools ? onElicitationEvent(recordElicitation) : undefined

@@ -45,6 +45,21 @@ export interface McpServerConfig {
   legacy: boolean
   /** Record elicitations for the DevTools tab (`nuxi dev` only). */
   devtools: boolean
+  /** OAuth resource server (MCP authorization); off while `issuers` is empty. */
+  auth: {
+    /** Authorization servers whose access tokens are accepted (issuer identifiers). */
+    issuers: string[] | string
+    /** This endpoint's resource identifier; default: the public URL plus the route. */
+    resource: string
+    /** `aud` values accepted; default: the resource identifier. */
+    audiences: string[] | string
+    /** Scopes every request's token must carry. */
+    scopes: string[] | string
+    /** Seconds of clock skew accepted on `exp`/`nbf`. */
+    clockToleranceSeconds: number
+    /** Opaque tokens: checked at the issuer's introspection endpoint as this client; off while `clientId` is empty. */
+    introspection: { clientId: string, clientSecret: string, endpoint: string, issuer: string }
+  }
   /** HMAC key of modern `requestState`; every instance behind one endpoint needs the same. */
   stateSecret: string
 }

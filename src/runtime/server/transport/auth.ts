@@ -47,6 +47,42 @@ export function createAuthContext(event: H3Event): McpAuthContext {
   }
 }
 
+/** The claims an app vouches for when it recognises an opaque access token. */
+export interface McpTokenClaims {
+  [claim: string]: unknown
+  /** The user (or, for a machine token, the client): becomes the principal. */
+  sub?: string
+  client_id?: string
+  /** Space-separated scopes, checked against `mcp.auth.scopes`. */
+  scope?: string
+  /** Expiry (seconds since the epoch); an expired token is refused. */
+  exp?: number
+  /** When given, must be one of the accepted audiences. */
+  aud?: string | string[]
+  iss?: string
+}
+
+/**
+ * What an `mcp:auth:token` hook receives: an access token that is not a JWT, while `mcp.auth` is
+ * on. Set `claims` to accept it; leave them unset to pass it on (to introspection, else refusal).
+ *
+ * @example
+ * ```ts
+ * // server/plugins/mcp-api-keys.ts
+ * export default defineNitroPlugin((nitro) => {
+ *   nitro.hooks.hook('mcp:auth:token', async (context) => {
+ *     const key = await findApiKey(context.token)
+ *     if (key) context.claims = { sub: key.userId, scope: key.scopes.join(' '), exp: key.expiresAt }
+ *   })
+ * })
+ * ```
+ */
+export interface McpTokenContext {
+  token: string
+  event: H3Event
+  claims?: McpTokenClaims
+}
+
 let missingSubjectWarned = false
 
 /**
@@ -78,5 +114,7 @@ declare module 'nitropack/types' {
   interface NitroRuntimeHooks {
     /** Authenticate an MCP request: set `principal`/`authInfo`, or call `reject()`. */
     'mcp:auth': (context: McpAuthContext) => void | Promise<void>
+    /** Vouch for an opaque access token (not a JWT) while `mcp.auth` is on: set `claims`. */
+    'mcp:auth:token': (context: McpTokenContext) => void | Promise<void>
   }
 }

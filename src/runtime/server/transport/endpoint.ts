@@ -2,7 +2,9 @@ import type { H3Event } from 'h3'
 import { createMcpHandler } from '@modelcontextprotocol/server'
 import type { McpHttpHandler } from '@modelcontextprotocol/server'
 import { createAuthContext, McpUnauthorizedError, settlePrincipal } from './auth'
-import type { McpAuthContext } from './auth'
+import { createBearerCheck } from './oauth/bearer'
+import { resolveOAuthSettings } from './oauth/settings'
+import type { McpAuthContext, McpTokenContext } from './auth'
 import { resolveStateSecret, toList } from '../common/config'
 import type { McpServerConfig } from '../common/config'
 import { runInMcpScope } from '../common/context'
@@ -28,9 +30,13 @@ import type { ResponseSink } from './response-sink'
 export interface McpEndpointOptions {
   definitions: McpDefinitions
   config: McpServerConfig
+  /** Where the endpoint is served (`mcp.route`): part of the OAuth resource identifier. */
+  route?: string
   production: boolean
   /** Runs the app's `mcp:auth` hooks. */
   authenticate?: (context: McpAuthContext) => Promise<void>
+  /** Runs the app's `mcp:auth:token` hooks (opaque access tokens, while `mcp.auth` is on). */
+  verifyToken?: (context: McpTokenContext) => Promise<void>
   /** Where modern `once()` steps are guarded against replays (default: in this process). */
   store?: McpStateStore
 }
@@ -106,6 +112,11 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const trustedProxies = toList(config.trustedProxies)
   const policy: OriginPolicy = { allowedHosts: toList(config.allowedHosts), allowedOrigins: toList(config.allowedOrigins), ...(publicHost && { publicHost }) }
 
+  // The built-in OAuth check (when mcp.auth is on) runs before the app's mcp:auth hooks, which
+  // then see the verified token and principal and may refine or refuse.
+  const oauth = resolveOAuthSettings(config, options.route ?? '/mcp')
+  const bearer = oauth && createBearerCheck(oauth)
+
   async function route(event: H3Event, res: ResponseSink): Promise<Response | undefined> {
     const refusal = checkOriginPolicy(event, policy)
     if (refusal) return refusal
@@ -114,6 +125,17 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       return jsonRpcError(405, -32000, `Method ${method} is not allowed on the MCP endpoint: use POST (and GET/DELETE for legacy sessions).`, { allow: 'POST, GET, DELETE' })
     }
     const auth = createAuthContext(event)
+    if (bearer) {
+      const verifyToken = options.verifyToken
+      const caller = await bearer(event.node.req.headers.authorization, verifyToken && (async (token) => {
+        const context: McpTokenContext = { token, event }
+        await verifyToken(context)
+        return context.claims
+      }))
+      if (caller instanceof Response) return caller
+      auth.authInfo = caller.authInfo
+      auth.principal = caller.principal
+    }
     try {
       await options.authenticate?.(auth)
       settlePrincipal(auth)

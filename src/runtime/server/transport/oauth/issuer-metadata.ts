@@ -1,0 +1,56 @@
+import { isRecord } from '../../common/is-record'
+import { BearerError } from './bearer-error'
+
+/** The parts of an authorization server's metadata (RFC 8414 / OpenID discovery) we use. */
+export interface IssuerMetadata {
+  issuer: string
+  jwks_uri?: string
+  introspection_endpoint?: string
+}
+
+/**
+ * Fetches an authorization server's metadata: OpenID discovery first (Auth0, Keycloak, Clerk
+ * publish it), then RFC 8414. Rejects with an `unavailable` {@link BearerError} (503) when neither
+ * answers within 5 s, so a request never hangs on a dead issuer.
+ *
+ * @example
+ * ```ts
+ * const { jwks_uri } = await fetchIssuerMetadata('https://auth.example.com')
+ * ```
+ */
+export async function fetchIssuerMetadata(issuer: string): Promise<IssuerMetadata> {
+  const base = issuer.replace(/\/$/, '')
+  for (const path of ['/.well-known/openid-configuration', '/.well-known/oauth-authorization-server']) {
+    const response = await fetch(`${base}${path}`, { signal: AbortSignal.timeout(5000) }).catch(() => undefined)
+    if (!response?.ok) continue
+    const metadata: unknown = await response.json().catch(() => undefined)
+    if (!isRecord(metadata)) continue
+    return {
+      issuer,
+      ...(typeof metadata.jwks_uri === 'string' && { jwks_uri: metadata.jwks_uri }),
+      ...(typeof metadata.introspection_endpoint === 'string' && { introspection_endpoint: metadata.introspection_endpoint }),
+    }
+  }
+  throw new BearerError('unavailable', `The authorization server ${issuer} could not be reached for its metadata; retry later.`)
+}
+
+/**
+ * Caches a per-issuer lookup; a failed one is forgotten, so the next request tries again.
+ *
+ * @example
+ * ```ts
+ * const keysOf = cachePerIssuer(issuer => fetchIssuerMetadata(issuer))
+ * ```
+ */
+export function cachePerIssuer<T>(load: (issuer: string) => Promise<T>): (issuer: string) => Promise<T> {
+  const found = new Map<string, Promise<T>>()
+  return (issuer) => {
+    let entry = found.get(issuer)
+    if (!entry) {
+      entry = load(issuer)
+      found.set(issuer, entry)
+      entry.catch(() => found.delete(issuer))
+    }
+    return entry
+  }
+}

@@ -1,0 +1,81 @@
+import { toList } from '../../common/config'
+import type { McpServerConfig } from '../../common/config'
+
+/** How opaque tokens are checked by introspection (RFC 7662): as this client of `issuer`. */
+export interface IntrospectionSettings {
+  issuer: string
+  /** The introspection endpoint; empty: the issuer's `introspection_endpoint` metadata. */
+  endpoint: string
+  clientId: string
+  clientSecret: string
+}
+
+/** The OAuth resource-server settings in force, resolved from `mcp.auth` and the public URL. */
+export interface OAuthSettings {
+  /** Authorization servers whose tokens are accepted (their issuer identifiers). */
+  issuers: string[]
+  /** This endpoint's resource identifier (RFC 8707): `mcp.auth.resource`, else public URL + route. */
+  resource: string
+  /** `aud` values accepted; by default the resource identifier alone. */
+  audiences: string[]
+  /** Scopes every request's token must carry. */
+  scopes: string[]
+  clockToleranceSeconds: number
+  /** Where the Protected Resource Metadata document is served (RFC 9728). */
+  metadataUrl: string
+  /** Set when opaque tokens are introspected (`mcp.auth.introspection.clientId` is set). */
+  introspection?: IntrospectionSettings
+}
+
+/**
+ * The OAuth settings, or `undefined` when `mcp.auth.issuers` is empty (OAuth off). Throws with the
+ * option to set when the resource identifier cannot be known: it is never derived from the
+ * request's Host header, which a client controls.
+ *
+ * @example
+ * ```ts
+ * const oauth = resolveOAuthSettings(config, '/mcp')
+ * ```
+ */
+export function resolveOAuthSettings(config: McpServerConfig, route: string): OAuthSettings | undefined {
+  const issuers = toList(config.auth.issuers)
+  if (issuers.length === 0) return undefined
+  const base = config.auth.resource || (config.publicUrl ? new URL(route, config.publicUrl).href : '')
+  if (!base) {
+    throw new Error('[nuxt-mcp-elicitation] mcp.auth is on but the resource identifier is unknown: set NUXT_MCP_PUBLIC_URL (the address clients use; the resource is it plus the route) or NUXT_MCP_AUTH_RESOURCE.')
+  }
+  const resource = new URL(base).href
+  const resourceUrl = new URL(resource)
+  const metadataUrl = new URL(`/.well-known/oauth-protected-resource${resourceUrl.pathname === '/' ? '' : resourceUrl.pathname}`, resourceUrl.origin).href
+  const audiences = toList(config.auth.audiences)
+  const { clientId, clientSecret, endpoint, issuer } = config.auth.introspection
+  if (clientId && !clientSecret) {
+    throw new Error('[nuxt-mcp-elicitation] mcp.auth.introspection.clientId is set without its secret: set NUXT_MCP_AUTH_INTROSPECTION_CLIENT_SECRET.')
+  }
+  return {
+    issuers,
+    resource,
+    audiences: audiences.length > 0 ? audiences : [resource],
+    scopes: toList(config.auth.scopes),
+    clockToleranceSeconds: config.auth.clockToleranceSeconds,
+    metadataUrl,
+    ...(clientId && { introspection: { issuer: issuer || issuers[0]!, endpoint, clientId, clientSecret } }),
+  }
+}
+
+/**
+ * The Protected Resource Metadata document (RFC 9728) of the endpoint.
+ *
+ * @example
+ * ```ts
+ * return protectedResourceMetadata(oauth)
+ * ```
+ */
+export function protectedResourceMetadata(settings: OAuthSettings): Record<string, unknown> {
+  return {
+    resource: settings.resource,
+    authorization_servers: settings.issuers,
+    ...(settings.scopes.length > 0 && { scopes_supported: settings.scopes }),
+    bearer_methods_supported: ['header'],
+  }
+}

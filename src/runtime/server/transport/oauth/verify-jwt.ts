@@ -1,0 +1,63 @@
+import { createRemoteJWKSet, decodeJwt, errors, jwtVerify } from 'jose'
+import type { JWTPayload } from 'jose'
+import { BearerError } from './bearer-error'
+import { cachePerIssuer, fetchIssuerMetadata } from './issuer-metadata'
+import type { OAuthSettings } from './settings'
+
+/** An authorization server's keys, as far as verification needs them. */
+async function keysOf(issuer: string): Promise<ReturnType<typeof createRemoteJWKSet>> {
+  const { jwks_uri } = await fetchIssuerMetadata(issuer)
+  if (!jwks_uri) throw new BearerError('unavailable', `The authorization server ${issuer} publishes no jwks_uri, so its JWT access tokens cannot be verified.`)
+  // Cached keys stay usable while the issuer is down; an unknown `kid` refetches (key rotation).
+  return createRemoteJWKSet(new URL(jwks_uri), { cacheMaxAge: Number.POSITIVE_INFINITY, cooldownDuration: 5000 })
+}
+
+function describe(error: unknown, settings: OAuthSettings): BearerError {
+  if (error instanceof BearerError) return error
+  if (error instanceof errors.JWTExpired) return new BearerError('expired', 'The access token has expired: get a new one.')
+  if (error instanceof errors.JWTClaimValidationFailed) {
+    if (error.claim === 'aud') return new BearerError('audience', `The access token is for another resource: request one for ${settings.resource}.`)
+    if (error.claim === 'iss') return new BearerError('issuer', 'The access token comes from an authorization server this endpoint does not accept.')
+    return new BearerError('malformed', `The access token's "${error.claim}" claim is not valid.`)
+  }
+  if (error instanceof errors.JWSSignatureVerificationFailed || error instanceof errors.JWKSNoMatchingKey) {
+    return new BearerError('signature', 'The access token\'s signature does not verify with the authorization server\'s keys.')
+  }
+  if (error instanceof errors.JWKSTimeout || (error instanceof TypeError && /fetch/i.test(error.message))) {
+    return new BearerError('unavailable', 'The authorization server\'s keys could not be fetched; retry later.')
+  }
+  return new BearerError('malformed', 'The access token is not a valid JWT.')
+}
+
+/**
+ * Verifies JWT access tokens against their issuer's JWKS (found through the issuer's metadata,
+ * cached; refreshed when a token names an unknown key): signature, issuer, audience, expiry with a
+ * clock-skew tolerance. Resolves with the claims, or rejects with a {@link BearerError}.
+ *
+ * @example
+ * ```ts
+ * const verify = createJwtVerifier(settings)
+ * const claims = await verify(token)
+ * ```
+ */
+export function createJwtVerifier(settings: OAuthSettings): (token: string) => Promise<JWTPayload> {
+  const keys = cachePerIssuer(keysOf)
+  return async (token) => {
+    try {
+      let unverified: JWTPayload
+      try {
+        unverified = decodeJwt(token)
+      }
+      catch {
+        throw new BearerError('malformed', 'The access token is not a well-formed JWT: send the token the authorization server issued, unchanged.')
+      }
+      const issuer = settings.issuers.find(candidate => candidate.replace(/\/$/, '') === String(unverified.iss ?? '').replace(/\/$/, ''))
+      if (!issuer) throw new BearerError('issuer', 'The access token comes from an authorization server this endpoint does not accept.')
+      const { payload } = await jwtVerify(token, await keys(issuer), { issuer: unverified.iss, audience: settings.audiences, clockTolerance: settings.clockToleranceSeconds })
+      return payload
+    }
+    catch (error) {
+      throw describe(error, settings)
+    }
+  }
+}

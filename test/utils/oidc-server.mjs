@@ -1,0 +1,46 @@
+// A real OAuth 2.1 / OpenID Connect authorization server for the tests: oidc-provider (a
+// certified implementation from npm) on loopback, run as its own process by test/utils/oidc.ts.
+// Resource indicators give access tokens for the MCP endpoint's resource: JWTs, except to the
+// client `opaque` and a registered client named 'opaque-token host', which get opaque ones (checked by introspection as the client `mcp-server`).
+// Client credentials, introspection, revocation and dynamic registration are on. Keys come from the environment, so a restart
+// with other keys is a key rotation.
+//   node oidc-server.mjs <port>   env: OIDC_RESOURCE, OIDC_JWKS (JSON), OIDC_TOKEN_TTL (seconds)
+import Provider from 'oidc-provider'
+
+const port = Number(process.argv[2])
+const issuer = `http://127.0.0.1:${port}`
+const resource = process.env.OIDC_RESOURCE
+const ttl = Number(process.env.OIDC_TOKEN_TTL ?? 300)
+/** A dynamically registered client of this name gets opaque access tokens too. */
+const OPAQUE_HOST = 'opaque-token host'
+
+const provider = new Provider(issuer, {
+  clients: [
+    { client_id: 'machine', client_secret: 'machine-secret-of-the-test-client', grant_types: ['client_credentials'], response_types: [], redirect_uris: [], scope: 'mcp:tools mcp:admin' },
+    { client_id: 'opaque', client_secret: 'opaque-secret-of-the-test-client', grant_types: ['client_credentials'], response_types: [], redirect_uris: [], scope: 'mcp:tools mcp:admin' },
+    { client_id: 'mcp-server', client_secret: 'mcp-server-secret-of-the-test-client', grant_types: ['client_credentials'], response_types: [], redirect_uris: [] },
+    { client_id: 'narrow', client_secret: 'narrow-secret-of-the-test-client', grant_types: ['client_credentials'], response_types: [], redirect_uris: [], scope: 'mcp:admin' },
+  ],
+  jwks: JSON.parse(process.env.OIDC_JWKS),
+  // offline_access lets a client register for refresh tokens, as desktop MCP hosts do.
+  scopes: ['openid', 'offline_access', 'mcp:tools', 'mcp:admin'],
+  features: {
+    devInteractions: { enabled: true },
+    clientCredentials: { enabled: true },
+    introspection: { enabled: true },
+    revocation: { enabled: true },
+    registration: { enabled: true },
+    resourceIndicators: {
+      enabled: true,
+      defaultResource: () => resource,
+      useGrantedResource: () => true,
+      getResourceServerInfo: (_ctx, indicator, client) => ({
+        scope: 'mcp:tools mcp:admin',
+        audience: indicator,
+        accessTokenTTL: ttl,
+        ...(client.clientId === 'opaque' || client.clientName === OPAQUE_HOST ? { accessTokenFormat: 'opaque' } : { accessTokenFormat: 'jwt', jwt: { sign: { alg: 'RS256' } } }),
+      }),
+    },
+  },
+})
+provider.listen(port, '127.0.0.1', () => console.log(`oidc ready ${issuer}`))

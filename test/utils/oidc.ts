@@ -1,0 +1,98 @@
+import { spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
+import { resolve } from 'node:path'
+import { exportJWK, generateKeyPair } from 'jose'
+import { freePort, repoRoot } from './fixture'
+
+/** The test authorization server (test/utils/oidc-server.mjs) and how to get tokens from it. */
+export interface AuthorizationServer {
+  issuer: string
+  port: number
+  /** A client-credentials access token for `resource` (default: the provider's default resource). */
+  clientToken: (client?: TestClient, options?: { resource?: string, scope?: string }) => Promise<string>
+  /** Revokes a token at the revocation endpoint (RFC 7009), as the client it was issued to. */
+  revoke: (token: string, client: TestClient) => Promise<void>
+  /** Starts the server again on the same port, with new signing keys. */
+  restartWithNewKeys: () => Promise<void>
+  stop: () => Promise<void>
+}
+
+/** The confidential clients of test/utils/oidc-server.mjs, by id: their secrets. */
+export const TEST_CLIENTS = {
+  'machine': 'machine-secret-of-the-test-client',
+  'narrow': 'narrow-secret-of-the-test-client',
+  'opaque': 'opaque-secret-of-the-test-client',
+  'mcp-server': 'mcp-server-secret-of-the-test-client',
+}
+export type TestClient = keyof typeof TEST_CLIENTS
+
+function basic(client: TestClient): string {
+  return `Basic ${btoa(`${client}:${TEST_CLIENTS[client]}`)}`
+}
+
+async function newJwks(): Promise<string> {
+  const { privateKey } = await generateKeyPair('RS256', { extractable: true })
+  const jwk = await exportJWK(privateKey)
+  return JSON.stringify({ keys: [{ ...jwk, alg: 'RS256', use: 'sig', kid: `k-${Date.now()}` }] })
+}
+
+async function launch(port: number, env: Record<string, string>): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [resolve(repoRoot, 'test/utils/oidc-server.mjs'), String(port)], { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  let log = ''
+  child.stderr?.on('data', (chunk: Buffer) => { log += chunk.toString() })
+  await new Promise<void>((done, fail) => {
+    child.stdout?.on('data', (chunk: Buffer) => { if (chunk.toString().includes('oidc ready')) done() })
+    child.once('exit', code => fail(new Error(`oidc-provider exited (${code}):\n${log}`)))
+  })
+  return child
+}
+
+/**
+ * Starts oidc-provider on a free loopback port, issuing JWT access tokens for `resource`.
+ *
+ * @example
+ * ```ts
+ * const as = await startAuthorizationServer('http://127.0.0.1:4000/mcp')
+ * const token = await as.clientToken()
+ * ```
+ */
+export async function startAuthorizationServer(resource: string, options: { tokenTtlSeconds?: number } = {}): Promise<AuthorizationServer> {
+  const port = await freePort()
+  const env = () => newJwks().then(jwks => ({ OIDC_RESOURCE: resource, OIDC_JWKS: jwks, OIDC_TOKEN_TTL: String(options.tokenTtlSeconds ?? 300) }))
+  let child = await launch(port, await env())
+  const stopChild = async () => {
+    // A child killed by a signal has `signalCode` set and `exitCode` still null.
+    if (child.exitCode !== null || child.signalCode !== null) return
+    const exited = new Promise(done => child.once('exit', done))
+    child.kill()
+    await exited
+  }
+  const issuer = `http://127.0.0.1:${port}`
+  return {
+    issuer,
+    port,
+    async clientToken(client = 'machine', { resource: forResource = resource, scope = 'mcp:tools mcp:admin' } = {}) {
+      const response = await fetch(`${issuer}/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'authorization': basic(client) },
+        body: new URLSearchParams({ grant_type: 'client_credentials', resource: forResource, scope }),
+      })
+      const body: unknown = await response.json()
+      if (!response.ok || typeof body !== 'object' || body === null || !('access_token' in body) || typeof body.access_token !== 'string') throw new Error(`no token: ${response.status} ${JSON.stringify(body)}`)
+      return body.access_token
+    },
+    async revoke(token, client) {
+      const response = await fetch(`${issuer}/token/revocation`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'authorization': basic(client) },
+        body: new URLSearchParams({ token, token_type_hint: 'access_token' }),
+      })
+      if (!response.ok) throw new Error(`revocation failed: ${response.status} ${await response.text()}`)
+    },
+    async restartWithNewKeys() {
+      await stopChild()
+      child = await launch(port, await env())
+    },
+    stop: stopChild,
+  }
+}
