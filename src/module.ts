@@ -68,6 +68,25 @@ export interface ModuleOptions {
    * ```
    */
   auth?: Partial<Omit<McpServerConfig['auth'], 'introspection'>> & { introspection?: Partial<Omit<McpServerConfig['auth']['introspection'], 'clientSecret'>> }
+  /**
+   * Redis shared by several instances of the app behind a load balancer: legacy sessions, the
+   * answers that reach another instance, URL completions and the replay guard go there, so any
+   * instance serves any request. Prefer `NUXT_MCP_REDIS_URL` at run time (a URL with a password
+   * set here is baked into `.output`). Needs the `ioredis` package. Empty (the default): all
+   * state stays in the process. See docs/deploy/several-instances.md.
+   *
+   * @example
+   * ```ts
+   * export default defineNuxtConfig({ mcp: { redis: 'redis://redis.internal:6379' } })
+   * ```
+   */
+  redis?: string
+  /**
+   * Put before every Redis key and channel, then the endpoint's route (`NUXT_MCP_REDIS_PREFIX`).
+   *
+   * @default 'nuxt-mcp:'
+   */
+  redisPrefix?: string
   /** Largest request body in bytes. */
   maxBodySize: number
   /**
@@ -182,6 +201,11 @@ export default defineNuxtModule<ModuleOptions>({
       devtools: options.devtools && nuxt.options.dev,
       // Read at run time from NUXT_MCP_STATE_SECRET: never baked into the build.
       stateSecret: '',
+      redisUrl: options.redis ?? '',
+      redisPrefix: options.redisPrefix ?? 'nuxt-mcp:',
+    }
+    if (options.redis && /^[a-z]+:\/\/[^/]*:[^/@]+@/i.test(options.redis)) {
+      logger.warn('mcp.redis holds a password: it is baked into .output. Set NUXT_MCP_REDIS_URL in the server\'s environment instead.')
     }
     // The user's own runtimeConfig.mcp (e.g. a stateSecret read from elsewhere) wins over options.
     const existing: unknown = nuxt.options.runtimeConfig.mcp
@@ -198,6 +222,10 @@ export default defineNuxtModule<ModuleOptions>({
       if (options.allowedHosts.length === 0 && isPublicPreset(preset)) {
         config.allowedHosts = ['*']
         logger.info(`Preset ${preset}: the platform serves only its own hostnames, so the MCP endpoint's DNS-rebinding check is off (allowedHosts: ['*']).`)
+      }
+      if (preset.startsWith('cloudflare')) {
+        // No TCP sockets on Workers: keep the Redis client (loaded only for NUXT_MCP_REDIS_URL) out of the bundle.
+        nitro.options.alias.ioredis = resolver.resolve('./runtime/server/common/shared/no-redis')
       }
       if (options.legacy === undefined && preset.startsWith('cloudflare')) {
         config.legacy = false
@@ -240,6 +268,7 @@ export default defineNuxtModule<ModuleOptions>({
     addServerTemplate({ filename: VIRTUAL_OPTIONS, getContents: () => `export const route = ${JSON.stringify(options.route)}\n` })
     addTypeTemplate({ filename: 'types/mcp-elicitation-options.d.ts', getContents: () => `declare module '${VIRTUAL_OPTIONS}' {\n  export const route: string\n}\n` }, { nitro: true })
     addServerPlugin(resolver.resolve('./runtime/server/plugins/check-config'))
+    addServerPlugin(resolver.resolve('./runtime/server/plugins/shared-state'))
 
     // One `server/mcp` folder per layer: files added, edited or removed there rebuild Nitro in dev.
     watchDefinitionsInDev(nuxt, VIRTUAL_DEFINITIONS, layers.map(layer => resolve(layer.serverDir, 'mcp')))

@@ -62,6 +62,13 @@ export interface McpServerConfig {
   }
   /** HMAC key of modern `requestState`; every instance behind one endpoint needs the same. */
   stateSecret: string
+  /**
+   * Redis shared by every instance (`NUXT_MCP_REDIS_URL`): legacy sessions, answers crossing
+   * instances, URL completions and the replay guard. Empty: all state stays in this process.
+   */
+  redisUrl: string
+  /** Put before every Redis key and channel (then the endpoint's route). */
+  redisPrefix: string
 }
 
 /** Turns `a,b` (from an env variable) or an array into a clean list. */

@@ -16,6 +16,24 @@ interface Remembered {
 // Insertion order is expiry order (one fixed window), so expired entries sit at the front.
 const remembered = new Map<string, Remembered>()
 
+/**
+ * Completes URL flows across instances (`NUXT_MCP_REDIS_URL`): records which instance asked, and
+ * hands a completion called on another instance to it.
+ */
+export interface UrlCompletionRelay {
+  remember: (elicitationId: string, windowMs: number) => void
+  forget: (elicitationId: string) => void
+  /** Completes a flow this instance does not know; `false` when no instance does. */
+  complete: (elicitationId: string) => Promise<boolean>
+}
+
+let relay: UrlCompletionRelay | undefined
+
+/** Installs (or, with `undefined`, removes) the relay to the other instances. */
+export function relayUrlCompletions(next: UrlCompletionRelay | undefined): void {
+  relay = next
+}
+
 function sweep(now: number): void {
   for (const [id, entry] of remembered) {
     if (entry.expires >= now) return
@@ -37,6 +55,7 @@ export function rememberUrlElicitation(elicitationId: string, run: ElicitationRu
     if (!oldest.done) remembered.delete(oldest.value)
   }
   remembered.set(elicitationId, { sessionId: run.scope.sessionId, server: new WeakRef(server), expires: now + COMPLETION_WINDOW_MS })
+  relay?.remember(elicitationId, COMPLETION_WINDOW_MS)
 }
 
 /**
@@ -44,7 +63,7 @@ export function rememberUrlElicitation(elicitationId: string, run: ElicitationRu
  * ended without an answer. (An accept keeps it: it only means the person agreed to open the page.)
  */
 export function forgetUrlElicitation(elicitationId: string): void {
-  remembered.delete(elicitationId)
+  if (remembered.delete(elicitationId)) relay?.forget(elicitationId)
 }
 
 /** Forgets the URL flows of a legacy session that closed: nobody is left to notify. */
@@ -57,7 +76,8 @@ export function forgetUrlElicitationsOf(sessionId: string): void {
  * optional `notifications/elicitation/complete`). Call it from the route your URL points to once
  * the person is done. Returns `false` when the id is unknown, expired, declined, already
  * completed, or its session has ended. Modern clients need nothing: they learn completion on
- * their retry.
+ * their retry. With `NUXT_MCP_REDIS_URL` it may be called on any instance: the one that asked is
+ * told through Redis (then `true` means the flow was known and handed over).
  *
  * @example
  * ```ts
@@ -69,6 +89,13 @@ export function forgetUrlElicitationsOf(sessionId: string): void {
  * ```
  */
 export async function completeMcpUrlElicitation(elicitationId: string): Promise<boolean> {
+  if (!remembered.has(elicitationId) && relay) return relay.complete(elicitationId)
+  relay?.forget(elicitationId)
+  return completeLocalUrlElicitation(elicitationId)
+}
+
+/** Completes a URL flow this instance asked (what {@link completeMcpUrlElicitation} does, here only). */
+export async function completeLocalUrlElicitation(elicitationId: string): Promise<boolean> {
   const entry = remembered.get(elicitationId)
   remembered.delete(elicitationId)
   const server = entry?.server.deref()

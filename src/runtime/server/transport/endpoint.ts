@@ -11,6 +11,9 @@ import { runInMcpScope } from '../common/context'
 import { isRecord } from '../common/is-record'
 import { createMemoryStore } from '../common/store/memory'
 import type { McpStateStore } from '../common/store/store'
+import { deferredStore } from '../common/shared/deferred-store'
+import type { McpSharedState } from '../common/shared/shared-state'
+import { SharedSessionDirectory } from './shared-sessions'
 import type { McpRequestScope } from '../common/context'
 import { jsonRpcError } from './http-errors'
 import { readLimitedBody } from '../common/read-body'
@@ -37,8 +40,13 @@ export interface McpEndpointOptions {
   authenticate?: (context: McpAuthContext) => Promise<void>
   /** Runs the app's `mcp:auth:token` hooks (opaque access tokens, while `mcp.auth` is on). */
   verifyToken?: (context: McpTokenContext) => Promise<void>
-  /** Where modern `once()` steps are guarded against replays (default: in this process). */
+  /** Where modern `once()` steps are guarded against replays (default: in this process, or `shared`). */
   store?: McpStateStore
+  /**
+   * The state every instance shares (`NUXT_MCP_REDIS_URL`): legacy sessions, the answers that
+   * cross instances, and the replay guard. Without it, everything stays in this process.
+   */
+  shared?: Promise<McpSharedState>
 }
 
 /** One MCP endpoint serving both protocol eras. */
@@ -70,6 +78,11 @@ function legacyOff(body: unknown): Response {
 
 const MODERN_VERSION = '2026-07-28'
 
+/** A shared session record lives as long as a session may stay idle; a day when idle sessions are never closed. */
+function sharedRecordTtl(config: McpServerConfig): number {
+  return config.sessions.idleTimeoutMs > 0 ? config.sessions.idleTimeoutMs : 24 * 60 * 60_000
+}
+
 function parseJson(text: string): { ok: true, value: unknown } | { ok: false, message: string } {
   try {
     return { ok: true, value: JSON.parse(text) }
@@ -97,10 +110,13 @@ function isJsonContentType(value: string | undefined): boolean {
 export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const { config } = options
   const registry = createMcpRegistry(options.definitions)
-  const deps = { registry, config, secret: resolveStateSecret(config, options.production), store: options.store ?? createMemoryStore() }
+  const shared = options.shared
+  const store = options.store ?? (shared ? deferredStore(shared) : createMemoryStore())
+  const deps = { registry, config, secret: resolveStateSecret(config, options.production), store }
   // No session table (and no idle sweeper) where legacy is off: on Workers a timer would belong
   // to the request that happened to create the endpoint.
-  const sessions = config.legacy === false ? undefined : new LegacySessions(deps)
+  const directory = shared?.then(state => new SharedSessionDirectory(state, sharedRecordTtl(config)))
+  const sessions = config.legacy === false ? undefined : new LegacySessions(deps, directory)
   // Each modern request gets a server built for it, holding its scope: nothing on the modern path
   // depends on the request context following the SDK's awaits.
   const scopes = new WeakMap<Request, McpRequestScope>()
@@ -202,6 +218,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     close: async () => {
       await sessions?.closeAll()
       await modern.close()
+      await shared?.then(state => state.close(), () => {})
     },
   }
 }

@@ -1,12 +1,35 @@
 import type { IncomingMessage } from 'node:http'
 import { isInitializeRequest, parseJSONRPCMessage } from '@modelcontextprotocol/server'
-import type { AuthInfo, JSONRPCMessage, RequestId, Transport, TransportSendOptions } from '@modelcontextprotocol/server'
+import type { AuthInfo, JSONRPCMessage, JSONRPCRequest, RequestId, Transport, TransportSendOptions } from '@modelcontextprotocol/server'
 import { openSseStream, writeJsonRpcError } from './sse-stream'
 import type { SseStream } from './sse-stream'
 import type { ResponseSink } from './response-sink'
 
 /** The SDK's own cap on a JSON-RPC batch in one POST. */
 const MAX_BATCH = 100
+/** The id of the `initialize` replayed to hydrate a session another instance opened: its answer goes nowhere. */
+const HYDRATE_ID = 'nuxt-mcp-hydrate'
+
+/**
+ * How a session shared by several instances routes what crosses them. The requests this
+ * instance sends the client carry its tag in their id (`<instanceId>.<n>`), so two instances
+ * never both send id 0 and the answer finds its way back.
+ */
+export interface SessionRouting {
+  instanceId: string
+  /** The client answered a request another instance sent: hand it over. */
+  forward: (instanceId: string, message: JSONRPCMessage) => void
+  /** A client notification that every instance holding the session must see. */
+  broadcast: (message: JSONRPCMessage) => void
+  /** A message for the session's GET stream, which another instance may hold. */
+  toStream: (message: JSONRPCMessage) => void
+}
+
+/** `<instanceId>.<n>` → the instance and the SDK's own numeric id. */
+function splitRoutedId(id: RequestId): { instanceId: string, id: number } | undefined {
+  const match = typeof id === 'string' ? /^([a-z0-9]+)\.(\d+)$/.exec(id) : null
+  return match ? { instanceId: match[1]!, id: Number(match[2]) } : undefined
+}
 
 /** One POST's event stream and the requests whose responses it still owes. */
 interface PostStream {
@@ -58,8 +81,44 @@ export class NodeSessionTransport implements Transport {
   private supportedVersions: string[] = []
   private readonly posts = new Map<RequestId, PostStream>()
   private standalone?: SseStream
+  private hydrated?: () => void
 
-  constructor(readonly sessionId: string) {}
+  constructor(readonly sessionId: string, private readonly routing?: SessionRouting) {}
+
+  /**
+   * Makes this transport serve a session another instance opened: replays the client's
+   * `initialize` (and `initialized`) to the connected server, whose answer goes nowhere.
+   */
+  async hydrate(initialize: JSONRPCRequest): Promise<void> {
+    this.initialized = true
+    const answered = new Promise<void>((resolve) => { this.hydrated = resolve })
+    this.onmessage?.({ ...initialize, id: HYDRATE_ID })
+    await answered
+    this.onmessage?.({ jsonrpc: '2.0', method: 'notifications/initialized' })
+  }
+
+  /** Writes a message another instance raised to this session's GET stream, when it is open here. */
+  writeToStream(message: JSONRPCMessage): void {
+    this.standalone?.write(message)
+  }
+
+  /** A message another instance handed over: an answer to this instance's request, or a cancellation. */
+  receive(message: JSONRPCMessage): void {
+    const routed = isResponse(message) ? splitRoutedId(message.id) : undefined
+    this.onmessage?.(routed ? { ...message, id: routed.id } : message)
+  }
+
+  /** Delivers one client message to the server, or to the instance it concerns. */
+  private deliver(message: JSONRPCMessage, extra: { authInfo?: AuthInfo }): void {
+    const routing = this.routing
+    if (routing && isResponse(message)) {
+      const routed = splitRoutedId(message.id)
+      if (routed && routed.instanceId !== routing.instanceId) return routing.forward(routed.instanceId, message)
+      if (routed) return this.onmessage?.({ ...message, id: routed.id }, extra)
+    }
+    if (routing && 'method' in message && message.method === 'notifications/cancelled') routing.broadcast(message)
+    this.onmessage?.(message, extra)
+  }
 
   /** True once `initialize` was accepted: only then is the session worth keeping. */
   get isInitialized(): boolean {
@@ -73,16 +132,19 @@ export class NodeSessionTransport implements Transport {
   }
 
   /** Serves one HTTP exchange of this session: POST, GET (standalone stream) or DELETE. */
-  handle(exchange: LegacyExchange, onDelete: () => void): void {
+  handle(exchange: LegacyExchange, onDelete: () => void | Promise<void>): void {
     const { req, res } = exchange
     if (this.closed) return writeJsonRpcError(res, 404, -32001, 'Session not found: it was closed. Send a new initialize request without the Mcp-Session-Id header.')
     if (req.method === 'POST') return this.post(exchange)
     const versionError = this.protocolVersionError(req)
     if (versionError) return writeJsonRpcError(res, 400, -32000, versionError)
     if (req.method === 'DELETE') {
-      onDelete()
-      res.writeHead(200)
-      res.end()
+      // Answered once the session is gone everywhere it was shared, so the client's next
+      // request cannot find it.
+      void Promise.resolve(onDelete()).finally(() => {
+        res.writeHead(200)
+        res.end()
+      })
       return
     }
     this.openStandalone(req, res)
@@ -116,7 +178,7 @@ export class NodeSessionTransport implements Transport {
     const extra = authInfo ? { authInfo } : {}
     const requests = messages.filter(isRequest)
     if (requests.length === 0) {
-      for (const message of messages) this.onmessage?.(message, extra)
+      for (const message of messages) this.deliver(message, extra)
       res.writeHead(202)
       res.end()
       return
@@ -131,7 +193,7 @@ export class NodeSessionTransport implements Transport {
     })
     const entry = { stream, waiting }
     for (const id of waiting) this.posts.set(id, entry)
-    for (const message of messages) this.onmessage?.(message, extra)
+    for (const message of messages) this.deliver(message, extra)
   }
 
   private openStandalone(req: IncomingMessage, res: ResponseSink): void {
@@ -158,10 +220,14 @@ export class NodeSessionTransport implements Transport {
   }
 
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    if (isResponse(message) && message.id === HYDRATE_ID) return this.hydrated?.()
+    if (this.routing && isRequest(message)) message = { ...message, id: `${this.routing.instanceId}.${message.id}` }
     const id = isResponse(message) ? message.id : options?.relatedRequestId
     if (id === undefined) {
-      // Server-initiated traffic unrelated to a request goes to the GET stream, if one is open.
-      this.standalone?.write(message)
+      // Server-initiated traffic unrelated to a request goes to the GET stream, if one is open
+      // here; with shared sessions, to the instance that holds it.
+      if (this.standalone) this.standalone.write(message)
+      else this.routing?.toStream(message)
       return
     }
     const entry = this.posts.get(id)

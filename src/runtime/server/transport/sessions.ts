@@ -1,22 +1,24 @@
-import type { AuthInfo, Server } from '@modelcontextprotocol/server'
+import { isJSONRPCRequest } from '@modelcontextprotocol/server'
+import type { AuthInfo, JSONRPCRequest, Server } from '@modelcontextprotocol/server'
 import { jsonRpcError } from './http-errors'
 import type { HandlerDeps } from '../mcp/handlers'
 import { NodeSessionTransport } from './legacy-transport'
 import type { LegacyExchange } from './legacy-transport'
 import { createMcpServer } from '../mcp/server-factory'
 import { dropSubscriptions } from '../mcp/subscriptions'
-import { forgetUrlElicitationsOf } from '../elicitation/url-completion'
+import { completeLocalUrlElicitation, forgetUrlElicitationsOf, relayUrlCompletions } from '../elicitation/url-completion'
+import { createUrlCompletionRelay, logLost, unavailableResponse } from './shared-sessions'
+import { SessionTable } from './session-table'
+import type { TabledSession } from './session-table'
+import type { SessionEnvelope, SessionRecord, SharedSessionDirectory } from './shared-sessions'
 
-interface LegacySession {
+interface LegacySession extends TabledSession {
   /** Who opened it (from `mcp:auth`): only they may use it. */
   principal: string | undefined
-  /** What the per-principal cap counts by: the principal, or the client address when anonymous. */
-  owner: string
   transport: NodeSessionTransport
   server: Server
-  lastActivity: number
-  /** POST exchanges whose response has not finished: a session with one is never idle. */
-  active: number
+  /** When the shared record's expiry was last pushed back (shared sessions only). */
+  touched: number
 }
 
 /** Counts for leak tests and the dev banner; not public API. */
@@ -29,6 +31,11 @@ function ownerOf(caller: LegacyCaller): string {
   return caller.principal !== undefined ? `principal:${caller.principal}` : `address:${caller.address}`
 }
 
+/** The `initialize` request a POST carries alone, as it must be sent. */
+function initializeOf(body: unknown): JSONRPCRequest | undefined {
+  return isJSONRPCRequest(body) && body.method === 'initialize' ? body : undefined
+}
+
 function isInitialize(body: unknown): boolean {
   const messages = Array.isArray(body) ? body : [body]
   return messages.some(message => typeof message === 'object' && message !== null && 'method' in message && message.method === 'initialize')
@@ -39,12 +46,26 @@ function isInitialize(body: unknown): boolean {
  * server and Node transport; later requests find it by `Mcp-Session-Id`.
  */
 export class LegacySessions {
-  private readonly sessions = new Map<string, LegacySession>()
-  /** Session ids by owner, for the per-principal cap. */
-  private readonly byOwner = new Map<string, Set<string>>()
+  private readonly sessions = new SessionTable<LegacySession>()
   private sweeper?: ReturnType<typeof setInterval>
+  /** Sessions another instance opened, being made ready here: one hydration per id at a time. */
+  private readonly hydrating = new Map<string, Promise<LegacySession | Response>>()
+  private directory?: Promise<SharedSessionDirectory>
 
-  constructor(private readonly deps: HandlerDeps) {
+  /**
+   * @param shared With `NUXT_MCP_REDIS_URL`: the directory every instance shares, so any
+   * instance serves any session. Without it, sessions live in this process.
+   */
+  constructor(private readonly deps: HandlerDeps, shared?: Promise<SharedSessionDirectory>) {
+    if (shared) {
+      this.directory = shared.then(async (directory) => {
+        await directory.listen(envelope => this.receive(envelope))
+        relayUrlCompletions(createUrlCompletionRelay(directory, completeLocalUrlElicitation))
+        return directory
+      })
+      // A failed connection is reported by each request that needs it (a 503); not unhandled here.
+      this.directory.catch(() => {})
+    }
     const idle = deps.config.sessions.idleTimeoutMs
     if (idle > 0) {
       this.sweeper = setInterval(() => this.evictIdle(), Math.min(Math.max(idle / 4, 1000), 60_000))
@@ -60,8 +81,9 @@ export class LegacySessions {
     const header = exchange.req.headers['mcp-session-id']
     const sessionId = Array.isArray(header) ? header[0] : header
     if (sessionId) {
-      const session = this.sessions.get(sessionId)
-      if (!session) return jsonRpcError(404, -32001, `Session not found: the Mcp-Session-Id "${sessionId.slice(0, 64)}" is unknown or expired. Send a new initialize request without the header.`)
+      const found = this.sessions.get(sessionId) ?? await this.hydrate(sessionId)
+      if (found instanceof Response) return found
+      const session = found
       if (session.principal !== caller.principal) {
         return jsonRpcError(403, -32000, 'Forbidden: this Mcp-Session-Id was opened by another principal. Initialize a session of your own.')
       }
@@ -72,81 +94,126 @@ export class LegacySessions {
     if (exchange.req.method !== 'POST' || !isInitialize(exchange.body)) {
       return jsonRpcError(400, -32000, 'Bad Request: missing Mcp-Session-Id header. Send initialize first (legacy clients), or send a 2026-07-28 request with params._meta["io.modelcontextprotocol/protocolVersion"].')
     }
-    const refusal = this.makeRoom(ownerOf(caller))
-    if (refusal) return refusal
-    await this.open({ ...exchange, ...(caller.authInfo && { authInfo: caller.authInfo }) }, caller, onSession)
-    return undefined
+    const room = this.sessions.makeRoom(ownerOf(caller), this.deps.config.sessions)
+    if (room instanceof Response) return room
+    for (const victim of room) void this.close(victim)
+    return this.open({ ...exchange, ...(caller.authInfo && { authInfo: caller.authInfo }) }, caller, onSession)
   }
 
-  /**
-   * Makes room for one more session of `owner`: at its per-principal cap, its least recently used
-   * idle session is closed; at the global cap, the least recently used idle one of anybody. A
-   * session with a request in flight is never closed: when none is idle, the answer is 503.
-   */
-  private makeRoom(owner: string): Response | undefined {
-    const { max, maxPerPrincipal } = this.deps.config.sessions
-    const mine = this.byOwner.get(owner)
-    if (mine && mine.size >= maxPerPrincipal) {
-      const victim = this.leastRecentlyUsedIdle(mine)
-      if (!victim) return jsonRpcError(503, -32000, `Too many MCP sessions of one caller (${maxPerPrincipal}), each with a request in flight. Retry later, close sessions you no longer use (DELETE), or raise \`mcp.sessions.maxPerPrincipal\` (NUXT_MCP_SESSIONS_MAX_PER_PRINCIPAL).`)
-      void this.close(victim)
-    }
-    if (this.sessions.size >= max) {
-      const victim = this.leastRecentlyUsedIdle(this.sessions.keys())
-      if (!victim) return jsonRpcError(503, -32000, `Too many open MCP sessions (${max}), each with a request in flight. Retry later, or raise \`mcp.sessions.max\` (NUXT_MCP_SESSIONS_MAX).`)
-      void this.close(victim)
-    }
-    return undefined
-  }
-
-  private leastRecentlyUsedIdle(ids: Iterable<string>): string | undefined {
-    let victim: string | undefined
-    let oldest = Infinity
-    for (const id of ids) {
-      const session = this.sessions.get(id)
-      if (session && session.active === 0 && session.lastActivity < oldest) {
-        oldest = session.lastActivity
-        victim = id
-      }
-    }
-    return victim
-  }
-
-  private async open(exchange: LegacyExchange, caller: LegacyCaller, onSession: (id: string) => void): Promise<void> {
+  private async open(exchange: LegacyExchange, caller: LegacyCaller, onSession: (id: string) => void): Promise<Response | undefined> {
     const id = crypto.randomUUID()
-    const server = createMcpServer(this.deps, 'legacy')
-    const transport = new NodeSessionTransport(id)
-    transport.onclose = () => {
-      this.forget(id)
+    const owner = ownerOf(caller)
+    const directory = await this.sharedDirectory()
+    if (directory instanceof Response) return directory
+    const initialize = initializeOf(exchange.body)
+    // Shared before the client can learn the id, so its next request finds it on any instance.
+    if (directory && initialize) {
+      const saved = await this.shareRecord(directory, id, { ...(caller.principal !== undefined && { principal: caller.principal }), owner, initialize, created: Date.now() })
+      if (saved) return saved
     }
-    await server.connect(transport)
+    const { server, transport } = await this.connect(id, directory)
     onSession(id)
-    transport.handle(exchange, () => void this.close(id))
+    transport.handle(exchange, () => this.end(id))
     // A refused initialize (wrong Accept, a batch, bad params) leaves nothing behind.
     if (!transport.isInitialized) {
       await server.close().catch(() => {})
-      return
+      if (directory) await directory.remove(id).catch(() => {})
+      return undefined
     }
-    const owner = ownerOf(caller)
-    this.sessions.set(id, { principal: caller.principal, owner, transport, server, lastActivity: Date.now(), active: 0 })
-    const ids = this.byOwner.get(owner) ?? new Set<string>()
-    ids.add(id)
-    this.byOwner.set(owner, ids)
+    this.sessions.add(id, { principal: caller.principal, owner, transport, server, lastActivity: Date.now(), active: 0, touched: Date.now() })
+    return undefined
   }
 
-  /** Drops a session from the maps (synchronously, so a cap check right after sees the room). */
-  private forget(id: string): LegacySession | undefined {
-    const session = this.sessions.get(id)
-    if (!session) return undefined
-    this.sessions.delete(id)
-    const ids = this.byOwner.get(session.owner)
-    ids?.delete(id)
-    if (ids?.size === 0) this.byOwner.delete(session.owner)
+  private async connect(id: string, directory: SharedSessionDirectory | undefined): Promise<{ server: Server, transport: NodeSessionTransport }> {
+    const server = createMcpServer(this.deps, 'legacy')
+    const transport = new NodeSessionTransport(id, directory && {
+      instanceId: directory.instanceId,
+      forward: (instanceId, message) => void directory.sendTo(instanceId, { kind: 'response', sessionId: id, message }).catch(logLost),
+      broadcast: message => void directory.broadcast({ kind: 'notification', sessionId: id, message }).catch(logLost),
+      toStream: message => void directory.broadcast({ kind: 'stream', sessionId: id, message }).catch(logLost),
+    })
+    transport.onclose = () => {
+      this.sessions.remove(id)
+    }
+    await server.connect(transport)
+    return { server, transport }
+  }
+
+  /** The shared directory; `undefined` when sessions are not shared; a 503 when it cannot be had. */
+  private async sharedDirectory(): Promise<SharedSessionDirectory | Response | undefined> {
+    if (!this.directory) return undefined
+    try {
+      return await this.directory
+    }
+    catch (error) {
+      return unavailableResponse(error)
+    }
+  }
+
+  private async shareRecord(directory: SharedSessionDirectory, id: string, record: SessionRecord): Promise<Response | undefined> {
+    try {
+      await directory.save(id, record)
+      return undefined
+    }
+    catch (error) {
+      return unavailableResponse(error)
+    }
+  }
+
+  /**
+   * A session this process does not hold: with a shared directory, one another instance opened
+   * is set up here (its `initialize` replayed to a server of this instance); otherwise 404.
+   */
+  private hydrate(id: string): Promise<LegacySession | Response> {
+    const pending = this.hydrating.get(id)
+    if (pending) return pending
+    const done = this.loadShared(id).finally(() => this.hydrating.delete(id))
+    this.hydrating.set(id, done)
+    return done
+  }
+
+  private async loadShared(id: string): Promise<LegacySession | Response> {
+    const notFound = jsonRpcError(404, -32001, `Session not found: the Mcp-Session-Id "${id.slice(0, 64)}" is unknown or expired. Send a new initialize request without the header.`)
+    const directory = await this.sharedDirectory()
+    if (!directory) return notFound
+    if (directory instanceof Response) return directory
+    let record: SessionRecord | undefined
+    try {
+      record = await directory.load(id)
+    }
+    catch (error) {
+      return unavailableResponse(error)
+    }
+    if (!record) return notFound
+    const { server, transport } = await this.connect(id, directory)
+    await transport.hydrate(record.initialize)
+    const session: LegacySession = { principal: record.principal, owner: record.owner, transport, server, lastActivity: Date.now(), active: 0, touched: Date.now() }
+    this.sessions.add(id, session)
     return session
+  }
+
+  /** An envelope from another instance: an answer or cancellation for a session held here, or a session's end. */
+  private receive(envelope: SessionEnvelope): void {
+    if (envelope.kind === 'url-complete') return void completeLocalUrlElicitation(envelope.elicitationId)
+    const session = this.sessions.get(envelope.sessionId)
+    if (!session) return
+    if (envelope.kind === 'closed') return void this.close(envelope.sessionId)
+    if (envelope.kind === 'stream') return session.transport.writeToStream(envelope.message)
+    session.transport.receive(envelope.message)
+  }
+
+  /** Ends a session for good (DELETE): here, in the shared directory, and on every instance. */
+  private async end(id: string): Promise<void> {
+    await this.close(id)
+    const directory = await this.sharedDirectory()
+    if (!directory || directory instanceof Response) return
+    await directory.remove(id).catch(logLost)
+    await directory.broadcast({ kind: 'closed', sessionId: id }).catch(logLost)
   }
 
   private forward(id: string, session: LegacySession, exchange: LegacyExchange): void {
     session.lastActivity = Date.now()
+    this.touchShared(id, session)
     if (exchange.req.method === 'POST') {
       // In flight until the whole response is sent (an SSE stream may wait on a person).
       session.active += 1
@@ -155,23 +222,31 @@ export class LegacySessions {
         session.lastActivity = Date.now()
       })
     }
-    session.transport.handle(exchange, () => void this.close(id))
+    session.transport.handle(exchange, () => this.end(id))
+  }
+
+  /**
+   * Pushes the shared record's expiry back, at most every quarter of the idle timeout and without
+   * waiting: an ordinary request makes no Redis round trip of its own.
+   */
+  private touchShared(id: string, session: LegacySession): void {
+    const idle = this.deps.config.sessions.idleTimeoutMs
+    if (!this.directory || Date.now() - session.touched < idle / 4) return
+    session.touched = Date.now()
+    void this.directory.then(directory => directory.touch(id)).catch(logLost)
   }
 
   /** Closes a session: its pending elicitations end with `'cancelled'`. */
   async close(id: string): Promise<void> {
-    const session = this.forget(id)
+    const session = this.sessions.remove(id)
     if (!session) return
     dropSubscriptions(session.server)
     forgetUrlElicitationsOf(id)
     await session.server.close().catch(() => {})
   }
 
-  private evictIdle(now = Date.now()): void {
-    const idle = this.deps.config.sessions.idleTimeoutMs
-    for (const [id, session] of this.sessions) {
-      if (session.active === 0 && now - session.lastActivity > idle) void this.close(id)
-    }
+  private evictIdle(): void {
+    for (const id of this.sessions.idle(this.deps.config.sessions.idleTimeoutMs)) void this.close(id)
   }
 
   stats(): SessionStats {
@@ -182,6 +257,7 @@ export class LegacySessions {
 
   async closeAll(): Promise<void> {
     if (this.sweeper) clearInterval(this.sweeper)
-    await Promise.all([...this.sessions.keys()].map(id => this.close(id)))
+    if (this.directory) relayUrlCompletions(undefined)
+    await Promise.all(this.sessions.ids().map(id => this.close(id)))
   }
 }

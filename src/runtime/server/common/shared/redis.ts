@@ -1,0 +1,120 @@
+import type { Redis, RedisOptions } from 'ioredis'
+import { McpStoreUnavailableError } from '../store/store'
+import type { McpSharedState } from './shared-state'
+
+export interface RedisStateOptions {
+  /** `redis://…` or `rediss://…` (`NUXT_MCP_REDIS_URL`). */
+  url: string
+  /** Put before every key and channel (`mcp.redisPrefix`), then the endpoint's route. */
+  prefix: string
+  route: string
+}
+
+/** How long a command may take before the request that needed it gets a 503: never a hang. */
+const COMMAND_TIMEOUT_MS = 2000
+
+const INSTALL_HINT = 'NUXT_MCP_REDIS_URL is set, but the Redis client package ioredis could not be loaded: install it next to the app (npm install ioredis), or unset NUXT_MCP_REDIS_URL to keep the state in this process.'
+
+function randomTag(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(6)), byte => byte.toString(36).padStart(2, '0')).join('')
+}
+
+/** Hides the password of a Redis URL for logs and errors. */
+export function redactRedisUrl(url: string): string {
+  try {
+    const parsed = new URL(url)
+    if (parsed.password) parsed.password = '***'
+    return parsed.href
+  }
+  catch {
+    return '(not a URL)'
+  }
+}
+
+function unavailable(url: string, error: unknown): McpStoreUnavailableError {
+  const reason = error instanceof Error ? error.message : String(error)
+  return new McpStoreUnavailableError(`the shared state at NUXT_MCP_REDIS_URL (${redactRedisUrl(url)}) could not be reached (${reason}); retry later`, { cause: error })
+}
+
+async function loadIoredis(): Promise<typeof Redis> {
+  let loaded: typeof import('ioredis')
+  try {
+    loaded = await import('ioredis')
+  }
+  catch (error) {
+    throw new Error(`[nuxt-mcp-elicitation] ${INSTALL_HINT}`, { cause: error })
+  }
+  // Builds for Workers replace ioredis with a stand-in that has no client (no TCP sockets there).
+  const client: unknown = loaded.Redis ?? loaded.default
+  if (typeof client !== 'function') throw new Error('[nuxt-mcp-elicitation] NUXT_MCP_REDIS_URL is set, but this build\'s preset cannot open TCP connections, so it cannot share state through Redis: unset it (2026-07-28 clients need no shared state), or deploy on a long-lived server (node-server).')
+  return loaded.Redis ?? loaded.default
+}
+
+/**
+ * Connects the shared state to Redis with ioredis (loaded only here, so an app without
+ * `NUXT_MCP_REDIS_URL` never loads it): one connection for commands, one for subscriptions.
+ * Commands fail at once while Redis is away (no offline queue) and after 2 s at most, as
+ * `McpStoreUnavailableError`; both connections reconnect by themselves, and the subscriptions
+ * come back with them.
+ *
+ * @example
+ * ```ts
+ * const shared = await connectRedisState({ url: 'redis://127.0.0.1:6379', prefix: 'nuxt-mcp:', route: '/mcp' })
+ * await shared.claim('once:flow:charge', 60_000)
+ * ```
+ */
+export async function connectRedisState(options: RedisStateOptions): Promise<McpSharedState> {
+  const RedisClient = await loadIoredis()
+  const connection: RedisOptions = {
+    commandTimeout: COMMAND_TIMEOUT_MS,
+    connectTimeout: 5000,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    retryStrategy: times => Math.min(times * 200, 2000),
+  }
+  const commands = new RedisClient(options.url, connection)
+  // The subscriber queues while offline, so a subscription made before the first connect holds.
+  const subscriber = new RedisClient(options.url, { ...connection, enableOfflineQueue: true, commandTimeout: undefined })
+  let lastError = ''
+  for (const client of [commands, subscriber]) {
+    client.on('error', (error: Error) => {
+      // ioredis retries on its own; say so once per distinct failure, not once per retry.
+      if (error.message === lastError) return
+      lastError = error.message
+      console.error(`[nuxt-mcp-elicitation] Redis at ${redactRedisUrl(options.url)}: ${error.message} (reconnecting)`)
+    })
+    client.on('ready', () => { lastError = '' })
+  }
+  const base = `${options.prefix}${options.route}:`
+  const listeners = new Map<string, (message: string) => void>()
+  subscriber.on('message', (channel: string, message: string) => listeners.get(channel)?.(message))
+
+  async function run<T>(command: () => Promise<T>): Promise<T> {
+    try {
+      return await command()
+    }
+    catch (error) {
+      throw unavailable(options.url, error)
+    }
+  }
+
+  return {
+    instanceId: randomTag(),
+    claim: (key, ttlMs) => run(async () => await commands.set(base + key, '1', 'PX', Math.max(1, Math.ceil(ttlMs)), 'NX') === 'OK'),
+    put: (key, value, ttlMs) => run(async () => { await commands.set(base + key, value, 'PX', Math.max(1, Math.ceil(ttlMs))) }),
+    get: key => run(async () => await commands.get(base + key) ?? undefined),
+    delete: key => run(async () => { await commands.del(base + key) }),
+    touch: (key, ttlMs) => run(async () => await commands.pexpire(base + key, Math.max(1, Math.ceil(ttlMs))) === 1),
+    publish: (channel, message) => run(async () => { await commands.publish(base + channel, message) }),
+    subscribe: async (channel, listener) => {
+      listeners.set(base + channel, listener)
+      await subscriber.subscribe(base + channel)
+    },
+    close: async () => {
+      listeners.clear()
+      await Promise.allSettled([commands.quit(), subscriber.quit()])
+      commands.disconnect()
+      subscriber.disconnect()
+    },
+  }
+}

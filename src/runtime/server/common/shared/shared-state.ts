@@ -1,0 +1,29 @@
+import type { McpStateStore } from '../store/store'
+
+/**
+ * What several instances of one endpoint share (`NUXT_MCP_REDIS_URL`): records with an expiry,
+ * atomic claims, and messages between instances. Keys and channels are given unprefixed; the
+ * implementation puts its prefix and the endpoint's route in front, so two endpoints never meet.
+ * Every method fails with `McpStoreUnavailableError` when the shared store cannot be reached.
+ */
+export interface McpSharedState extends McpStateStore {
+  /** This process's tag, unique among the instances: it addresses messages to this instance. */
+  readonly instanceId: string
+  /** Removes `key` (no error when it is absent). */
+  delete: (key: string) => Promise<void>
+  /** Keeps an existing `key` for `ttlMs` more; `false` when it is gone. */
+  touch: (key: string, ttlMs: number) => Promise<boolean>
+  /** Delivers `message` to every instance listening on `channel` (this one included). */
+  publish: (channel: string, message: string) => Promise<void>
+  /** Listens on `channel` for as long as the state is open. */
+  subscribe: (channel: string, listener: (message: string) => void) => Promise<void>
+  close: () => Promise<void>
+}
+
+/** The channel only this instance listens on. */
+export function instanceChannel(instanceId: string): string {
+  return `instance:${instanceId}`
+}
+
+/** The channel every instance listens on. */
+export const BROADCAST_CHANNEL = 'all'

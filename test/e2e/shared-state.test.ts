@@ -1,0 +1,166 @@
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { ElicitationCompleteNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startRuntime } from '../../scripts/runtimes.mjs'
+import type { RuntimeApp } from '../../scripts/runtimes.mjs'
+import { connectLegacy, connectModern, textOf } from '../utils/clients'
+import type { ScriptedAnswer } from '../utils/clients'
+import { buildFixture, fixtureDir, freePort } from '../utils/fixture'
+import { startLoadBalancer } from '../utils/nginx'
+import type { LoadBalancer } from '../utils/nginx'
+import { postModern } from '../utils/raw'
+import { startRedis } from '../utils/redis'
+import type { RedisServer } from '../utils/redis'
+
+// Two built instances of one app sharing NUXT_MCP_REDIS_URL and the state secret, behind nginx
+// round-robin with no affinity: consecutive requests of one client alternate between them.
+const SECRET = 'shared-state-test-secret-0123456789abcdefghij'
+let redis: RedisServer
+let lb: LoadBalancer
+let instances: RuntimeApp[]
+let url: URL
+
+beforeAll(async () => {
+  await buildFixture('shared-state', { reuse: true })
+  redis = await startRedis()
+  const [lbPort, ...ports] = await Promise.all([freePort(), freePort(), freePort()])
+  const env = {
+    NUXT_MCP_REDIS_URL: redis.url,
+    NUXT_MCP_STATE_SECRET: SECRET,
+    NUXT_MCP_PUBLIC_URL: `http://127.0.0.1:${lbPort}`,
+    NUXT_MCP_TRUSTED_PROXIES: '127.0.0.1',
+  }
+  instances = await Promise.all(ports.map(port => startRuntime({ target: 'node', root: fixtureDir('shared-state'), port, env })))
+  lb = await startLoadBalancer(ports, lbPort!)
+  url = new URL('/mcp', lb.origin)
+}, 240_000)
+
+afterAll(async () => {
+  await lb?.stop()
+  await Promise.all((instances ?? []).map(instance => instance.stop()))
+  await redis?.stop()
+})
+
+/** One round of stamp_then_ask on one instance: the state and the key of its question. */
+async function roundOf(instance: RuntimeApp, params: Record<string, unknown>): Promise<{ requestState: string, key: string }> {
+  const { message } = await postModern(instance.url, 'tools/call', { name: 'stamp_then_ask', arguments: {}, ...params })
+  const result = message.result as { resultType?: string, requestState?: string, inputRequests?: Record<string, unknown> } | undefined
+  if (result?.resultType !== 'input_required' || !result.requestState) throw new Error(`not input_required: ${JSON.stringify(message)}`)
+  return { requestState: result.requestState, key: Object.keys(result.inputRequests ?? {})[0]! }
+}
+
+const accept = (): ScriptedAnswer => ({ action: 'accept', content: { name: 'Ada', plan: 'pro' } })
+
+describe('several instances behind a round-robin load balancer, sharing state through Redis', () => {
+  it('serves one legacy session (v1 Client) from both instances', async () => {
+    const client = await connectLegacy(url)
+    const pids = new Set<string>()
+    for (let i = 0; i < 4; i++) pids.add(textOf(await client.callTool({ name: 'whereami', arguments: {} })))
+    expect(pids).toEqual(new Set(instances.map(instance => String(instance.pid))))
+    await client.close()
+  })
+
+  it('delivers a legacy answer that reaches the other instance to the one waiting for it', async () => {
+    const client = await connectLegacy(url, { answer: accept })
+    for (let i = 0; i < 4; i++) {
+      expect(JSON.parse(textOf(await client.callTool({ name: 'ask_form', arguments: {} })))).toEqual({ action: 'accept', content: { name: 'Ada', plan: 'pro', subscribe: true } })
+    }
+    // The answers were POSTs of their own, each proxied to the instance after the one that asked.
+    const posts = lb.upstreamLog().filter(line => line.includes(' POST '))
+    expect(new Set(posts.map(line => line.split(' ')[0])).size).toBe(2)
+    await client.close()
+  })
+
+  it('runs the v2 Client through the same load balancer, auto (legacy session) and pinned to 2026-07-28', async () => {
+    for (const negotiation of ['auto', 'pinned'] as const) {
+      const client = await connectModern(url, { answer: accept }, negotiation)
+      for (let i = 0; i < 2; i++) expect(JSON.parse(textOf(await client.callTool({ name: 'ask_form', arguments: {} }))).content.name).toBe('Ada')
+      await client.close()
+    }
+  })
+
+  it('completes a URL elicitation from the instance that did not ask it', async () => {
+    const received: Record<string, unknown>[] = []
+    const client = await connectLegacy(url, { answer: () => ({ action: 'accept' }), received })
+    const completed = new Promise<string>(resolve => client.setNotificationHandler(ElicitationCompleteNotificationSchema, n => resolve(n.params.elicitationId)))
+    const { askedBy } = JSON.parse(textOf(await client.callTool({ name: 'ask_url_here', arguments: {} })))
+    const elicitationId = String(received[0]?.elicitationId)
+    const other = instances.find(instance => instance.pid !== askedBy)!
+    const response = await fetch(new URL(`/complete?id=${encodeURIComponent(elicitationId)}`, other.origin))
+    expect(await response.json()).toEqual({ done: true })
+    expect(await completed).toBe(elicitationId)
+    await client.close()
+  })
+
+  it('replays a 2026-07-28 once() step on another instance from its record (the replay guard in Redis)', async () => {
+    const [first, second] = instances
+    const round1 = await roundOf(first!, {})
+    const round2 = { requestState: round1.requestState, inputResponses: { [round1.key]: { action: 'accept', content: { start: 'go' } } } }
+    // The second round runs the step on the first instance...
+    await roundOf(first!, round2)
+    // ...and the same round replayed to the second instance gets its recorded outcome.
+    const replayed = await roundOf(second!, round2)
+    const done = await postModern(second!.url, 'tools/call', { name: 'stamp_then_ask', arguments: {}, requestState: replayed.requestState, inputResponses: { [replayed.key]: { action: 'accept', content: { note: 'on' } } } })
+    expect(JSON.parse(textOf(done.message.result))).toEqual({ stampedBy: first!.pid, answeredOn: second!.pid })
+  })
+
+  it('ends a session on every instance when the client deletes it', async () => {
+    const client = await connectLegacy(url)
+    const transport = client.transport
+    if (!(transport instanceof StreamableHTTPClientTransport)) throw new Error('not a Streamable HTTP transport')
+    const sessionId = transport.sessionId!
+    await client.callTool({ name: 'whereami', arguments: {} })
+    await client.callTool({ name: 'whereami', arguments: {} })
+    await transport.terminateSession()
+    // The instance that got the DELETE answers once the record is gone; the others drop their
+    // copies when Redis relays the news, within milliseconds.
+    await new Promise(done => setTimeout(done, 200))
+    for (const instance of instances) {
+      const response = await fetch(instance.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', 'mcp-session-id': sessionId },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list', params: {} }),
+      })
+      expect(response.status).toBe(404)
+    }
+  })
+
+  it('says what is wrong while Redis is down, keeps serving what needs no shared state, and recovers', async () => {
+    const [first] = instances
+    const round1 = await roundOf(first!, {})
+    await redis.stop()
+    try {
+      const refused = await fetch(first!.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
+        signal: AbortSignal.timeout(10_000),
+      })
+      expect(refused.status).toBe(503)
+      expect(await refused.text()).toMatch(/NUXT_MCP_REDIS_URL/)
+      const echo = await postModern(first!.url, 'tools/call', { name: 'echo', arguments: { text: 'still here' } })
+      expect(textOf(echo.message.result)).toBe('echo: still here')
+      // A round that reaches a once() step needs the replay guard: it fails closed.
+      const guarded = await postModern(first!.url, 'tools/call', { name: 'stamp_then_ask', arguments: {}, requestState: round1.requestState, inputResponses: { [round1.key]: { action: 'accept', content: { start: 'go' } } } })
+      expect(guarded.message.result).toMatchObject({ isError: true })
+      expect(textOf(guarded.message.result)).toMatch(/^once\("stamp"\) did not run: the shared state at NUXT_MCP_REDIS_URL \(redis:\/\/127\.0\.0\.1:\d+\) could not be reached/)
+    }
+    finally {
+      await redis.start()
+    }
+    // ioredis reconnects by itself (retry delays up to 2 s).
+    const deadline = Date.now() + 15_000
+    for (;;) {
+      try {
+        const client = await connectLegacy(url)
+        expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'back' } }))).toBe('echo: back')
+        await client.close()
+        break
+      }
+      catch (error) {
+        if (Date.now() > deadline) throw error
+        await new Promise(done => setTimeout(done, 500))
+      }
+    }
+  }, 60_000)
+})
