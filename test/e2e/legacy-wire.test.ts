@@ -146,14 +146,14 @@ describe('legacy Streamable HTTP on the Node response', () => {
     expect((await readJsonRpc(response)).error?.message).toMatch(/text\/event-stream/)
   })
 
-  it('refuses a streamed body over the limit with 413, closes that connection, and keeps serving', async () => {
+  it('refuses a streamed body over the limit with 413, discards the rest of it, and keeps serving', async () => {
     const outcome = await new Promise<{ status: number, connection: string | undefined, body: string }>((resolve, reject) => {
       const req = request(app.url, { method: 'POST', headers: { ...sessionHeaders(), 'transfer-encoding': 'chunked' } }, (res) => {
         let body = ''
         res.on('data', (chunk: Buffer) => { body += chunk.toString() })
         res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body }))
       })
-      // The server stops reading and closes: later writes may fail, the answer still counts.
+      // The server reads and discards the rest, so the client finishes sending and reads the 413.
       req.on('error', error => reject(error))
       const chunk = 'x'.repeat(256 * 1024)
       const write = (left: number) => {
@@ -165,7 +165,8 @@ describe('legacy Streamable HTTP on the Node response', () => {
       write(20)
     })
     expect(outcome.status).toBe(413)
-    expect(outcome.connection).toBe('close')
+    // Closing while the client still sends would reset the connection, and could lose the 413.
+    expect(outcome.connection).not.toBe('close')
     expect(outcome.body).toMatch(/maxBodySize/)
     const served = await post(echo('after 413'))
     expect(sseMessages(served.text)[0]?.result?.content?.[0]?.text).toBe('after 413')

@@ -8,29 +8,20 @@
  * `--protocol auto`, where it probes `server/discover`, speaks 2026-07-28 to the server and turns
  * `input_required` rounds back into ordinary `elicitation/create` requests for the stdio client.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ScriptedAnswer } from '../utils/clients'
-import { repoRoot, startFixture } from '../utils/fixture'
+import { startFixture } from '../utils/fixture'
 import type { RunningFixture } from '../utils/fixture'
 import { startRecorder } from '../utils/recorder'
 import { textOf } from '../utils/clients'
+import { mcpRemoteBin } from '../utils/mcp-remote'
 import { ASK_FORM_WIRE_SCHEMA } from '../utils/expected'
-
-/** The bridge's entry, read from its package.json `bin` as `npx mcp-remote` would resolve it. */
-function mcpRemoteBin(): string {
-  const packageDir = resolve(repoRoot, 'node_modules/mcp-remote')
-  const manifest: unknown = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8'))
-  if (typeof manifest === 'object' && manifest !== null && 'bin' in manifest && typeof manifest.bin === 'object' && manifest.bin !== null && 'mcp-remote' in manifest.bin && typeof manifest.bin['mcp-remote'] === 'string')
-    return join(packageDir, manifest.bin['mcp-remote'])
-  throw new Error('mcp-remote package.json has no "mcp-remote" bin')
-}
-
 
 // --- The stdio client, the way a desktop host spawns the bridge --------------------------------
 

@@ -1,44 +1,29 @@
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { ElicitationCompleteNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startRuntime } from '../../scripts/runtimes.mjs'
 import type { RuntimeApp } from '../../scripts/runtimes.mjs'
 import { connectLegacy, connectModern, textOf } from '../utils/clients'
 import type { ScriptedAnswer } from '../utils/clients'
-import { buildFixture, fixtureDir, freePort } from '../utils/fixture'
-import { startLoadBalancer } from '../utils/nginx'
-import type { LoadBalancer } from '../utils/nginx'
+import { startCluster } from '../utils/cluster'
+import type { Cluster } from '../utils/cluster'
+import type { LoadBalancer, RedisServer } from '../../scripts/cluster.mjs'
 import { postModern } from '../utils/raw'
-import { startRedis } from '../utils/redis'
-import type { RedisServer } from '../utils/redis'
 
 // Two built instances of one app sharing NUXT_MCP_REDIS_URL and the state secret, behind nginx
 // round-robin with no affinity: consecutive requests of one client alternate between them.
-const SECRET = 'shared-state-test-secret-0123456789abcdefghij'
+let cluster: Cluster
+let instances: RuntimeApp[]
 let redis: RedisServer
 let lb: LoadBalancer
-let instances: RuntimeApp[]
 let url: URL
 
 beforeAll(async () => {
-  await buildFixture('shared-state', { reuse: true })
-  redis = await startRedis()
-  const [lbPort, ...ports] = await Promise.all([freePort(), freePort(), freePort()])
-  const env = {
-    NUXT_MCP_REDIS_URL: redis.url,
-    NUXT_MCP_STATE_SECRET: SECRET,
-    NUXT_MCP_PUBLIC_URL: `http://127.0.0.1:${lbPort}`,
-    NUXT_MCP_TRUSTED_PROXIES: '127.0.0.1',
-  }
-  instances = await Promise.all(ports.map(port => startRuntime({ target: 'node', root: fixtureDir('shared-state'), port, env })))
-  lb = await startLoadBalancer(ports, lbPort!)
-  url = new URL('/mcp', lb.origin)
+  cluster = await startCluster('shared-state', 2)
+  ;({ instances, redis, lb, url } = cluster)
 }, 240_000)
 
 afterAll(async () => {
-  await lb?.stop()
-  await Promise.all((instances ?? []).map(instance => instance.stop()))
-  await redis?.stop()
+  await cluster?.stop()
 })
 
 /** One round of stamp_then_ask on one instance: the state and the key of its question. */
@@ -163,4 +148,49 @@ describe('several instances behind a round-robin load balancer, sharing state th
       }
     }
   }, 60_000)
+
+  // Last: it kills an instance.
+  it('goes on at the surviving instance when one is killed (SIGKILL) with a question waiting', async () => {
+    let asked: (pid: number) => void = () => {}
+    const askedBy = new Promise<number>((resolve) => { asked = resolve })
+    const waiting = await connectLegacy(url, {
+      answer: (params) => {
+        asked(Number(/Asked by (\d+)/.exec(String(params.message))?.[1]))
+        return new Promise<ScriptedAnswer>(() => {})
+      },
+    })
+    const other = await connectModern(url, {}, 'auto')
+    const started = Date.now()
+    const call = waiting.callTool({ name: 'ask_wait', arguments: { label: 'dies' } }).then(() => 'answered', (error: unknown) => String(error))
+    const pid = await askedBy
+    process.kill(-pid, 'SIGKILL')
+    const survivor = instances.find(instance => instance.pid !== pid)!
+    // Both sessions go on, served by the instance left. nginx sends one POST on a kept-alive
+    // connection to the dead instance and answers it 502 (it does not resend a POST); then it
+    // marks that instance down. A host retries such a call, as here.
+    const served = async (client: { callTool: (params: { name: string, arguments: Record<string, unknown> }) => Promise<unknown> }) => {
+      const failures: string[] = []
+      for (;;) {
+        try {
+          return { pid: textOf(await client.callTool({ name: 'whereami', arguments: {} })), failures }
+        }
+        catch (error) {
+          failures.push(String(error))
+          if (failures.length > 2) throw error
+        }
+      }
+    }
+    const afterKill = [await served(other), await served(waiting)]
+    console.info(`[shared-state] after the kill: ${JSON.stringify(afterKill)}`)
+    for (const { pid: servedBy, failures } of afterKill) {
+      expect(servedBy).toBe(String(survivor.pid))
+      for (const failure of failures) expect(failure).toMatch(/502 Bad Gateway/)
+    }
+    // The call that was waiting on the killed instance ends; how long the v1 Client takes is
+    // what docs/deploy/several-instances.md reports.
+    const outcome = await call
+    console.info(`[shared-state] the v1 Client's call on the killed instance ended after ${Date.now() - started} ms: ${outcome}`)
+    expect(outcome).not.toBe('answered')
+    await Promise.all([waiting.close(), other.close()])
+  }, 90_000)
 })

@@ -13,6 +13,9 @@ function bufferedBody(event: H3Event): Uint8Array | undefined {
   return undefined
 }
 
+/** How much of a refused body is read and discarded, beyond the limit, before the connection is cut. */
+const MAX_DISCARDED_BYTES = 16 * 1024 * 1024
+
 /** Why a body could not be read: too large (413) or the stream failed. */
 export type BodyReadResult = { ok: true, text: string } | { ok: false, status: 413 | 400, message: string }
 
@@ -45,10 +48,14 @@ export function readLimitedBody(event: H3Event, limit: number, remedy = 'Send a 
       size += buffer.length
       if (size > limit) {
         done(tooLarge)
-        // Stop reading, let the 413 reach the client, then close the connection: the rest of
-        // the body is never read.
-        req.pause()
-        event.node.res.shouldKeepAlive = false
+        // The rest of the body is read and thrown away, not left unread: a client still sending
+        // to a connection that closes gets a reset, and with it may lose the 413 it has not read
+        // yet. Past a bound the connection is cut off all the same.
+        let discarded = 0
+        req.on('data', (rest: Buffer | string) => {
+          discarded += rest.length
+          if (discarded > limit + MAX_DISCARDED_BYTES) req.socket.destroy()
+        })
         return
       }
       chunks.push(buffer)

@@ -211,8 +211,15 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       }
       graceIdleConnection(event.node.req, event.node.res)
       const response = await route(event, event.node.res)
-      // `undefined`: a legacy session's transport answers on the Node response itself.
-      if (response) await sendResponse(event, response)
+      if (response) {
+        await sendResponse(event, response)
+        return undefined
+      }
+      // `undefined`: a legacy session's transport answers on the Node response itself, maybe
+      // later (its SSE headers go out with the first event: a handler that waits on a timer
+      // first has written nothing yet). Marked handled, or h3 would pass the request on to the
+      // next handler, whose empty answer (a 204) would reach the client first.
+      event._handled = true
       return undefined
     },
     close: async () => {

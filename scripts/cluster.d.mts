@@ -1,0 +1,22 @@
+// Types of scripts/cluster.mjs, for the TypeScript tests that use it.
+export declare const REDIS_SERVER: string
+export declare const NGINX: string
+export declare function redisCommand(port: number, command: string): Promise<string>
+/** A redis-server on loopback, without persistence. */
+export interface RedisServer {
+  url: string
+  port: number
+  /** Starts it again on the same port, empty. */
+  start: () => Promise<void>
+  commandsProcessed: () => Promise<number>
+  stop: () => Promise<void>
+}
+export declare function startRedis(): Promise<RedisServer>
+/** nginx round-robin over upstreams on loopback. */
+export interface LoadBalancer {
+  origin: string
+  port: number
+  upstreamLog: () => string[]
+  stop: () => Promise<void>
+}
+export declare function startLoadBalancer(upstreams: number[], port?: number): Promise<LoadBalancer>

@@ -1,0 +1,57 @@
+import { startRuntime } from '../../scripts/runtimes.mjs'
+import type { RuntimeApp } from '../../scripts/runtimes.mjs'
+import { buildFixture, fixtureDir, freePort } from './fixture'
+import { startLoadBalancer, startRedis } from '../../scripts/cluster.mjs'
+import type { LoadBalancer, RedisServer } from '../../scripts/cluster.mjs'
+
+/** The name the cluster's public URL uses: nginx passes it through as the Host. */
+export const PUBLIC_HOST = 'mcp.test'
+
+export interface Cluster {
+  redis: RedisServer
+  lb: LoadBalancer
+  instances: RuntimeApp[]
+  /** The endpoint through nginx, addressed by IP. */
+  url: URL
+  /** `http://mcp.test:<port>`: the public URL the instances are configured with. */
+  publicUrl: string
+  stop: () => Promise<void>
+}
+
+/**
+ * `count` built instances of `fixture` on Node with one `NUXT_MCP_REDIS_URL` (a real
+ * redis-server) and one state secret, behind nginx round-robin with no affinity, nginx listed in
+ * `NUXT_MCP_TRUSTED_PROXIES` and the public URL on a DNS name.
+ *
+ * @example
+ * ```ts
+ * const cluster = await startCluster('shared-state', 2)
+ * const client = await connectLegacy(cluster.url)
+ * ```
+ */
+export async function startCluster(fixture: string, count: number): Promise<Cluster> {
+  await buildFixture(fixture, { reuse: true })
+  const redis = await startRedis()
+  const [lbPort, ...ports] = await Promise.all(Array.from({ length: count + 1 }, () => freePort()))
+  const publicUrl = `http://${PUBLIC_HOST}:${lbPort}`
+  const env = {
+    NUXT_MCP_REDIS_URL: redis.url,
+    NUXT_MCP_STATE_SECRET: 'shared-state-test-secret-0123456789abcdefghij',
+    NUXT_MCP_PUBLIC_URL: publicUrl,
+    NUXT_MCP_TRUSTED_PROXIES: '127.0.0.1',
+  }
+  const instances = await Promise.all(ports.map(port => startRuntime({ target: 'node', root: fixtureDir(fixture), port, env })))
+  const lb = await startLoadBalancer(ports, lbPort!)
+  return {
+    redis,
+    lb,
+    instances,
+    url: new URL('/mcp', lb.origin),
+    publicUrl,
+    stop: async () => {
+      await lb.stop()
+      await Promise.all(instances.map(instance => instance.stop()))
+      await redis.stop()
+    },
+  }
+}
