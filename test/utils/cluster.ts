@@ -29,7 +29,7 @@ export interface Cluster {
  * const client = await connectLegacy(cluster.url)
  * ```
  */
-export async function startCluster(fixture: string, count: number): Promise<Cluster> {
+export async function startCluster(fixture: string, count: number, extraEnv: Record<string, string> = {}): Promise<Cluster> {
   await buildFixture(fixture, { reuse: true })
   const redis = await startRedis()
   const [lbPort, ...ports] = await Promise.all(Array.from({ length: count + 1 }, () => freePort()))
@@ -39,6 +39,7 @@ export async function startCluster(fixture: string, count: number): Promise<Clus
     NUXT_MCP_STATE_SECRET: 'shared-state-test-secret-0123456789abcdefghij',
     NUXT_MCP_PUBLIC_URL: publicUrl,
     NUXT_MCP_TRUSTED_PROXIES: '127.0.0.1',
+    ...extraEnv,
   }
   const instances = await Promise.all(ports.map(port => startRuntime({ target: 'node', root: fixtureDir(fixture), port, env })))
   const lb = await startLoadBalancer(ports, lbPort!)

@@ -12,6 +12,16 @@ export interface TabledSession {
 /** The session caps (`mcp.sessions`). */
 export interface SessionCaps { max: number, maxPerPrincipal: number }
 
+/** 503: the caller is at its cap and every one of its sessions has a request in flight. */
+export function tooManyOfOneCaller(caps: SessionCaps): Response {
+  return jsonRpcError(503, -32000, `Too many MCP sessions of one caller (${caps.maxPerPrincipal}), each with a request in flight. Retry later, close sessions you no longer use (DELETE), or raise \`mcp.sessions.maxPerPrincipal\` (NUXT_MCP_SESSIONS_MAX_PER_PRINCIPAL).`)
+}
+
+/** 503: the endpoint is at its cap and every session has a request in flight. */
+export function tooManyOpen(caps: SessionCaps): Response {
+  return jsonRpcError(503, -32000, `Too many open MCP sessions (${caps.max}), each with a request in flight. Retry later, or raise \`mcp.sessions.max\` (NUXT_MCP_SESSIONS_MAX).`)
+}
+
 /**
  * The sessions this process holds, by id and by owner: the global and per-principal caps, and
  * which sessions are idle. Closing is the caller's: the table only says whom.
@@ -73,12 +83,12 @@ export class SessionTable<S extends TabledSession> {
     const mine = this.byOwner.get(owner)
     if (mine && mine.size >= caps.maxPerPrincipal) {
       const victim = this.leastRecentlyUsedIdle(mine)
-      if (!victim) return jsonRpcError(503, -32000, `Too many MCP sessions of one caller (${caps.maxPerPrincipal}), each with a request in flight. Retry later, close sessions you no longer use (DELETE), or raise \`mcp.sessions.maxPerPrincipal\` (NUXT_MCP_SESSIONS_MAX_PER_PRINCIPAL).`)
+      if (!victim) return tooManyOfOneCaller(caps)
       victims.push(victim)
     }
     if (this.sessions.size - victims.length >= caps.max) {
       const victim = this.leastRecentlyUsedIdle(this.sessions.keys(), victims)
-      if (!victim) return jsonRpcError(503, -32000, `Too many open MCP sessions (${caps.max}), each with a request in flight. Retry later, or raise \`mcp.sessions.max\` (NUXT_MCP_SESSIONS_MAX).`)
+      if (!victim) return tooManyOpen(caps)
       victims.push(victim)
     }
     return victims

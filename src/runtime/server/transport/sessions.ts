@@ -6,11 +6,11 @@ import { NodeSessionTransport } from './legacy-transport'
 import type { LegacyExchange } from './legacy-transport'
 import { createMcpServer } from '../mcp/server-factory'
 import { dropSubscriptions } from '../mcp/subscriptions'
-import { completeLocalUrlElicitation, forgetUrlElicitationsOf, relayUrlCompletions } from '../elicitation/url-completion'
-import { createUrlCompletionRelay, logLost, unavailableResponse } from './shared-sessions'
+import { completeLocalUrlElicitation, forgetUrlElicitationsOf } from '../elicitation/url-completion'
+import { SharedSessionLink } from './shared-link'
 import { SessionTable } from './session-table'
 import type { TabledSession } from './session-table'
-import type { SessionEnvelope, SessionRecord, SharedSessionDirectory } from './shared-sessions'
+import type { SessionEnvelope, SharedSessionDirectory } from './shared-sessions'
 
 interface LegacySession extends TabledSession {
   /** Who opened it (from `mcp:auth`): only they may use it. */
@@ -50,22 +50,14 @@ export class LegacySessions {
   private sweeper?: ReturnType<typeof setInterval>
   /** Sessions another instance opened, being made ready here: one hydration per id at a time. */
   private readonly hydrating = new Map<string, Promise<LegacySession | Response>>()
-  private directory?: Promise<SharedSessionDirectory>
+  private readonly link?: SharedSessionLink
 
   /**
    * @param shared With `NUXT_MCP_REDIS_URL`: the directory every instance shares, so any
    * instance serves any session. Without it, sessions live in this process.
    */
   constructor(private readonly deps: HandlerDeps, shared?: Promise<SharedSessionDirectory>) {
-    if (shared) {
-      this.directory = shared.then(async (directory) => {
-        await directory.listen(envelope => this.receive(envelope))
-        relayUrlCompletions(createUrlCompletionRelay(directory, completeLocalUrlElicitation))
-        return directory
-      })
-      // A failed connection is reported by each request that needs it (a 503); not unhandled here.
-      this.directory.catch(() => {})
-    }
+    if (shared) this.link = new SharedSessionLink(shared, envelope => this.receive(envelope))
     const idle = deps.config.sessions.idleTimeoutMs
     if (idle > 0) {
       this.sweeper = setInterval(() => this.evictIdle(), Math.min(Math.max(idle / 4, 1000), 60_000))
@@ -94,22 +86,34 @@ export class LegacySessions {
     if (exchange.req.method !== 'POST' || !isInitialize(exchange.body)) {
       return jsonRpcError(400, -32000, 'Bad Request: missing Mcp-Session-Id header. Send initialize first (legacy clients), or send a 2026-07-28 request with params._meta["io.modelcontextprotocol/protocolVersion"].')
     }
-    const room = this.sessions.makeRoom(ownerOf(caller), this.deps.config.sessions)
+    const refusal = await this.makeRoom(ownerOf(caller))
+    if (refusal) return refusal
+    return this.open({ ...exchange, ...(caller.authInfo && { authInfo: caller.authInfo }) }, caller, onSession)
+  }
+
+  /**
+   * Room for one more session of `owner`, under the caps: counted in this process, or with shared
+   * sessions across all instances.
+   */
+  private async makeRoom(owner: string): Promise<Response | undefined> {
+    const caps = this.deps.config.sessions
+    if (this.link) return this.link.makeRoom(owner, caps, id => (this.sessions.get(id)?.active ?? 0) > 0, id => this.end(id))
+    const room = this.sessions.makeRoom(owner, caps)
     if (room instanceof Response) return room
     for (const victim of room) void this.close(victim)
-    return this.open({ ...exchange, ...(caller.authInfo && { authInfo: caller.authInfo }) }, caller, onSession)
+    return undefined
   }
 
   private async open(exchange: LegacyExchange, caller: LegacyCaller, onSession: (id: string) => void): Promise<Response | undefined> {
     const id = crypto.randomUUID()
     const owner = ownerOf(caller)
-    const directory = await this.sharedDirectory()
+    const directory = await this.link?.directory()
     if (directory instanceof Response) return directory
     const initialize = initializeOf(exchange.body)
     // Shared before the client can learn the id, so its next request finds it on any instance.
-    if (directory && initialize) {
-      const saved = await this.shareRecord(directory, id, { ...(caller.principal !== undefined && { principal: caller.principal }), owner, initialize, created: Date.now() })
-      if (saved) return saved
+    if (this.link && initialize) {
+      const refused = await this.link.share(id, { ...(caller.principal !== undefined && { principal: caller.principal }), owner, initialize, created: Date.now() })
+      if (refused) return refused
     }
     const { server, transport } = await this.connect(id, directory)
     onSession(id)
@@ -117,7 +121,7 @@ export class LegacySessions {
     // A refused initialize (wrong Accept, a batch, bad params) leaves nothing behind.
     if (!transport.isInitialized) {
       await server.close().catch(() => {})
-      if (directory) await directory.remove(id).catch(() => {})
+      await this.link?.remove(id, owner, false)
       return undefined
     }
     this.sessions.add(id, { principal: caller.principal, owner, transport, server, lastActivity: Date.now(), active: 0, touched: Date.now() })
@@ -126,38 +130,12 @@ export class LegacySessions {
 
   private async connect(id: string, directory: SharedSessionDirectory | undefined): Promise<{ server: Server, transport: NodeSessionTransport }> {
     const server = createMcpServer(this.deps, 'legacy')
-    const transport = new NodeSessionTransport(id, directory && {
-      instanceId: directory.instanceId,
-      forward: (instanceId, message) => void directory.sendTo(instanceId, { kind: 'response', sessionId: id, message }).catch(logLost),
-      broadcast: message => void directory.broadcast({ kind: 'notification', sessionId: id, message }).catch(logLost),
-      toStream: message => void directory.broadcast({ kind: 'stream', sessionId: id, message }).catch(logLost),
-    })
+    const transport = new NodeSessionTransport(id, directory && this.link?.routing(directory, id))
     transport.onclose = () => {
       this.sessions.remove(id)
     }
     await server.connect(transport)
     return { server, transport }
-  }
-
-  /** The shared directory; `undefined` when sessions are not shared; a 503 when it cannot be had. */
-  private async sharedDirectory(): Promise<SharedSessionDirectory | Response | undefined> {
-    if (!this.directory) return undefined
-    try {
-      return await this.directory
-    }
-    catch (error) {
-      return unavailableResponse(error)
-    }
-  }
-
-  private async shareRecord(directory: SharedSessionDirectory, id: string, record: SessionRecord): Promise<Response | undefined> {
-    try {
-      await directory.save(id, record)
-      return undefined
-    }
-    catch (error) {
-      return unavailableResponse(error)
-    }
   }
 
   /**
@@ -174,16 +152,11 @@ export class LegacySessions {
 
   private async loadShared(id: string): Promise<LegacySession | Response> {
     const notFound = jsonRpcError(404, -32001, `Session not found: the Mcp-Session-Id "${id.slice(0, 64)}" is unknown or expired. Send a new initialize request without the header.`)
-    const directory = await this.sharedDirectory()
-    if (!directory) return notFound
+    const directory = await this.link?.directory()
+    if (!this.link || !directory) return notFound
     if (directory instanceof Response) return directory
-    let record: SessionRecord | undefined
-    try {
-      record = await directory.load(id)
-    }
-    catch (error) {
-      return unavailableResponse(error)
-    }
+    const record = await this.link.load(id)
+    if (record instanceof Response) return record
     if (!record) return notFound
     const { server, transport } = await this.connect(id, directory)
     await transport.hydrate(record.initialize)
@@ -204,11 +177,9 @@ export class LegacySessions {
 
   /** Ends a session for good (DELETE): here, in the shared directory, and on every instance. */
   private async end(id: string): Promise<void> {
+    const owner = this.sessions.get(id)?.owner
     await this.close(id)
-    const directory = await this.sharedDirectory()
-    if (!directory || directory instanceof Response) return
-    await directory.remove(id).catch(logLost)
-    await directory.broadcast({ kind: 'closed', sessionId: id }).catch(logLost)
+    await this.link?.remove(id, owner, true)
   }
 
   private forward(id: string, session: LegacySession, exchange: LegacyExchange): void {
@@ -217,9 +188,11 @@ export class LegacySessions {
     if (exchange.req.method === 'POST') {
       // In flight until the whole response is sent (an SSE stream may wait on a person).
       session.active += 1
+      const endLease = this.link?.lease(id)
       exchange.res.once('close', () => {
         session.active -= 1
         session.lastActivity = Date.now()
+        endLease?.()
       })
     }
     session.transport.handle(exchange, () => this.end(id))
@@ -230,10 +203,9 @@ export class LegacySessions {
    * waiting: an ordinary request makes no Redis round trip of its own.
    */
   private touchShared(id: string, session: LegacySession): void {
-    const idle = this.deps.config.sessions.idleTimeoutMs
-    if (!this.directory || Date.now() - session.touched < idle / 4) return
+    if (!this.link || Date.now() - session.touched < this.deps.config.sessions.idleTimeoutMs / 4) return
     session.touched = Date.now()
-    void this.directory.then(directory => directory.touch(id)).catch(logLost)
+    this.link.touch(id, session.owner)
   }
 
   /** Closes a session: its pending elicitations end with `'cancelled'`. */
@@ -257,7 +229,7 @@ export class LegacySessions {
 
   async closeAll(): Promise<void> {
     if (this.sweeper) clearInterval(this.sweeper)
-    if (this.directory) relayUrlCompletions(undefined)
+    this.link?.close()
     await Promise.all(this.sessions.ids().map(id => this.close(id)))
   }
 }

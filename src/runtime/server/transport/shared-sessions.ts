@@ -3,8 +3,9 @@ import type { JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/serve
 import { isRecord } from '../common/is-record'
 import { BROADCAST_CHANNEL, instanceChannel } from '../common/shared/shared-state'
 import type { McpSharedState } from '../common/shared/shared-state'
-import type { UrlCompletionRelay } from '../elicitation/url-completion'
 import { jsonRpcError } from './http-errors'
+import { tooManyOfOneCaller, tooManyOpen } from './session-table'
+import type { SessionCaps } from './session-table'
 
 /** What any instance needs to serve a legacy session it did not open. No secret is in it. */
 export interface SessionRecord {
@@ -45,6 +46,53 @@ function recordKey(sessionId: string): string {
   return `session:${sessionId}`
 }
 
+/** Every open session, ranked by last activity; and each owner's. */
+const ALL_SESSIONS = 'sessions'
+function ownerKey(owner: string): string {
+  return `owner:${owner}`
+}
+function busyKey(sessionId: string): string {
+  return `busy:${sessionId}`
+}
+
+/**
+ * Makes room for one more session of `owner` across all instances, as {@link SessionTable.makeRoom}
+ * does in one process: at a cap, the least recently used session with nothing in flight on any
+ * instance is ended (`end`); when every one is busy, the 503. `activeHere` tells of requests this
+ * instance has in flight that are too young to have marked their session busy yet.
+ */
+export async function makeSharedRoom(directory: SharedSessionDirectory, owner: string, caps: SessionCaps, activeHere: (id: string) => boolean, end: (id: string) => Promise<void>): Promise<Response | undefined> {
+  const firstIdle = async (ids: string[]) => {
+    // The oldest few: past them, the odds that all are busy and a later one is not are small.
+    for (const id of ids.slice(0, 32)) if (!activeHere(id) && !(await directory.isBusy(id))) return id
+    return undefined
+  }
+  try {
+    const { all, mine } = await directory.ranking(owner)
+    const evicted: string[] = []
+    if (mine.length >= caps.maxPerPrincipal) {
+      const victim = await firstIdle(mine)
+      if (!victim) return tooManyOfOneCaller(caps)
+      evicted.push(victim)
+    }
+    if (all.length - evicted.length >= caps.max) {
+      const victim = await firstIdle(all.filter(id => !evicted.includes(id)))
+      if (!victim) return tooManyOpen(caps)
+      evicted.push(victim)
+    }
+    for (const victim of evicted) await end(victim)
+    return undefined
+  }
+  catch (error) {
+    return unavailableResponse(error)
+  }
+}
+
+/** A POST still open after this long marks its session busy for the other instances. */
+const BUSY_AFTER_MS = 1000
+/** How long a busy mark lasts unless its instance renews it: a killed instance's marks expire. */
+const BUSY_LEASE_MS = 15_000
+
 function parseEnvelope(text: string): SessionEnvelope | undefined {
   try {
     const value: unknown = JSON.parse(text)
@@ -74,32 +122,6 @@ function parseRecord(text: string | undefined): SessionRecord | undefined {
 }
 
 /**
- * The URL-completion relay over the shared state: which instance asked each URL flow, and a
- * completion called elsewhere handed to it.
- *
- * @example
- * ```ts
- * relayUrlCompletions(createUrlCompletionRelay(directory, completeLocalUrlElicitation))
- * ```
- */
-export function createUrlCompletionRelay(directory: SharedSessionDirectory, completeHere: (elicitationId: string) => Promise<boolean>): UrlCompletionRelay {
-  const key = (id: string) => `url:${id}`
-  const lost = (error: unknown) => console.error('[nuxt-mcp-elicitation] A URL elicitation could not be recorded for the other instances:', error instanceof Error ? error.message : error)
-  return {
-    remember: (id, windowMs) => void directory.shared.put(key(id), directory.instanceId, windowMs).catch(lost),
-    forget: id => void directory.shared.delete(key(id)).catch(lost),
-    complete: async (id) => {
-      const owner = await directory.shared.get(key(id))
-      if (!owner) return false
-      if (owner === directory.instanceId) return completeHere(id)
-      await directory.shared.delete(key(id))
-      await directory.sendTo(owner, { kind: 'url-complete', elicitationId: id })
-      return true
-    },
-  }
-}
-
-/**
  * The legacy sessions' directory shared by every instance (with `NUXT_MCP_REDIS_URL`): session
  * records that expire when a session stays idle, and the messages that carry a client's answer
  * or cancellation to the instance that waits for it.
@@ -117,21 +139,81 @@ export class SharedSessionDirectory {
     return this.shared.instanceId
   }
 
-  save(sessionId: string, record: SessionRecord): Promise<void> {
-    return this.shared.put(recordKey(sessionId), JSON.stringify(record), this.ttlMs)
+  /** Writes the record and ranks the session among all and among its owner's, as just used. */
+  async save(sessionId: string, record: SessionRecord): Promise<void> {
+    await this.shared.put(recordKey(sessionId), JSON.stringify(record), this.ttlMs)
+    await this.rankUse(sessionId, record.owner)
+  }
+
+  /** Ranks the session as just used; the rankings themselves expire when nothing is used for a record's lifetime. */
+  private async rankUse(sessionId: string, owner: string): Promise<void> {
+    const now = Date.now()
+    await Promise.all([ALL_SESSIONS, ownerKey(owner)].map(async (key) => {
+      await this.shared.rank(key, sessionId, now)
+      await this.shared.touch(key, this.ttlMs)
+    }))
+  }
+
+  /**
+   * The open sessions, least recently used first: all of them and `owner`'s. A session unused
+   * for a record's lifetime (the idle timeout) has lost its record, and leaves the rankings here.
+   */
+  async ranking(owner: string): Promise<{ all: string[], mine: string[] }> {
+    const since = Date.now() - this.ttlMs
+    const [all, mine] = await Promise.all([this.shared.ranked(ALL_SESSIONS, since), this.shared.ranked(ownerKey(owner), since)])
+    return { all, mine }
+  }
+
+  /** Whether a request of the session has been in flight for a while, on any live instance. */
+  async isBusy(sessionId: string): Promise<boolean> {
+    return (await this.shared.ranked(busyKey(sessionId), Date.now())).length > 0
+  }
+
+  /**
+   * Marks the session busy while one request runs, once it has run for a second (an ordinary
+   * request costs no Redis round trip): a lease renewed by this instance, so the mark of a killed
+   * instance expires. Returns the function that ends it.
+   */
+  leaseWhileBusy(sessionId: string, requestTag: string): () => void {
+    const member = `${this.instanceId}:${requestTag}`
+    let held = false
+    let renewal: ReturnType<typeof setInterval> | undefined
+    const renew = () => {
+      held = true
+      void this.shared.rank(busyKey(sessionId), member, Date.now() + BUSY_LEASE_MS)
+        .then(() => this.shared.touch(busyKey(sessionId), BUSY_LEASE_MS))
+        .catch(logLost)
+    }
+    const start = setTimeout(() => {
+      renew()
+      renewal = setInterval(renew, BUSY_LEASE_MS / 3)
+    }, BUSY_AFTER_MS)
+    return () => {
+      clearTimeout(start)
+      clearInterval(renewal)
+      if (held) void this.shared.unrank(busyKey(sessionId), member).catch(logLost)
+    }
   }
 
   async load(sessionId: string): Promise<SessionRecord | undefined> {
     return parseRecord(await this.shared.get(recordKey(sessionId)))
   }
 
-  remove(sessionId: string): Promise<void> {
-    return this.shared.delete(recordKey(sessionId))
+  /** Removes the record and the session from the rankings. */
+  async remove(sessionId: string, owner?: string): Promise<void> {
+    const known = owner ?? (await this.load(sessionId))?.owner
+    await Promise.all([
+      this.shared.delete(recordKey(sessionId)),
+      this.shared.unrank(ALL_SESSIONS, sessionId),
+      ...(known === undefined ? [] : [this.shared.unrank(ownerKey(known), sessionId)]),
+    ])
   }
 
-  /** Keeps the record for another idle period; `false` when it is gone. */
-  touch(sessionId: string): Promise<boolean> {
-    return this.shared.touch(recordKey(sessionId), this.ttlMs)
+  /** Keeps the record for another idle period and ranks the session as just used; `false` when it is gone. */
+  async touch(sessionId: string, owner: string): Promise<boolean> {
+    const kept = await this.shared.touch(recordKey(sessionId), this.ttlMs)
+    if (kept) await this.rankUse(sessionId, owner)
+    return kept
   }
 
   sendTo(instanceId: string, envelope: SessionEnvelope): Promise<void> {

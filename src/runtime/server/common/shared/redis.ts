@@ -105,6 +105,13 @@ export async function connectRedisState(options: RedisStateOptions): Promise<Mcp
     get: key => run(async () => await commands.get(base + key) ?? undefined),
     delete: key => run(async () => { await commands.del(base + key) }),
     touch: (key, ttlMs) => run(async () => await commands.pexpire(base + key, Math.max(1, Math.ceil(ttlMs))) === 1),
+    rank: (key, member, score) => run(async () => { await commands.zadd(base + key, score, member) }),
+    unrank: (key, member) => run(async () => { await commands.zrem(base + key, member) }),
+    ranked: (key, minScore) => run(async () => {
+      const [, members] = await commands.multi().zremrangebyscore(base + key, '-inf', `(${minScore}`).zrange(base + key, 0, -1).exec() ?? []
+      const list = members?.[1]
+      return Array.isArray(list) ? list.filter((member): member is string => typeof member === 'string') : []
+    }),
     publish: (channel, message) => run(async () => { await commands.publish(base + channel, message) }),
     subscribe: async (channel, listener) => {
       listeners.set(base + channel, listener)

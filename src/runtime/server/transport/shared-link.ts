@@ -1,0 +1,114 @@
+import { completeLocalUrlElicitation, relayUrlCompletions } from '../elicitation/url-completion'
+import type { SessionRouting } from './legacy-transport'
+import { logLost, makeSharedRoom, unavailableResponse } from './shared-sessions'
+import type { SessionEnvelope, SessionRecord, SharedSessionDirectory } from './shared-sessions'
+import type { SessionCaps } from './session-table'
+import { createUrlCompletionRelay } from './url-relay'
+
+/**
+ * One process's link to the shared session directory (`NUXT_MCP_REDIS_URL`), as the legacy
+ * sessions use it: every call answers with the 503 that says why when Redis cannot be had, and
+ * what needs no answer (a touch, a lease, a message to another instance) never waits.
+ *
+ * @example
+ * ```ts
+ * const link = new SharedSessionLink(directory, envelope => deliver(envelope))
+ * const record = await link.load(sessionId)
+ * ```
+ */
+export class SharedSessionLink {
+  private readonly ready: Promise<SharedSessionDirectory>
+  private requests = 0
+
+  /** Listens for the envelopes sent to this instance, and relays URL completions, once connected. */
+  constructor(directory: Promise<SharedSessionDirectory>, receive: (envelope: SessionEnvelope) => void) {
+    this.ready = directory.then(async (connected) => {
+      await connected.listen(receive)
+      relayUrlCompletions(createUrlCompletionRelay(connected, completeLocalUrlElicitation))
+      return connected
+    })
+    // A failed connection is reported by each request that needs it (a 503); not unhandled here.
+    this.ready.catch(() => {})
+  }
+
+  /** The directory, or the 503 saying why it cannot be had. */
+  async directory(): Promise<SharedSessionDirectory | Response> {
+    try {
+      return await this.ready
+    }
+    catch (error) {
+      return unavailableResponse(error)
+    }
+  }
+
+  /** Runs `step` on the directory; a failure becomes the 503 that says why. */
+  private async use<T>(step: (directory: SharedSessionDirectory) => Promise<T>): Promise<T | Response> {
+    const directory = await this.directory()
+    if (directory instanceof Response) return directory
+    try {
+      return await step(directory)
+    }
+    catch (error) {
+      return unavailableResponse(error)
+    }
+  }
+
+  /** Room for one more session of `owner` under the caps, counted across all instances. */
+  async makeRoom(owner: string, caps: SessionCaps, activeHere: (id: string) => boolean, end: (id: string) => Promise<void>): Promise<Response | undefined> {
+    const directory = await this.directory()
+    if (directory instanceof Response) return directory
+    return makeSharedRoom(directory, owner, caps, activeHere, end)
+  }
+
+  /** Writes a new session's record; a 503 when it cannot be written. */
+  async share(id: string, record: SessionRecord): Promise<Response | undefined> {
+    const saved = await this.use(directory => directory.save(id, record))
+    return saved instanceof Response ? saved : undefined
+  }
+
+  /** A session's record; `undefined` when there is none (unknown or expired). */
+  load(id: string): Promise<SessionRecord | undefined | Response> {
+    return this.use(directory => directory.load(id))
+  }
+
+  /** How a session's transport reaches the other instances. */
+  routing(directory: SharedSessionDirectory, id: string): SessionRouting {
+    return {
+      instanceId: directory.instanceId,
+      forward: (instanceId, message) => void directory.sendTo(instanceId, { kind: 'response', sessionId: id, message }).catch(logLost),
+      broadcast: message => void directory.broadcast({ kind: 'notification', sessionId: id, message }).catch(logLost),
+      toStream: message => void directory.broadcast({ kind: 'stream', sessionId: id, message }).catch(logLost),
+    }
+  }
+
+  /** Keeps the record alive and ranks the session as just used, without waiting. */
+  touch(id: string, owner: string): void {
+    void this.ready.then(directory => directory.touch(id, owner)).catch(logLost)
+  }
+
+  /** Marks the session busy while one long request runs; returns what ends the mark. */
+  lease(id: string): () => void {
+    const tag = String(++this.requests)
+    let end: (() => void) | undefined
+    let ended = false
+    void this.ready.then((directory) => {
+      if (!ended) end = directory.leaseWhileBusy(id, tag)
+    }, () => {})
+    return () => {
+      ended = true
+      end?.()
+    }
+  }
+
+  /** Removes a session's record (or a refused one's), and with `everywhere` tells every instance. */
+  async remove(id: string, owner: string | undefined, everywhere: boolean): Promise<void> {
+    const directory = await this.directory()
+    if (directory instanceof Response) return
+    await directory.remove(id, owner).catch(logLost)
+    if (everywhere) await directory.broadcast({ kind: 'closed', sessionId: id }).catch(logLost)
+  }
+
+  close(): void {
+    relayUrlCompletions(undefined)
+  }
+}
