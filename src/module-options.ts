@@ -1,0 +1,121 @@
+import type { McpServerConfig } from './runtime/server/common/config'
+import type { McpHostOptions } from './host-setup'
+
+/** Options of the `mcp:` key in nuxt.config. */
+export interface ModuleOptions {
+  /** Serve MCP at all. */
+  enabled: boolean
+  /** Where the endpoint lives. */
+  route: string
+  /** The server name clients show. Defaults to the app's package name. */
+  name?: string
+  version: string
+  /** Instructions sent to clients at initialize / discover. */
+  instructions?: string
+  /**
+   * The address clients use to reach the endpoint's server, e.g. `https://mcp.example.com`
+   * (also `NUXT_MCP_PUBLIC_URL` at run time). Its host passes the DNS-rebinding check, which
+   * refuses every other DNS name: set it wherever the server is reached by a name other than
+   * `localhost` or an IP address.
+   *
+   * @example
+   * ```ts
+   * export default defineNuxtConfig({ mcp: { publicUrl: 'https://mcp.example.com' } })
+   * ```
+   */
+  publicUrl?: string
+  /**
+   * Host names (or `host:port`) accepted besides loopback names, IP literals and the public
+   * URL's host; `['*']` turns the DNS-rebinding check off. Defaults to `['*']` on presets that
+   * serve only behind their platform's own hostnames (cloudflare-*, vercel*, netlify*,
+   * deno-deploy), `[]` elsewhere.
+   */
+  allowedHosts: string[]
+  /** Browser origins accepted besides the endpoint's own. */
+  allowedOrigins: string[]
+  /**
+   * Serve legacy sessions (protocol ≤ 2025-11-25, `initialize`) besides stateless 2026-07-28
+   * requests. They need one long-lived process holding the session: by default on for every
+   * preset except Cloudflare's (`cloudflare-*`), where `initialize` gets a JSON-RPC error naming
+   * 2026-07-28. Also `NUXT_MCP_LEGACY`.
+   *
+   * @example
+   * ```ts
+   * export default defineNuxtConfig({ mcp: { legacy: false } }) // a modern-only server
+   * ```
+   */
+  legacy?: boolean
+  /**
+   * Make the endpoint an OAuth resource server (MCP authorization): requests need an access token
+   * from one of `issuers`, verified against the issuer's keys (JWT: signature, issuer, audience,
+   * expiry, scopes). Off while `issuers` is empty. Each key has a `NUXT_MCP_AUTH_*` variable.
+   * See docs/authorization.md.
+   *
+   * @example
+   * ```ts
+   * export default defineNuxtConfig({ mcp: { publicUrl: 'https://mcp.example.com', auth: { issuers: ['https://auth.example.com'], scopes: ['mcp'] } } })
+   * ```
+   */
+  auth?: Partial<Omit<McpServerConfig['auth'], 'introspection'>> & { introspection?: Partial<Omit<McpServerConfig['auth']['introspection'], 'clientSecret'>> }
+  /**
+   * Redis shared by several instances of the app behind a load balancer: legacy sessions, the
+   * answers that reach another instance, URL completions and the replay guard go there, so any
+   * instance serves any request. Prefer `NUXT_MCP_REDIS_URL` at run time (a URL with a password
+   * set here is baked into `.output`). Needs the `ioredis` package. Empty (the default): all
+   * state stays in the process. See docs/deploy/several-instances.md.
+   *
+   * @example
+   * ```ts
+   * export default defineNuxtConfig({ mcp: { redis: 'redis://redis.internal:6379' } })
+   * ```
+   */
+  redis?: string
+  /**
+   * Put before every Redis key and channel, then the endpoint's route (`NUXT_MCP_REDIS_PREFIX`).
+   *
+   * @default 'nuxt-mcp:'
+   */
+  redisPrefix?: string
+  /** Largest request body in bytes. */
+  maxBodySize: number
+  /**
+   * Proxies in front of the server whose `X-Forwarded-For` is believed when telling anonymous
+   * clients apart (the per-principal session cap): addresses or IPv4 CIDR ranges. Also
+   * `NUXT_MCP_TRUSTED_PROXIES` (comma-separated). Empty: the peer's own address counts.
+   *
+   * @example
+   * ```ts
+   * export default defineNuxtConfig({ mcp: { trustedProxies: ['127.0.0.1', '10.0.0.0/8'] } })
+   * ```
+   */
+  trustedProxies: string[]
+  sessions: Partial<McpServerConfig['sessions']>
+  /**
+   * In `nuxi dev`, an "MCP" tab in Nuxt DevTools (also at `/__mcp-elicitation/devtools`): the
+   * discovered definitions and the latest elicitations with their answers. Never in production.
+   *
+   * @default true
+   * @example
+   * ```ts
+   * export default defineNuxtConfig({ mcp: { devtools: false } })
+   * ```
+   */
+  devtools: boolean
+  elicitation: Partial<McpServerConfig['elicitation']>
+  /**
+   * Opt-in MCP host support: show the elicitations of MCP servers your app connects to (with the
+   * AI SDK) to the person in front of the page. `true` or `{ route, timeoutMs }` registers the
+   * respond endpoint `POST <route>/:id`, the server auto-imports `useMcpHostElicitation`,
+   * `createMcpHostClient`, `createMemoryElicitationRegistry`, `setMcpElicitationRegistry`, the
+   * component `<McpElicitationForm>` and the composable `useMcpChatElicitations`. Needs the
+   * optional peer dependencies `ai` and `@ai-sdk/mcp` (and `@ai-sdk/vue` for `useChat` pages).
+   * Works with `enabled: false` (an app that is only a host). See docs/host.md.
+   *
+   * @default false
+   * @example
+   * ```ts
+   * export default defineNuxtConfig({ mcp: { host: { timeoutMs: 120_000 } } })
+   * ```
+   */
+  host: boolean | McpHostOptions
+}
