@@ -1,10 +1,12 @@
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { ElicitationCompleteNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
+import { ElicitationCompleteNotificationSchema, LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startRuntime } from '../../scripts/runtimes.mjs'
 import type { RuntimeApp } from '../../scripts/runtimes.mjs'
 import { connectLegacy, connectModern, textOf } from '../utils/clients'
 import type { ScriptedAnswer } from '../utils/clients'
 import { startCluster } from '../utils/cluster'
+import { fixtureDir, freePort } from '../utils/fixture'
 import type { Cluster } from '../utils/cluster'
 import type { LoadBalancer, RedisServer } from '../../scripts/cluster.mjs'
 import { postModern } from '../utils/raw'
@@ -77,6 +79,51 @@ describe('several instances behind a round-robin load balancer, sharing state th
     await client.close()
   })
 
+  it('tells a subscribed session once of a resource change raised on either instance', async () => {
+    const client = await connectLegacy(url)
+    const updates: string[] = []
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => { updates.push(notification.params.uri) })
+    await client.subscribeResource({ uri: 'app://status' })
+    // Let every instance see the session (and the client's GET stream open on one of them).
+    for (let i = 0; i < 2; i++) await client.callTool({ name: 'whereami', arguments: {} })
+    for (const instance of instances) {
+      expect(await (await fetch(new URL('/touch', instance.origin))).json()).toEqual({ notified: 1 })
+    }
+    const deadline = Date.now() + 3000
+    while (updates.length < 2 && Date.now() < deadline) await new Promise(done => setTimeout(done, 50))
+    await new Promise(done => setTimeout(done, 300))
+    expect(updates).toEqual(['app://status', 'app://status'])
+    await client.unsubscribeResource({ uri: 'app://status' })
+    expect(await (await fetch(new URL('/touch', instances[0]!.origin))).json()).toEqual({ notified: 0 })
+    await client.close()
+  })
+
+  it('holds a session\'s logging level on every instance, one that sets the session up later included', async () => {
+    const client = await connectLegacy(url)
+    const logs: string[] = []
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => { logs.push(`${notification.params.level}: ${String(notification.params.data)}`) })
+    await client.setLoggingLevel('error')
+    for (let i = 0; i < 4; i++) await client.callTool({ name: 'log_both', arguments: {} })
+    expect(logs).toEqual(Array.from({ length: 4 }, () => 'error: an error'))
+    // An instance that has never seen the session sets it up with the level it has now.
+    const transport = client.transport
+    if (!(transport instanceof StreamableHTTPClientTransport)) throw new Error('not a Streamable HTTP transport')
+    const late = await startRuntime({ target: 'node', root: fixtureDir('shared-state'), port: await freePort(), env: { NUXT_MCP_REDIS_URL: redis.url, NUXT_MCP_STATE_SECRET: 'shared-state-test-secret-0123456789abcdefghij' } })
+    try {
+      const response = await fetch(late.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', 'mcp-session-id': transport.sessionId! },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'log_both', arguments: {} } }),
+      })
+      const events = (await response.text()).split('\n').filter(line => line.startsWith('data: ')).map(line => JSON.parse(line.slice(6)) as { method?: string, params?: { level?: string } })
+      expect(events.filter(event => event.method === 'notifications/message').map(event => event.params?.level)).toEqual(['error'])
+    }
+    finally {
+      await late.stop()
+      await client.close()
+    }
+  }, 60_000)
+
   it('replays a 2026-07-28 once() step on another instance from its record (the replay guard in Redis)', async () => {
     const [first, second] = instances
     const round1 = await roundOf(first!, {})
@@ -146,6 +193,48 @@ describe('several instances behind a round-robin load balancer, sharing state th
         if (Date.now() > deadline) throw error
         await new Promise(done => setTimeout(done, 500))
       }
+    }
+  }, 60_000)
+
+  it('an instance that starts while Redis is away serves sessions once Redis is back, messages between instances included', async () => {
+    const [first] = instances
+    await redis.stop()
+    const port = await freePort()
+    const late = await startRuntime({ target: 'node', root: fixtureDir('shared-state'), port, env: { NUXT_MCP_REDIS_URL: redis.url, NUXT_MCP_STATE_SECRET: 'shared-state-test-secret-0123456789abcdefghij', NUXT_MCP_TRUSTED_PROXIES: '127.0.0.1' } })
+    try {
+      // Its endpoint is made while Redis is away: 503s, not a hang.
+      const refused = await fetch(late.url, { method: 'POST', headers: { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }) })
+      expect(refused.status).toBe(503)
+      await redis.start()
+      // A session opened on another instance, set up here too, then ended there: this instance
+      // hears of it (its subscription to the other instances' messages came back with Redis).
+      const deadline = Date.now() + 15_000
+      let client: Awaited<ReturnType<typeof connectLegacy>> | undefined
+      while (!client) {
+        client = await connectLegacy(first!.url).catch(async (error: unknown) => {
+          if (Date.now() > deadline) throw error
+          await new Promise(done => setTimeout(done, 500))
+          return undefined
+        })
+      }
+      const transport = client.transport
+      if (!(transport instanceof StreamableHTTPClientTransport)) throw new Error('not a Streamable HTTP transport')
+      const sessionId = transport.sessionId!
+      const listOn = (target: URL) => fetch(target, { method: 'POST', headers: { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', 'mcp-session-id': sessionId }, body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/list', params: {} }) })
+      // Each instance reconnects on its own schedule (ioredis backs off up to 2 s between tries).
+      let status = 0
+      while (status !== 200 && Date.now() < deadline) {
+        status = (await listOn(late.url)).status
+        if (status !== 200) await new Promise(done => setTimeout(done, 250))
+      }
+      expect(status).toBe(200)
+      await transport.terminateSession()
+      await new Promise(done => setTimeout(done, 200))
+      expect((await listOn(late.url)).status).toBe(404)
+      await client.close()
+    }
+    finally {
+      await late.stop()
     }
   }, 60_000)
 

@@ -11,6 +11,24 @@ export const MAX_SUBSCRIPTIONS_PER_SESSION = 100
 /** Legacy sessions' resource subscriptions: server → subscribed URIs. */
 const subscribed = new Map<Server, Set<string>>()
 
+/**
+ * Keeps subscriptions where every instance sees them (`NUXT_MCP_REDIS_URL`), so that
+ * {@link notifyMcpResourceUpdated} called on any instance reaches each subscribed session once.
+ */
+export interface SubscriptionRelay {
+  subscribed: (sessionId: string, uri: string) => void
+  unsubscribed: (sessionId: string, uri: string) => void
+  /** Notifies every subscribed session of every instance; how many. */
+  notify: (uri: string) => Promise<number>
+}
+
+let relay: SubscriptionRelay | undefined
+
+/** Installs (or, with `undefined`, removes) the relay to the other instances. */
+export function relaySubscriptions(next: SubscriptionRelay | undefined): void {
+  relay = next
+}
+
 function refuse(message: string, uri: string): ProtocolError {
   return new ProtocolError(ProtocolErrorCode.InvalidParams, message, { uri: uri.slice(0, 200) })
 }
@@ -22,7 +40,7 @@ function refuse(message: string, uri: string): ProtocolError {
  * with `subscriptions/listen`, which this module does not advertise.)
  */
 export function installSubscriptionHandlers(server: Server, registry: McpRegistry): void {
-  server.setRequestHandler('resources/subscribe', (request) => {
+  server.setRequestHandler('resources/subscribe', (request, ctx) => {
     const uri = request.params.uri
     if (uri.length > MAX_SUBSCRIPTION_URI_LENGTH) {
       throw refuse(`Cannot subscribe: the URI is ${uri.length} characters long; at most ${MAX_SUBSCRIPTION_URI_LENGTH} characters are accepted.`, uri)
@@ -36,10 +54,12 @@ export function installSubscriptionHandlers(server: Server, registry: McpRegistr
     }
     uris.add(uri)
     subscribed.set(server, uris)
+    if (ctx.sessionId) relay?.subscribed(ctx.sessionId, uri)
     return {}
   })
-  server.setRequestHandler('resources/unsubscribe', (request) => {
+  server.setRequestHandler('resources/unsubscribe', (request, ctx) => {
     subscribed.get(server)?.delete(request.params.uri)
+    if (ctx.sessionId) relay?.unsubscribed(ctx.sessionId, request.params.uri)
     return {}
   })
 }
@@ -51,7 +71,8 @@ export function dropSubscriptions(server: Server): void {
 
 /**
  * Tells every legacy session subscribed to `uri` that the resource changed
- * (`notifications/resources/updated`). Returns how many sessions were notified.
+ * (`notifications/resources/updated`). Returns how many sessions were notified. With
+ * `NUXT_MCP_REDIS_URL`, the sessions of every instance, each once, whichever instance calls it.
  *
  * @example
  * ```ts
@@ -60,6 +81,7 @@ export function dropSubscriptions(server: Server): void {
  * ```
  */
 export async function notifyMcpResourceUpdated(uri: string): Promise<number> {
+  if (relay) return relay.notify(uri)
   const targets = [...subscribed].filter(([, uris]) => uris.has(uri)).map(([server]) => server)
   await Promise.all(targets.map(server => server.notification({ method: 'notifications/resources/updated', params: { uri } }).catch(() => {})))
   return targets.length

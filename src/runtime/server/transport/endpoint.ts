@@ -78,9 +78,13 @@ function legacyOff(body: unknown): Response {
 
 const MODERN_VERSION = '2026-07-28'
 
-/** A shared session record lives as long as a session may stay idle; a day when idle sessions are never closed. */
+/**
+ * A shared session record lives as long as a session may stay idle, plus the quarter by which
+ * its expiry may lag (it is pushed back at most every quarter of the idle timeout); a day when
+ * idle sessions are never closed.
+ */
 function sharedRecordTtl(config: McpServerConfig): number {
-  return config.sessions.idleTimeoutMs > 0 ? config.sessions.idleTimeoutMs : 24 * 60 * 60_000
+  return config.sessions.idleTimeoutMs > 0 ? config.sessions.idleTimeoutMs * 1.25 : 24 * 60 * 60_000
 }
 
 function parseJson(text: string): { ok: true, value: unknown } | { ok: false, message: string } {
@@ -115,7 +119,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const deps = { registry, config, secret: resolveStateSecret(config, options.production), store }
   // No session table (and no idle sweeper) where legacy is off: on Workers a timer would belong
   // to the request that happened to create the endpoint.
-  const directory = shared?.then(state => new SharedSessionDirectory(state, sharedRecordTtl(config)))
+  const directory = config.legacy === false ? undefined : shared?.then(state => new SharedSessionDirectory(state, sharedRecordTtl(config)))
   const sessions = config.legacy === false ? undefined : new LegacySessions(deps, directory)
   // Each modern request gets a server built for it, holding its scope: nothing on the modern path
   // depends on the request context following the SDK's awaits.

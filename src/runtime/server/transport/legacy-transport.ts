@@ -4,33 +4,13 @@ import type { AuthInfo, JSONRPCMessage, JSONRPCRequest, RequestId, Transport, Tr
 import { openSseStream, writeJsonRpcError } from './sse-stream'
 import type { SseStream } from './sse-stream'
 import type { ResponseSink } from './response-sink'
+import { HYDRATE_ID, splitRoutedId } from './session-routing'
+import type { SessionRouting } from './session-routing'
+
+export type { SessionRouting } from './session-routing'
 
 /** The SDK's own cap on a JSON-RPC batch in one POST. */
 const MAX_BATCH = 100
-/** The id of the `initialize` replayed to hydrate a session another instance opened: its answer goes nowhere. */
-const HYDRATE_ID = 'nuxt-mcp-hydrate'
-
-/**
- * How a session shared by several instances routes what crosses them. The requests this
- * instance sends the client carry its tag in their id (`<instanceId>.<n>`), so two instances
- * never both send id 0 and the answer finds its way back.
- */
-export interface SessionRouting {
-  instanceId: string
-  /** The client answered a request another instance sent: hand it over. */
-  forward: (instanceId: string, message: JSONRPCMessage) => void
-  /** A client notification that every instance holding the session must see. */
-  broadcast: (message: JSONRPCMessage) => void
-  /** A message for the session's GET stream, which another instance may hold. */
-  toStream: (message: JSONRPCMessage) => void
-}
-
-/** `<instanceId>.<n>` → the instance and the SDK's own numeric id. */
-function splitRoutedId(id: RequestId): { instanceId: string, id: number } | undefined {
-  const match = typeof id === 'string' ? /^([a-z0-9]+)\.(\d+)$/.exec(id) : null
-  return match ? { instanceId: match[1]!, id: Number(match[2]) } : undefined
-}
-
 /** One POST's event stream and the requests whose responses it still owes. */
 interface PostStream {
   stream: SseStream
@@ -89,12 +69,14 @@ export class NodeSessionTransport implements Transport {
    * Makes this transport serve a session another instance opened: replays the client's
    * `initialize` (and `initialized`) to the connected server, whose answer goes nowhere.
    */
-  async hydrate(initialize: JSONRPCRequest): Promise<void> {
+  async hydrate(initialize: JSONRPCRequest, replay: JSONRPCMessage[] = []): Promise<void> {
     this.initialized = true
     const answered = new Promise<void>((resolve) => { this.hydrated = resolve })
     this.onmessage?.({ ...initialize, id: HYDRATE_ID })
     await answered
     this.onmessage?.({ jsonrpc: '2.0', method: 'notifications/initialized' })
+    // What the session set since (its logging level): answers to these go nowhere either.
+    for (const message of replay) this.onmessage?.(message)
   }
 
   /** Writes a message another instance raised to this session's GET stream, when it is open here. */
@@ -116,7 +98,9 @@ export class NodeSessionTransport implements Transport {
       if (routed && routed.instanceId !== routing.instanceId) return routing.forward(routed.instanceId, message)
       if (routed) return this.onmessage?.({ ...message, id: routed.id }, extra)
     }
-    if (routing && 'method' in message && message.method === 'notifications/cancelled') routing.broadcast(message)
+    // A cancellation may concern a call another instance runs; a logging level holds for the
+    // session's log messages wherever they are raised.
+    if (routing && 'method' in message && (message.method === 'notifications/cancelled' || message.method === 'logging/setLevel')) routing.broadcast(message)
     this.onmessage?.(message, extra)
   }
 
@@ -132,7 +116,8 @@ export class NodeSessionTransport implements Transport {
   }
 
   /** Serves one HTTP exchange of this session: POST, GET (standalone stream) or DELETE. */
-  handle(exchange: LegacyExchange, onDelete: () => void | Promise<void>): void {
+  /** `onDelete` ends the session; `false` when it could not be ended everywhere (503). */
+  handle(exchange: LegacyExchange, onDelete: () => void | Promise<boolean>): void {
     const { req, res } = exchange
     if (this.closed) return writeJsonRpcError(res, 404, -32001, 'Session not found: it was closed. Send a new initialize request without the Mcp-Session-Id header.')
     if (req.method === 'POST') return this.post(exchange)
@@ -141,7 +126,8 @@ export class NodeSessionTransport implements Transport {
     if (req.method === 'DELETE') {
       // Answered once the session is gone everywhere it was shared, so the client's next
       // request cannot find it.
-      void Promise.resolve(onDelete()).finally(() => {
+      void Promise.resolve(onDelete()).then((ended) => {
+        if (ended === false) return writeJsonRpcError(res, 503, -32000, 'Service unavailable: the session could not be ended on every instance (the shared state at NUXT_MCP_REDIS_URL is away). Retry the DELETE.')
         res.writeHead(200)
         res.end()
       })

@@ -1,5 +1,4 @@
-import { isJSONRPCRequest } from '@modelcontextprotocol/server'
-import type { AuthInfo, JSONRPCRequest, Server } from '@modelcontextprotocol/server'
+import type { Server } from '@modelcontextprotocol/server'
 import { jsonRpcError } from './http-errors'
 import type { HandlerDeps } from '../mcp/handlers'
 import { NodeSessionTransport } from './legacy-transport'
@@ -11,6 +10,10 @@ import { SharedSessionLink } from './shared-link'
 import { SessionTable } from './session-table'
 import type { TabledSession } from './session-table'
 import type { SessionEnvelope, SharedSessionDirectory } from './shared-sessions'
+import { initializeOf, isInitialize, isSessionId, ownerOf } from './session-request'
+import type { LegacyCaller } from './session-request'
+
+export type { LegacyCaller } from './session-request'
 
 interface LegacySession extends TabledSession {
   /** Who opened it (from `mcp:auth`): only they may use it. */
@@ -24,23 +27,6 @@ interface LegacySession extends TabledSession {
 /** Counts for leak tests and the dev banner; not public API. */
 export interface SessionStats { open: number, active: number }
 
-/** Who is calling, as the `mcp:auth` hooks decided, and from where (for anonymous callers). */
-export interface LegacyCaller { principal?: string, authInfo?: AuthInfo, address: string }
-
-function ownerOf(caller: LegacyCaller): string {
-  return caller.principal !== undefined ? `principal:${caller.principal}` : `address:${caller.address}`
-}
-
-/** The `initialize` request a POST carries alone, as it must be sent. */
-function initializeOf(body: unknown): JSONRPCRequest | undefined {
-  return isJSONRPCRequest(body) && body.method === 'initialize' ? body : undefined
-}
-
-function isInitialize(body: unknown): boolean {
-  const messages = Array.isArray(body) ? body : [body]
-  return messages.some(message => typeof message === 'object' && message !== null && 'method' in message && message.method === 'initialize')
-}
-
 /**
  * The legacy (≤ 2025-11-25) half of the endpoint: `initialize` opens a session with its own SDK
  * server and Node transport; later requests find it by `Mcp-Session-Id`.
@@ -51,6 +37,8 @@ export class LegacySessions {
   /** Sessions another instance opened, being made ready here: one hydration per id at a time. */
   private readonly hydrating = new Map<string, Promise<LegacySession | Response>>()
   private readonly link?: SharedSessionLink
+  /** Sessions ended for good lately (id → until when remembered): a load under way must not bring one back. */
+  private readonly ended = new Map<string, number>()
 
   /**
    * @param shared With `NUXT_MCP_REDIS_URL`: the directory every instance shares, so any
@@ -152,14 +140,23 @@ export class LegacySessions {
 
   private async loadShared(id: string): Promise<LegacySession | Response> {
     const notFound = jsonRpcError(404, -32001, `Session not found: the Mcp-Session-Id "${id.slice(0, 64)}" is unknown or expired. Send a new initialize request without the header.`)
+    // Only ids this module could have made (random UUIDs) are looked up in Redis.
+    if (!isSessionId(id) || this.ended.has(id)) return notFound
     const directory = await this.link?.directory()
     if (!this.link || !directory) return notFound
     if (directory instanceof Response) return directory
     const record = await this.link.load(id)
     if (record instanceof Response) return record
     if (!record) return notFound
+    const settings = await this.link.settingsOf(id)
+    if (settings instanceof Response) return settings
     const { server, transport } = await this.connect(id, directory)
-    await transport.hydrate(record.initialize)
+    await transport.hydrate(record.initialize, settings)
+    if (this.ended.has(id)) {
+      // Ended (on another instance, or here) while it was being loaded.
+      await server.close().catch(() => {})
+      return notFound
+    }
     const session: LegacySession = { principal: record.principal, owner: record.owner, transport, server, lastActivity: Date.now(), active: 0, touched: Date.now() }
     this.sessions.add(id, session)
     return session
@@ -168,6 +165,7 @@ export class LegacySessions {
   /** An envelope from another instance: an answer or cancellation for a session held here, or a session's end. */
   private receive(envelope: SessionEnvelope): void {
     if (envelope.kind === 'url-complete') return void completeLocalUrlElicitation(envelope.elicitationId)
+    if (envelope.kind === 'closed') this.markEnded(envelope.sessionId)
     const session = this.sessions.get(envelope.sessionId)
     if (!session) return
     if (envelope.kind === 'closed') return void this.close(envelope.sessionId)
@@ -175,16 +173,29 @@ export class LegacySessions {
     session.transport.receive(envelope.message)
   }
 
-  /** Ends a session for good (DELETE): here, in the shared directory, and on every instance. */
-  private async end(id: string): Promise<void> {
+  /**
+   * Ends a session for good (DELETE, or made room for): here, in the shared directory, and on
+   * every instance. `false` when the shared record could not be removed.
+   */
+  private async end(id: string): Promise<boolean> {
     const owner = this.sessions.get(id)?.owner
+    this.markEnded(id)
     await this.close(id)
-    await this.link?.remove(id, owner, true)
+    return await this.link?.remove(id, owner, true) ?? true
+  }
+
+  /** Remembers an ended session for a minute, so that a load of it already under way is dropped. */
+  private markEnded(id: string): void {
+    if (!this.link) return
+    const now = Date.now()
+    for (const [ended, until] of this.ended) if (until < now) this.ended.delete(ended)
+    this.ended.set(id, now + 60_000)
   }
 
   private forward(id: string, session: LegacySession, exchange: LegacyExchange): void {
     session.lastActivity = Date.now()
-    this.touchShared(id, session)
+    // (A DELETE's touch could rank the session again after its removal.)
+    if (exchange.req.method !== 'DELETE') this.touchShared(id, session)
     if (exchange.req.method === 'POST') {
       // In flight until the whole response is sent (an SSE stream may wait on a person).
       session.active += 1
@@ -205,7 +216,7 @@ export class LegacySessions {
   private touchShared(id: string, session: LegacySession): void {
     if (!this.link || Date.now() - session.touched < this.deps.config.sessions.idleTimeoutMs / 4) return
     session.touched = Date.now()
-    this.link.touch(id, session.owner)
+    this.link.touch(id, session.owner, () => void this.close(id))
   }
 
   /** Closes a session: its pending elicitations end with `'cancelled'`. */

@@ -1,9 +1,20 @@
+import type { JSONRPCMessage } from '@modelcontextprotocol/server'
 import { completeLocalUrlElicitation, relayUrlCompletions } from '../elicitation/url-completion'
 import type { SessionRouting } from './legacy-transport'
 import { logLost, makeSharedRoom, unavailableResponse } from './shared-sessions'
 import type { SessionEnvelope, SessionRecord, SharedSessionDirectory } from './shared-sessions'
 import type { SessionCaps } from './session-table'
 import { createUrlCompletionRelay } from './url-relay'
+import { relaySubscriptions } from '../mcp/subscriptions'
+import { confirmSubscriptions, createSubscriptionRelay, dropSharedSubscriptions } from './subscription-relay'
+
+/** Where a session's logging level is kept. */
+function levelKey(sessionId: string): string {
+  return `level:${sessionId}`
+}
+
+/** The id of a replayed `logging/setLevel`: its answer goes nowhere. */
+const REPLAYED_LEVEL_ID = 'nuxt-mcp-replayed-level'
 
 /**
  * One process's link to the shared session directory (`NUXT_MCP_REDIS_URL`), as the legacy
@@ -22,9 +33,12 @@ export class SharedSessionLink {
 
   /** Listens for the envelopes sent to this instance, and relays URL completions, once connected. */
   constructor(directory: Promise<SharedSessionDirectory>, receive: (envelope: SessionEnvelope) => void) {
-    this.ready = directory.then(async (connected) => {
-      await connected.listen(receive)
+    this.ready = directory.then((connected) => {
+      // Not awaited: while Redis is away the subscriptions wait for it, and the requests that can
+      // be served meanwhile must not.
+      connected.listen(receive).catch(logLost)
       relayUrlCompletions(createUrlCompletionRelay(connected, completeLocalUrlElicitation))
+      relaySubscriptions(createSubscriptionRelay(connected, connected.ttlMs))
       return connected
     })
     // A failed connection is reported by each request that needs it (a 503); not unhandled here.
@@ -54,7 +68,7 @@ export class SharedSessionLink {
   }
 
   /** Room for one more session of `owner` under the caps, counted across all instances. */
-  async makeRoom(owner: string, caps: SessionCaps, activeHere: (id: string) => boolean, end: (id: string) => Promise<void>): Promise<Response | undefined> {
+  async makeRoom(owner: string, caps: SessionCaps, activeHere: (id: string) => boolean, end: (id: string) => Promise<unknown>): Promise<Response | undefined> {
     const directory = await this.directory()
     if (directory instanceof Response) return directory
     return makeSharedRoom(directory, owner, caps, activeHere, end)
@@ -71,19 +85,36 @@ export class SharedSessionLink {
     return this.use(directory => directory.load(id))
   }
 
+  /** What a session set since it opened, to replay where it is set up: its logging level. */
+  async settingsOf(id: string): Promise<JSONRPCMessage[] | Response> {
+    const level = await this.use(directory => directory.shared.get(levelKey(id)))
+    if (level instanceof Response) return level
+    return level === undefined ? [] : [{ jsonrpc: '2.0', id: REPLAYED_LEVEL_ID, method: 'logging/setLevel', params: { level } }]
+  }
+
   /** How a session's transport reaches the other instances. */
   routing(directory: SharedSessionDirectory, id: string): SessionRouting {
     return {
       instanceId: directory.instanceId,
       forward: (instanceId, message) => void directory.sendTo(instanceId, { kind: 'response', sessionId: id, message }).catch(logLost),
-      broadcast: message => void directory.broadcast({ kind: 'notification', sessionId: id, message }).catch(logLost),
+      broadcast: (message) => {
+        // Kept too, for the instances that set the session up later.
+        if ('method' in message && message.method === 'logging/setLevel' && typeof message.params?.level === 'string') {
+          void directory.shared.put(levelKey(id), message.params.level, directory.ttlMs).catch(logLost)
+        }
+        void directory.broadcast({ kind: 'notification', sessionId: id, message }).catch(logLost)
+      },
       toStream: message => void directory.broadcast({ kind: 'stream', sessionId: id, message }).catch(logLost),
     }
   }
 
-  /** Keeps the record alive and ranks the session as just used, without waiting. */
-  touch(id: string, owner: string): void {
-    void this.ready.then(directory => directory.touch(id, owner)).catch(logLost)
+  /** Keeps the record alive and ranks the session as just used, without waiting; `gone` when the record expired meanwhile. */
+  touch(id: string, owner: string, gone: () => void): void {
+    void this.ready.then(async (directory) => {
+      if (!await directory.touch(id, owner)) return gone()
+      await confirmSubscriptions(directory, id, directory.ttlMs)
+      await directory.shared.touch(levelKey(id), directory.ttlMs)
+    }).catch(logLost)
   }
 
   /** Marks the session busy while one long request runs; returns what ends the mark. */
@@ -100,15 +131,28 @@ export class SharedSessionLink {
     }
   }
 
-  /** Removes a session's record (or a refused one's), and with `everywhere` tells every instance. */
-  async remove(id: string, owner: string | undefined, everywhere: boolean): Promise<void> {
+  /**
+   * Removes a session's record (or a refused one's), and with `everywhere` tells every instance.
+   * `false` when the record could not be removed (Redis away): the session may live on elsewhere.
+   */
+  async remove(id: string, owner: string | undefined, everywhere: boolean): Promise<boolean> {
     const directory = await this.directory()
-    if (directory instanceof Response) return
-    await directory.remove(id, owner).catch(logLost)
+    if (directory instanceof Response) return false
+    try {
+      await directory.remove(id, owner)
+    }
+    catch (error) {
+      logLost(error)
+      return false
+    }
+    await dropSharedSubscriptions(directory, id).catch(logLost)
+    await directory.shared.delete(levelKey(id)).catch(logLost)
     if (everywhere) await directory.broadcast({ kind: 'closed', sessionId: id }).catch(logLost)
+    return true
   }
 
   close(): void {
     relayUrlCompletions(undefined)
+    relaySubscriptions(undefined)
   }
 }

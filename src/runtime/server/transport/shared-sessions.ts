@@ -61,11 +61,13 @@ function busyKey(sessionId: string): string {
  * instance is ended (`end`); when every one is busy, the 503. `activeHere` tells of requests this
  * instance has in flight that are too young to have marked their session busy yet.
  */
-export async function makeSharedRoom(directory: SharedSessionDirectory, owner: string, caps: SessionCaps, activeHere: (id: string) => boolean, end: (id: string) => Promise<void>): Promise<Response | undefined> {
+export async function makeSharedRoom(directory: SharedSessionDirectory, owner: string, caps: SessionCaps, activeHere: (id: string) => boolean, end: (id: string) => Promise<unknown>): Promise<Response | undefined> {
   const firstIdle = async (ids: string[]) => {
-    // The oldest few: past them, the odds that all are busy and a later one is not are small.
-    for (const id of ids.slice(0, 32)) if (!activeHere(id) && !(await directory.isBusy(id))) return id
-    return undefined
+    // The oldest few, checked at once (one command's wait, not one per candidate): past them, the
+    // odds that all are busy and a later one is not are small.
+    const candidates = ids.slice(0, 8).filter(id => !activeHere(id))
+    const busy = await Promise.all(candidates.map(id => directory.isBusy(id)))
+    return candidates.find((_, index) => !busy[index])
   }
   try {
     const { all, mine } = await directory.ranking(owner)
@@ -133,7 +135,8 @@ function parseRecord(text: string | undefined): SessionRecord | undefined {
  * ```
  */
 export class SharedSessionDirectory {
-  constructor(readonly shared: McpSharedState, private readonly ttlMs: number) {}
+  /** @param ttlMs How long a record lives after the session's last use (the idle timeout). */
+  constructor(readonly shared: McpSharedState, readonly ttlMs: number) {}
 
   get instanceId(): string {
     return this.shared.instanceId
@@ -148,10 +151,7 @@ export class SharedSessionDirectory {
   /** Ranks the session as just used; the rankings themselves expire when nothing is used for a record's lifetime. */
   private async rankUse(sessionId: string, owner: string): Promise<void> {
     const now = Date.now()
-    await Promise.all([ALL_SESSIONS, ownerKey(owner)].map(async (key) => {
-      await this.shared.rank(key, sessionId, now)
-      await this.shared.touch(key, this.ttlMs)
-    }))
+    await Promise.all([ALL_SESSIONS, ownerKey(owner)].map(key => this.shared.rank(key, sessionId, now, this.ttlMs)))
   }
 
   /**
@@ -180,9 +180,7 @@ export class SharedSessionDirectory {
     let renewal: ReturnType<typeof setInterval> | undefined
     const renew = () => {
       held = true
-      void this.shared.rank(busyKey(sessionId), member, Date.now() + BUSY_LEASE_MS)
-        .then(() => this.shared.touch(busyKey(sessionId), BUSY_LEASE_MS))
-        .catch(logLost)
+      void this.shared.rank(busyKey(sessionId), member, Date.now() + BUSY_LEASE_MS, BUSY_LEASE_MS).catch(logLost)
     }
     const start = setTimeout(() => {
       renew()

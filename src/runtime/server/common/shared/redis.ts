@@ -74,7 +74,9 @@ export async function connectRedisState(options: RedisStateOptions): Promise<Mcp
   }
   const commands = new RedisClient(options.url, connection)
   // The subscriber queues while offline, so a subscription made before the first connect holds.
-  const subscriber = new RedisClient(options.url, { ...connection, enableOfflineQueue: true, commandTimeout: undefined })
+  // The subscriber queues while offline and never gives up a SUBSCRIBE: a subscription made while
+  // Redis is away takes effect once it is back (and ioredis renews them after every reconnect).
+  const subscriber = new RedisClient(options.url, { ...connection, enableOfflineQueue: true, commandTimeout: undefined, maxRetriesPerRequest: null })
   let lastError = ''
   for (const client of [commands, subscriber]) {
     client.on('error', (error: Error) => {
@@ -105,7 +107,7 @@ export async function connectRedisState(options: RedisStateOptions): Promise<Mcp
     get: key => run(async () => await commands.get(base + key) ?? undefined),
     delete: key => run(async () => { await commands.del(base + key) }),
     touch: (key, ttlMs) => run(async () => await commands.pexpire(base + key, Math.max(1, Math.ceil(ttlMs))) === 1),
-    rank: (key, member, score) => run(async () => { await commands.zadd(base + key, score, member) }),
+    rank: (key, member, score, ttlMs) => run(async () => { await commands.multi().zadd(base + key, score, member).pexpire(base + key, Math.max(1, Math.ceil(ttlMs))).exec() }),
     unrank: (key, member) => run(async () => { await commands.zrem(base + key, member) }),
     ranked: (key, minScore) => run(async () => {
       const [, members] = await commands.multi().zremrangebyscore(base + key, '-inf', `(${minScore}`).zrange(base + key, 0, -1).exec() ?? []

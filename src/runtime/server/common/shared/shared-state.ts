@@ -13,8 +13,8 @@ export interface McpSharedState extends McpStateStore {
   delete: (key: string) => Promise<void>
   /** Keeps an existing `key` for `ttlMs` more; `false` when it is gone. */
   touch: (key: string, ttlMs: number) => Promise<boolean>
-  /** Puts `member` in the ranked set `key` with `score` (or moves it there). */
-  rank: (key: string, member: string, score: number) => Promise<void>
+  /** Puts `member` in the ranked set `key` with `score` (or moves it there), and keeps the set `ttlMs` from now, in one step. */
+  rank: (key: string, member: string, score: number, ttlMs: number) => Promise<void>
   /** Takes `member` out of the ranked set `key`. */
   unrank: (key: string, member: string) => Promise<void>
   /** Drops the members of `key` scored under `minScore`; returns how many are left, lowest scores first. */
