@@ -13,7 +13,7 @@ import { createMemoryStore } from '../common/store/memory'
 import type { McpStateStore } from '../common/store/store'
 import { deferredStore } from '../common/shared/deferred-store'
 import type { McpSharedState } from '../common/shared/shared-state'
-import { SharedSessionDirectory } from './shared-sessions'
+import { RECORD_TTL_WITHOUT_IDLE_MS, SharedSessionDirectory } from './shared-sessions'
 import type { McpRequestScope } from '../common/context'
 import { jsonRpcError } from './http-errors'
 import { readLimitedBody } from '../common/read-body'
@@ -84,7 +84,7 @@ const MODERN_VERSION = '2026-07-28'
  * idle sessions are never closed.
  */
 function sharedRecordTtl(config: McpServerConfig): number {
-  return config.sessions.idleTimeoutMs > 0 ? config.sessions.idleTimeoutMs * 1.25 : 24 * 60 * 60_000
+  return config.sessions.idleTimeoutMs > 0 ? config.sessions.idleTimeoutMs * 1.25 : RECORD_TTL_WITHOUT_IDLE_MS
 }
 
 function parseJson(text: string): { ok: true, value: unknown } | { ok: false, message: string } {

@@ -9,6 +9,7 @@ import { completeLocalUrlElicitation, forgetUrlElicitationsOf } from '../elicita
 import { SharedSessionLink } from './shared-link'
 import { SessionTable } from './session-table'
 import type { TabledSession } from './session-table'
+import { RECORD_TTL_WITHOUT_IDLE_MS } from './shared-sessions'
 import type { SessionEnvelope, SharedSessionDirectory } from './shared-sessions'
 import { initializeOf, isInitialize, isSessionId, ownerOf } from './session-request'
 import type { LegacyCaller } from './session-request'
@@ -214,7 +215,9 @@ export class LegacySessions {
    * waiting: an ordinary request makes no Redis round trip of its own.
    */
   private touchShared(id: string, session: LegacySession): void {
-    if (!this.link || Date.now() - session.touched < this.deps.config.sessions.idleTimeoutMs / 4) return
+    // (With idle eviction off, records live a day: a touch every six hours keeps them.)
+    const idle = this.deps.config.sessions.idleTimeoutMs || RECORD_TTL_WITHOUT_IDLE_MS
+    if (!this.link || Date.now() - session.touched < idle / 4) return
     session.touched = Date.now()
     this.link.touch(id, session.owner, () => void this.close(id))
   }

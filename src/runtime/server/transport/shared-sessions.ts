@@ -46,6 +46,9 @@ function recordKey(sessionId: string): string {
   return `session:${sessionId}`
 }
 
+/** How long a session record lives when idle sessions are never closed (`sessions.idleTimeoutMs: 0`). */
+export const RECORD_TTL_WITHOUT_IDLE_MS = 24 * 60 * 60_000
+
 /** Every open session, ranked by last activity; and each owner's. */
 const ALL_SESSIONS = 'sessions'
 function ownerKey(owner: string): string {
