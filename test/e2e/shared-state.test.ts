@@ -115,6 +115,7 @@ describe('several instances behind a round-robin load balancer, sharing state th
         headers: { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', 'mcp-session-id': transport.sessionId! },
         body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'log_both', arguments: {} } }),
       })
+      expect(response.status).toBe(200)
       const events = (await response.text()).split('\n').filter(line => line.startsWith('data: ')).map(line => JSON.parse(line.slice(6)) as { method?: string, params?: { level?: string } })
       expect(events.filter(event => event.method === 'notifications/message').map(event => event.params?.level)).toEqual(['error'])
     }

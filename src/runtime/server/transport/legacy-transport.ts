@@ -98,9 +98,14 @@ export class NodeSessionTransport implements Transport {
       if (routed && routed.instanceId !== routing.instanceId) return routing.forward(routed.instanceId, message)
       if (routed) return this.onmessage?.({ ...message, id: routed.id }, extra)
     }
-    // A cancellation may concern a call another instance runs; a logging level holds for the
-    // session's log messages wherever they are raised.
-    if (routing && 'method' in message && (message.method === 'notifications/cancelled' || message.method === 'logging/setLevel')) routing.broadcast(message)
+    // A cancellation may concern a call another instance runs.
+    if (routing && 'method' in message && message.method === 'notifications/cancelled') void routing.broadcast(message)
+    // A logging level holds for the session's log messages wherever they are raised: answered
+    // once Redis has passed it on, so that the client's next request finds it on any instance.
+    if (routing && 'method' in message && message.method === 'logging/setLevel') {
+      void routing.broadcast(message).finally(() => this.onmessage?.(message, extra))
+      return
+    }
     this.onmessage?.(message, extra)
   }
 

@@ -13,7 +13,7 @@ export interface SessionRouting {
   /** The client answered a request another instance sent: hand it over. */
   forward: (instanceId: string, message: JSONRPCMessage) => void
   /** A client message that every instance holding the session must see (a cancellation, `logging/setLevel`). */
-  broadcast: (message: JSONRPCMessage) => void
+  broadcast: (message: JSONRPCMessage) => Promise<void>
   /** A message for the session's GET stream, which another instance may hold. */
   toStream: (message: JSONRPCMessage) => void
 }

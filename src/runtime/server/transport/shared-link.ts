@@ -97,12 +97,12 @@ export class SharedSessionLink {
     return {
       instanceId: directory.instanceId,
       forward: (instanceId, message) => void directory.sendTo(instanceId, { kind: 'response', sessionId: id, message }).catch(logLost),
-      broadcast: (message) => {
+      broadcast: async (message) => {
         // Kept too, for the instances that set the session up later.
         if ('method' in message && message.method === 'logging/setLevel' && typeof message.params?.level === 'string') {
-          void directory.shared.put(levelKey(id), message.params.level, directory.ttlMs).catch(logLost)
+          await directory.shared.put(levelKey(id), message.params.level, directory.ttlMs).catch(logLost)
         }
-        void directory.broadcast({ kind: 'notification', sessionId: id, message }).catch(logLost)
+        await directory.broadcast({ kind: 'notification', sessionId: id, message }).catch(logLost)
       },
       toStream: message => void directory.broadcast({ kind: 'stream', sessionId: id, message }).catch(logLost),
     }

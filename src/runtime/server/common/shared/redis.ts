@@ -12,6 +12,24 @@ export interface RedisStateOptions {
 
 /** How long a command may take before the request that needed it gets a 503: never a hang. */
 const COMMAND_TIMEOUT_MS = 2000
+/** How long the state waits for its first connection before it is used anyway. */
+const FIRST_CONNECTION_WAIT_MS = 2000
+
+/** Resolves once `client` is ready, has failed once, or `ms` have passed, whichever comes first. */
+function firstConnection(client: Redis, ms: number): Promise<void> {
+  if (client.status === 'ready') return Promise.resolve()
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer)
+      client.off('ready', done)
+      client.off('error', done)
+      resolve()
+    }
+    const timer = setTimeout(done, ms)
+    client.once('ready', done)
+    client.once('error', done)
+  })
+}
 
 const INSTALL_HINT = 'NUXT_MCP_REDIS_URL is set, but the Redis client package ioredis could not be loaded: install it next to the app (npm install ioredis), or unset NUXT_MCP_REDIS_URL to keep the state in this process.'
 
@@ -87,6 +105,9 @@ export async function connectRedisState(options: RedisStateOptions): Promise<Mcp
     })
     client.on('ready', () => { lastError = '' })
   }
+  // The first requests wait for the connection (commands made before it would fail at once), but
+  // not for long: with Redis away they get their 503 after this.
+  await firstConnection(commands, FIRST_CONNECTION_WAIT_MS)
   const base = `${options.prefix}${options.route}:`
   const listeners = new Map<string, (message: string) => void>()
   subscriber.on('message', (channel: string, message: string) => listeners.get(channel)?.(message))
