@@ -8,11 +8,6 @@ import { createUrlCompletionRelay } from './url-relay'
 import { relaySubscriptions } from '../mcp/subscriptions'
 import { confirmSubscriptions, createSubscriptionRelay, dropSharedSubscriptions } from './subscription-relay'
 
-/** Where a session's logging level is kept. */
-function levelKey(sessionId: string): string {
-  return `level:${sessionId}`
-}
-
 /** The id of a replayed `logging/setLevel`: its answer goes nowhere. */
 const REPLAYED_LEVEL_ID = 'nuxt-mcp-replayed-level'
 
@@ -38,7 +33,7 @@ export class SharedSessionLink {
       // be served meanwhile must not.
       connected.listen(receive).catch(logLost)
       relayUrlCompletions(createUrlCompletionRelay(connected, completeLocalUrlElicitation))
-      relaySubscriptions(createSubscriptionRelay(connected, connected.ttlMs))
+      relaySubscriptions(createSubscriptionRelay(connected))
       return connected
     })
     // A failed connection is reported by each request that needs it (a 503); not unhandled here.
@@ -87,7 +82,7 @@ export class SharedSessionLink {
 
   /** What a session set since it opened, to replay where it is set up: its logging level. */
   async settingsOf(id: string): Promise<JSONRPCMessage[] | Response> {
-    const level = await this.use(directory => directory.shared.get(levelKey(id)))
+    const level = await this.use(directory => directory.loggingLevel(id))
     if (level instanceof Response) return level
     return level === undefined ? [] : [{ jsonrpc: '2.0', id: REPLAYED_LEVEL_ID, method: 'logging/setLevel', params: { level } }]
   }
@@ -100,7 +95,7 @@ export class SharedSessionLink {
       broadcast: async (message) => {
         // Kept too, for the instances that set the session up later.
         if ('method' in message && message.method === 'logging/setLevel' && typeof message.params?.level === 'string') {
-          await directory.shared.put(levelKey(id), message.params.level, directory.ttlMs).catch(logLost)
+          await directory.keepLoggingLevel(id, message.params.level).catch(logLost)
         }
         await directory.broadcast({ kind: 'notification', sessionId: id, message }).catch(logLost)
       },
@@ -112,8 +107,7 @@ export class SharedSessionLink {
   touch(id: string, owner: string, gone: () => void): void {
     void this.ready.then(async (directory) => {
       if (!await directory.touch(id, owner)) return gone()
-      await confirmSubscriptions(directory, id, directory.ttlMs)
-      await directory.shared.touch(levelKey(id), directory.ttlMs)
+      await confirmSubscriptions(directory, id)
     }).catch(logLost)
   }
 
@@ -146,7 +140,6 @@ export class SharedSessionLink {
       return false
     }
     await dropSharedSubscriptions(directory, id).catch(logLost)
-    await directory.shared.delete(levelKey(id)).catch(logLost)
     if (everywhere) await directory.broadcast({ kind: 'closed', sessionId: id }).catch(logLost)
     return true
   }

@@ -57,6 +57,9 @@ function ownerKey(owner: string): string {
 function busyKey(sessionId: string): string {
   return `busy:${sessionId}`
 }
+function levelKey(sessionId: string): string {
+  return `level:${sessionId}`
+}
 
 /**
  * Makes room for one more session of `owner` across all instances, as {@link SessionTable.makeRoom}
@@ -200,11 +203,21 @@ export class SharedSessionDirectory {
     return parseRecord(await this.shared.get(recordKey(sessionId)))
   }
 
-  /** Removes the record and the session from the rankings. */
+  /** The logging level the session set (`logging/setLevel`), kept for instances that set it up later. */
+  keepLoggingLevel(sessionId: string, level: string): Promise<void> {
+    return this.shared.put(levelKey(sessionId), level, this.ttlMs)
+  }
+
+  loggingLevel(sessionId: string): Promise<string | undefined> {
+    return this.shared.get(levelKey(sessionId))
+  }
+
+  /** Removes the record, the kept logging level, and the session from the rankings. */
   async remove(sessionId: string, owner?: string): Promise<void> {
     const known = owner ?? (await this.load(sessionId))?.owner
     await Promise.all([
       this.shared.delete(recordKey(sessionId)),
+      this.shared.delete(levelKey(sessionId)),
       this.shared.unrank(ALL_SESSIONS, sessionId),
       ...(known === undefined ? [] : [this.shared.unrank(ownerKey(known), sessionId)]),
     ])
@@ -213,7 +226,7 @@ export class SharedSessionDirectory {
   /** Keeps the record for another idle period and ranks the session as just used; `false` when it is gone. */
   async touch(sessionId: string, owner: string): Promise<boolean> {
     const kept = await this.shared.touch(recordKey(sessionId), this.ttlMs)
-    if (kept) await this.rankUse(sessionId, owner)
+    if (kept) await Promise.all([this.rankUse(sessionId, owner), this.shared.touch(levelKey(sessionId), this.ttlMs)])
     return kept
   }
 

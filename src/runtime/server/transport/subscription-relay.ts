@@ -15,8 +15,8 @@ function subscriptionsKey(sessionId: string): string {
  * Confirms a live session's subscriptions (when its record is touched), so that those of
  * sessions that expired without a DELETE age out of the subscribers' rankings.
  */
-export async function confirmSubscriptions(directory: SharedSessionDirectory, sessionId: string, ttlMs: number): Promise<void> {
-  const { shared } = directory
+export async function confirmSubscriptions(directory: SharedSessionDirectory, sessionId: string): Promise<void> {
+  const { shared, ttlMs } = directory
   const uris = await shared.ranked(subscriptionsKey(sessionId), 0)
   const now = Date.now()
   await Promise.all(uris.map(uri => shared.rank(subscribersKey(uri), sessionId, now, ttlMs)))
@@ -37,11 +37,11 @@ export async function dropSharedSubscriptions(directory: SharedSessionDirectory,
  *
  * @example
  * ```ts
- * relaySubscriptions(createSubscriptionRelay(directory, ttlMs))
+ * relaySubscriptions(createSubscriptionRelay(directory))
  * ```
  */
-export function createSubscriptionRelay(directory: SharedSessionDirectory, ttlMs: number): SubscriptionRelay {
-  const { shared } = directory
+export function createSubscriptionRelay(directory: SharedSessionDirectory): SubscriptionRelay {
+  const { shared, ttlMs } = directory
   return {
     subscribed: (sessionId, uri) => {
       const now = Date.now()
