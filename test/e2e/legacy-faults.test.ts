@@ -51,13 +51,17 @@ describe('legacy elicitation faults', () => {
     await client.close()
   })
 
-  it('aborts the wait when the client disconnects', async () => {
+  it('aborts the wait when the client disconnects and does not resume within the grace', async () => {
     const client = await connectLegacy(app.url, { answer: neverAnswer })
     void client.callTool({ name: 'ask_wait', arguments: { label: 'disconnect' } }).catch(() => {})
     await until(async () => (await internals()).outcomes.disconnect === 'waiting')
-    // Closing the transport drops the open POST stream without a cancellation message.
+    // Closing the transport drops the open POST stream without a cancellation message. The
+    // stream was primed (a 2025-11-25 session), so the wait goes on for the 5 s a client has to
+    // resume it (GET + Last-Event-ID, see resumption.test.ts), then ends.
     await client.close()
-    await until(async () => (await internals()).outcomes.disconnect === 'cancelled')
+    const dropped = Date.now()
+    await until(async () => (await internals()).outcomes.disconnect === 'cancelled', 10_000)
+    expect(Date.now() - dropped).toBeGreaterThanOrEqual(4500)
   })
 
   it('aborts the wait when the session is deleted', async () => {

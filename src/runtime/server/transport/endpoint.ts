@@ -186,7 +186,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       event,
       era: legacy ? 'legacy' : 'modern',
       get signal() {
-        return disconnected()
+        return disconnected.signal()
       },
       body: parsedBody,
       ...(auth.principal !== undefined && { principal: auth.principal }),
@@ -194,7 +194,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     }
     if (legacy) {
       if (!sessions) return legacyOff(parsedBody)
-      const exchange = { req: event.node.req, res, body: parsedBody }
+      const exchange = { req: event.node.req, res, body: parsedBody, deferAbort: disconnected.defer }
       const caller = { principal: auth.principal, authInfo: auth.authInfo, address: clientAddressOf(event.node.req, trustedProxies) }
       return runInMcpScope(scope, () => sessions.handle(exchange, caller, (id) => { scope.sessionId = id }))
     }

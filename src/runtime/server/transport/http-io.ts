@@ -1,6 +1,17 @@
 import type { H3Event } from 'h3'
 import type { ResponseSink } from './response-sink'
 
+/** The client's going away, as the request scope sees it. */
+export interface DisconnectWatch {
+  /** Aborts when the client went away before the response finished. */
+  signal: () => AbortSignal
+  /**
+   * From now on a dropped connection does not abort by itself: the caller is handed the abort,
+   * to run once the client is gone for good (a resumable stream waits for its client to come back).
+   */
+  defer: () => () => void
+}
+
 /**
  * Watches for the client going away before the response finished. h3 does not propagate
  * disconnects, and a waiting elicitation must not outlive its client. The `AbortSignal` is only
@@ -9,23 +20,33 @@ import type { ResponseSink } from './response-sink'
  * @example
  * ```ts
  * const disconnected = watchDisconnect(event.node.res)
- * await waitForPerson({ signal: disconnected() })
+ * await waitForPerson({ signal: disconnected.signal() })
  * ```
  */
-export function watchDisconnect(res: ResponseSink): () => AbortSignal {
+export function watchDisconnect(res: ResponseSink): DisconnectWatch {
   let controller: AbortController | undefined
   let gone = false
-  res.once('close', () => {
-    if (res.writableFinished) return
+  let deferred = false
+  const abort = () => {
     gone = true
     controller?.abort(new Error('client disconnected'))
+  }
+  res.once('close', () => {
+    if (res.writableFinished || deferred) return
+    abort()
   })
-  return () => {
-    if (!controller) {
-      controller = new AbortController()
-      if (gone) controller.abort(new Error('client disconnected'))
-    }
-    return controller.signal
+  return {
+    signal: () => {
+      if (!controller) {
+        controller = new AbortController()
+        if (gone) controller.abort(new Error('client disconnected'))
+      }
+      return controller.signal
+    },
+    defer: () => {
+      deferred = true
+      return abort
+    },
   }
 }
 

@@ -6,16 +6,17 @@ import type { SseStream } from './sse-stream'
 import type { ResponseSink } from './response-sink'
 import { HYDRATE_ID, splitRoutedId } from './session-routing'
 import type { SessionRouting } from './session-routing'
+import { PostStreams } from './post-streams'
+import type { AbandonRequest } from './post-streams'
+import { parseEventId } from './stream-journal'
+import { isRequest, isResponse } from './message-kinds'
 
 export type { SessionRouting } from './session-routing'
 
 /** The SDK's own cap on a JSON-RPC batch in one POST. */
 const MAX_BATCH = 100
-/** One POST's event stream and the requests whose responses it still owes. */
-interface PostStream {
-  stream: SseStream
-  waiting: Set<RequestId>
-}
+/** The first revision whose clients parse a priming event (an event id with empty data) and resume. */
+const FIRST_RESUMING_VERSION = '2025-11-25'
 
 /** What one legacy HTTP exchange hands the transport. */
 export interface LegacyExchange {
@@ -25,14 +26,11 @@ export interface LegacyExchange {
   /** The JSON body of a POST, already read and parsed once by the endpoint. */
   body?: unknown
   authInfo?: AuthInfo
-}
-
-function isRequest(message: JSONRPCMessage): message is Extract<JSONRPCMessage, { method: string, id: RequestId }> {
-  return 'method' in message && 'id' in message
-}
-
-function isResponse(message: JSONRPCMessage): message is Extract<JSONRPCMessage, { id: RequestId }> & ({ result: unknown } | { error: unknown }) {
-  return !('method' in message)
+  /**
+   * Takes the abort of the POST's requests away from its connection: a resumable stream's
+   * requests outlive a dropped connection for a grace period, then call what this returns.
+   */
+  deferAbort?: () => AbandonRequest
 }
 
 function acceptsBoth(accept: string | undefined): boolean {
@@ -59,11 +57,13 @@ export class NodeSessionTransport implements Transport {
   private initialized = false
   private closed = false
   private supportedVersions: string[] = []
-  private readonly posts = new Map<RequestId, PostStream>()
+  private readonly posts: PostStreams
   private standalone?: SseStream
   private hydrated?: () => void
 
-  constructor(readonly sessionId: string, private readonly routing?: SessionRouting) {}
+  constructor(readonly sessionId: string, private readonly routing?: SessionRouting) {
+    this.posts = new PostStreams(routing?.instanceId ?? 'local', routing?.journals)
+  }
 
   /**
    * Makes this transport serve a session another instance opened: replays the client's
@@ -141,7 +141,8 @@ export class NodeSessionTransport implements Transport {
     this.openStandalone(req, res)
   }
 
-  private post({ req, res, body, authInfo }: LegacyExchange): void {
+  private post(exchange: LegacyExchange): void {
+    const { req, res, body, authInfo } = exchange
     if (!acceptsBoth(req.headers.accept)) {
       return writeJsonRpcError(res, 406, -32000, `Not Acceptable: the Accept header is "${req.headers.accept ?? '(none)'}"; a legacy MCP POST must accept both application/json and text/event-stream.`)
     }
@@ -174,16 +175,7 @@ export class NodeSessionTransport implements Transport {
       res.end()
       return
     }
-    const waiting = new Set(requests.map(request => request.id))
-    const stream = openSseStream(res, {
-      headers: { 'mcp-session-id': this.sessionId },
-      // Whatever ends the stream, its requests no longer have anywhere to answer.
-      onClose: () => {
-        for (const id of waiting) if (this.posts.get(id)?.stream === stream) this.posts.delete(id)
-      },
-    })
-    const entry = { stream, waiting }
-    for (const id of waiting) this.posts.set(id, entry)
+    this.posts.open(res, requests.map(request => request.id), { 'mcp-session-id': this.sessionId }, exchange.deferAbort)
     for (const message of messages) this.deliver(message, extra)
   }
 
@@ -191,6 +183,8 @@ export class NodeSessionTransport implements Transport {
     if (!(req.headers.accept ?? '').includes('text/event-stream')) {
       return writeJsonRpcError(res, 406, -32000, `Not Acceptable: the Accept header is "${req.headers.accept ?? '(none)'}"; the GET stream needs text/event-stream.`)
     }
+    const lastEventId = req.headers['last-event-id']
+    if (typeof lastEventId === 'string' && lastEventId !== '') return this.resume(lastEventId, res)
     if (this.standalone && !this.standalone.closed) {
       return writeJsonRpcError(res, 409, -32000, 'Conflict: this session already has its GET stream open; only one is allowed per session. Close it before opening another.')
     }
@@ -204,6 +198,21 @@ export class NodeSessionTransport implements Transport {
     this.standalone = stream
   }
 
+  /**
+   * `GET` + `Last-Event-ID`: resumes the POST stream that event belongs to, here or, through
+   * the routing, from the instance that runs its requests. A stream nobody knows any more (its
+   * requests answered and delivered, or its events expired) ends at once, as the SDK's own
+   * server does.
+   */
+  private resume(lastEventId: string, res: ResponseSink): void {
+    const headers = { 'mcp-session-id': this.sessionId }
+    const position = parseEventId(lastEventId)
+    if (!position) return writeJsonRpcError(res, 400, -32000, `Bad Request: the Last-Event-ID "${lastEventId.slice(0, 80)}" is not an event id of this server (they look like "<stream>_<n>"). Open the GET stream without it.`)
+    if (this.posts.resumeHere(position.streamId, position.seq, res, headers)) return
+    if (this.routing?.resume?.(position.streamId, position.seq, res, headers)) return
+    openSseStream(res, { headers, flushNow: true }).end()
+  }
+
   private protocolVersionError(req: IncomingMessage): string | undefined {
     const version = req.headers['mcp-protocol-version']
     if (version === undefined || typeof version !== 'string' || this.supportedVersions.includes(version)) return undefined
@@ -211,6 +220,7 @@ export class NodeSessionTransport implements Transport {
   }
 
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    if (isResponse(message) && 'result' in message) this.noteVersion(message.result)
     if (isResponse(message) && message.id === HYDRATE_ID) return this.hydrated?.()
     if (this.routing && isRequest(message)) message = { ...message, id: `${this.routing.instanceId}.${message.id}` }
     const id = isResponse(message) ? message.id : options?.relatedRequestId
@@ -221,23 +231,20 @@ export class NodeSessionTransport implements Transport {
       else this.routing?.toStream(message)
       return
     }
-    const entry = this.posts.get(id)
-    if (!isResponse(message)) {
-      if (!entry || !entry.stream.write(message)) throw new Error(`No open stream for request ${String(id)}: the client closed it.`)
-      return
-    }
-    if (!entry) return
-    this.posts.delete(id)
-    entry.waiting.delete(id)
-    if (entry.waiting.size === 0) entry.stream.end(message)
-    else entry.stream.write(message)
+    this.posts.send(message, id)
+  }
+
+  /** The answer to `initialize` says which version the session speaks: from 2025-11-25 on, its streams are resumable. */
+  private noteVersion(result: unknown): void {
+    if (this.posts.resumable || typeof result !== 'object' || result === null || !('serverInfo' in result) || !('protocolVersion' in result)) return
+    const version = result.protocolVersion
+    this.posts.resumable = typeof version === 'string' && version >= FIRST_RESUMING_VERSION && this.supportedVersions.includes(version)
   }
 
   async close(): Promise<void> {
     if (this.closed) return
     this.closed = true
-    for (const { stream } of this.posts.values()) stream.end()
-    this.posts.clear()
+    this.posts.closeAll()
     this.standalone?.end()
     this.onclose?.()
   }

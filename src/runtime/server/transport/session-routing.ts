@@ -1,4 +1,6 @@
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/server'
+import type { ResponseSink } from './response-sink'
+import type { JournalSink } from './stream-journal'
 
 /** The id of the `initialize` replayed to hydrate a session another instance opened: its answer goes nowhere. */
 export const HYDRATE_ID = 'nuxt-mcp-hydrate'
@@ -16,6 +18,13 @@ export interface SessionRouting {
   broadcast: (message: JSONRPCMessage) => Promise<void>
   /** A message for the session's GET stream, which another instance may hold. */
   toStream: (message: JSONRPCMessage) => void
+  /** Keeps the events of this instance's resumable streams where the other instances can find them. */
+  journals?: JournalSink
+  /**
+   * Resumes a stream another instance opened (`GET` + `Last-Event-ID`) on `res`; `false` when
+   * the stream is this instance's own.
+   */
+  resume?: (streamId: string, seq: number, res: ResponseSink, headers: Record<string, string>) => boolean
 }
 
 /** `<instanceId>.<n>` → the instance and the SDK's own numeric id. */

@@ -6,10 +6,15 @@ const KEEP_ALIVE_MS = 15_000
 
 /** One Server-Sent Events response, written straight to the Node response. */
 export interface SseStream {
-  /** Writes one JSON-RPC message as an SSE `message` event; false once the stream is gone. */
-  write: (message: JSONRPCMessage) => boolean
+  /** Writes one JSON-RPC message as an SSE `message` event (with its event `id`, if any); false once the stream is gone. */
+  write: (message: JSONRPCMessage, id?: string) => boolean
+  /**
+   * Writes a priming event: an event id with empty data, and the `retry:` hint, which tell the
+   * client where to resume from, and when, should the connection drop.
+   */
+  prime: (id: string, retryMs: number) => void
   /** Ends the response (idempotent). */
-  end: (last?: JSONRPCMessage) => void
+  end: (last?: JSONRPCMessage, id?: string) => void
   /** True once the response ended or the client went away. */
   readonly closed: boolean
 }
@@ -26,10 +31,12 @@ export interface OpenSseOptions {
   onClose?: () => void
   /** Milliseconds between keep-alive comments on a stream that stays open (default 15 000). */
   keepAliveMs?: number
+  /** Called once when the stream turns out to stay open: its answer was not ready at once. */
+  onFlush?: () => void
 }
 
-function formatEvent(message: JSONRPCMessage): string {
-  return `event: message\ndata: ${JSON.stringify(message)}\n\n`
+function formatEvent(message: JSONRPCMessage, id: string | undefined): string {
+  return id === undefined ? `event: message\ndata: ${JSON.stringify(message)}\n\n` : `event: message\nid: ${id}\ndata: ${JSON.stringify(message)}\n\n`
 }
 
 /**
@@ -84,23 +91,29 @@ export function openSseStream(res: ResponseSink, options: OpenSseOptions = {}): 
     if (closed) return
     writeHead(true)
     startKeepAlive()
+    options.onFlush?.()
   })
   if (options.flushNow) writeHead(true)
   res.once('close', finish)
   return {
-    write(message) {
+    write(message, id) {
       if (closed || res.destroyed) return false
       writeHead(false)
-      res.write(formatEvent(message))
+      res.write(formatEvent(message, id))
       return true
     },
-    end(last) {
+    prime(id, retryMs) {
+      if (closed || res.destroyed) return
+      writeHead(false)
+      res.write(`id: ${id}\nretry: ${retryMs}\ndata: \n\n`)
+    },
+    end(last, id) {
       if (closed) return
       if (res.destroyed) {
         finish()
         return
       }
-      const text = last ? formatEvent(last) : ''
+      const text = last ? formatEvent(last, id) : ''
       if (!res.headersSent) res.writeHead(200, { ...headers, 'content-length': Buffer.byteLength(text) })
       res.end(text)
       finish()

@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { connectLegacy, connectModern, textOf } from '../utils/clients'
+import { startCutProxy } from '../utils/cut-proxy'
+import type { CutProxy } from '../utils/cut-proxy'
+import { startFixture } from '../utils/fixture'
+import type { RunningFixture } from '../utils/fixture'
+
+// A legacy stream that drops mid-call is resumed by the client (GET + Last-Event-ID), here on
+// the one instance; shared-state-resume.test.ts does it across instances.
+
+let app: RunningFixture
+let proxy: CutProxy
+
+beforeAll(async () => {
+  app = await startFixture('elicitation')
+  proxy = await startCutProxy(app.url)
+})
+afterAll(async () => {
+  await proxy?.close()
+  await app?.stop()
+})
+
+const resumptions = () => proxy.heads.filter(head => /^GET /.test(head) && /\r\nlast-event-id: /i.test(head))
+
+/** Reads a raw legacy session's first SSE bytes, to see whether the stream was primed. */
+async function firstBytes(version: string): Promise<string> {
+  const headers = { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream' }
+  const init = await fetch(app.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: version, capabilities: { elicitation: {} }, clientInfo: { name: 'raw', version: '1' } } }) })
+  const session = init.headers.get('mcp-session-id')!
+  await init.text()
+  const sessionHeaders = { ...headers, 'mcp-session-id': session, 'mcp-protocol-version': version }
+  await fetch(app.url, { method: 'POST', headers: sessionHeaders, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })
+  const controller = new AbortController()
+  const call = await fetch(app.url, { method: 'POST', headers: sessionHeaders, signal: controller.signal, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ask_later', arguments: { delayMs: 50 } } }) })
+  const reader = call.body!.pipeThrough(new TextDecoderStream()).getReader()
+  let text = ''
+  while (!text.includes('elicitation/create')) text += (await reader.read()).value ?? ''
+  controller.abort()
+  await fetch(app.url, { method: 'DELETE', headers: sessionHeaders })
+  return text
+}
+
+describe('legacy streams that drop, on one instance', () => {
+  it('primes a stream that stays open for a 2025-11-25 session, with an event id and a retry hint', async () => {
+    const text = await firstBytes('2025-11-25')
+    expect(text).toMatch(/^id: local\.s1_0\nretry: 1000\ndata: \n\n/)
+    expect(text).toMatch(/event: message\nid: local\.s1_1\ndata: \{.*"elicitation\/create"/)
+  })
+
+  it('sends no priming event to a 2025-06-18 session, whose clients cannot parse empty data', async () => {
+    const text = await firstBytes('2025-06-18')
+    expect(text).not.toMatch(/^id:/m)
+    expect(text).toMatch(/^event: message\ndata: /)
+  })
+
+  it('v1 Client: the connection drops after the question; the answer reaches the tool and the result comes on the resumed stream', async () => {
+    const before = resumptions().length
+    const client = await connectLegacy(proxy.url, {
+      answer: async () => {
+        proxy.cut()
+        await new Promise(resolve => setTimeout(resolve, 200))
+        return { action: 'accept', content: { name: 'Ada' } }
+      },
+    })
+    const result = await client.callTool({ name: 'ask_later', arguments: { delayMs: 0 } })
+    expect(textOf(result)).toBe('hello Ada')
+    expect(resumptions().length).toBeGreaterThan(before)
+    await client.close()
+  })
+
+  it('v1 Client: the connection drops before the question; it comes on the resumed stream', async () => {
+    const before = resumptions().length
+    const received: Record<string, unknown>[] = []
+    const client = await connectLegacy(proxy.url, { received, answer: () => ({ action: 'accept', content: { name: 'Grace' } }) })
+    const call = client.callTool({ name: 'ask_later', arguments: { delayMs: 2000 } })
+    await new Promise(resolve => setTimeout(resolve, 300))
+    proxy.cut()
+    expect(textOf(await call)).toBe('hello Grace')
+    expect(received).toHaveLength(1)
+    expect(resumptions().length).toBeGreaterThan(before)
+    await client.close()
+  })
+
+  it('v2 Client (legacy era): resumes the same way', async () => {
+    const before = resumptions().length
+    const client = await connectModern(proxy.url, {
+      answer: async () => {
+        proxy.cut()
+        await new Promise(resolve => setTimeout(resolve, 200))
+        return { action: 'accept', content: { name: 'Lin' } }
+      },
+    }, 'legacy')
+    const result = await client.callTool({ name: 'ask_later', arguments: { delayMs: 0 } })
+    expect(textOf(result)).toBe('hello Lin')
+    expect(resumptions().length).toBeGreaterThan(before)
+    await client.close()
+  })
+
+  it('refuses a Last-Event-ID that is not one of ours, naming it', async () => {
+    const client = await connectLegacy(app.url)
+    const sessionId = (client.transport as { sessionId?: string }).sessionId!
+    const response = await fetch(app.url, { headers: { 'accept': 'text/event-stream', 'mcp-session-id': sessionId, 'last-event-id': 'nonsense' } })
+    expect(response.status).toBe(400)
+    const body: { error: { message: string } } = await response.json()
+    expect(body.error.message).toMatch(/Last-Event-ID "nonsense" is not an event id of this server/)
+    await client.close()
+  })
+})
