@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connectLegacy, connectModern, textOf } from '../utils/clients'
 import { startCutProxy } from '../utils/cut-proxy'
+import { connectMcpRemote } from '../utils/mcp-remote'
 import type { CutProxy } from '../utils/cut-proxy'
 import { startFixture } from '../utils/fixture'
 import type { RunningFixture } from '../utils/fixture'
@@ -43,7 +44,7 @@ async function firstBytes(version: string): Promise<string> {
 describe('legacy streams that drop, on one instance', () => {
   it('primes a stream that stays open for a 2025-11-25 session, with an event id and a retry hint', async () => {
     const text = await firstBytes('2025-11-25')
-    expect(text).toMatch(/^id: local\.s1_0\nretry: 1000\ndata: \n\n/)
+    expect(text).toMatch(/^event: prime\nid: local\.s1_0\nretry: 1000\ndata: \n\n/)
     expect(text).toMatch(/event: message\nid: local\.s1_1\ndata: \{.*"elicitation\/create"/)
   })
 
@@ -94,6 +95,23 @@ describe('legacy streams that drop, on one instance', () => {
     expect(textOf(result)).toBe('hello Lin')
     expect(resumptions().length).toBeGreaterThan(before)
     await client.close()
+  })
+
+  it('mcp-remote (as Claude Desktop spawns it): resumes the same way', async () => {
+    const before = resumptions().length
+    const remote = await connectMcpRemote(proxy.url, async () => {
+      proxy.cut()
+      await new Promise(resolve => setTimeout(resolve, 200))
+      return { action: 'accept', content: { name: 'Mae' } }
+    })
+    try {
+      const result = await remote.client.callTool({ name: 'ask_later', arguments: { delayMs: 0 } })
+      expect(textOf(result)).toBe('hello Mae')
+      expect(resumptions().length).toBeGreaterThan(before)
+    }
+    finally {
+      await remote.close()
+    }
   })
 
   it('refuses a Last-Event-ID that is not one of ours, naming it', async () => {

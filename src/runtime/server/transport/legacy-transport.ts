@@ -7,31 +7,17 @@ import type { ResponseSink } from './response-sink'
 import { HYDRATE_ID, splitRoutedId } from './session-routing'
 import type { SessionRouting } from './session-routing'
 import { PostStreams } from './post-streams'
-import type { AbandonRequest } from './post-streams'
+import type { LegacyExchange } from './session-request'
 import { parseEventId } from './stream-journal'
 import { isRequest, isResponse } from './message-kinds'
 
 export type { SessionRouting } from './session-routing'
+export type { LegacyExchange } from './session-request'
 
 /** The SDK's own cap on a JSON-RPC batch in one POST. */
 const MAX_BATCH = 100
 /** The first revision whose clients parse a priming event (an event id with empty data) and resume. */
 const FIRST_RESUMING_VERSION = '2025-11-25'
-
-/** What one legacy HTTP exchange hands the transport. */
-export interface LegacyExchange {
-  req: IncomingMessage
-  /** Node's response, or a sink that becomes a web `Response` (Bun, Deno). */
-  res: ResponseSink
-  /** The JSON body of a POST, already read and parsed once by the endpoint. */
-  body?: unknown
-  authInfo?: AuthInfo
-  /**
-   * Takes the abort of the POST's requests away from its connection: a resumable stream's
-   * requests outlive a dropped connection for a grace period, then call what this returns.
-   */
-  deferAbort?: () => AbandonRequest
-}
 
 function acceptsBoth(accept: string | undefined): boolean {
   return accept !== undefined && accept.includes('application/json') && accept.includes('text/event-stream')
@@ -57,7 +43,8 @@ export class NodeSessionTransport implements Transport {
   private initialized = false
   private closed = false
   private supportedVersions: string[] = []
-  private readonly posts: PostStreams
+  /** The session's POST streams: another instance's client may resume one of them here (shared-link.ts). */
+  readonly posts: PostStreams
   private standalone?: SseStream
   private hydrated?: () => void
 

@@ -25,6 +25,8 @@ interface PostStream {
 
 /** How a stream resumed on another instance gets its events. */
 export interface ResumeTarget {
+  /** Names this resumption: a later one replaces it, and only its own drop counts. */
+  tag: string
   /** Receives each event after the one the client has, then the live ones. */
   deliver: (event: JournalEvent) => void
   /** The stream's requests are all answered: end the connection. */
@@ -127,9 +129,9 @@ export class PostStreams {
   }
 
   /** The client that resumed on another instance went away again: the requests wait out the grace once more. */
-  remoteDropped(streamId: string): void {
+  remoteDropped(streamId: string, tag: string): void {
     const entry = this.journals.get(streamId)
-    if (!entry?.remote || entry.waiting.size === 0) return
+    if (entry?.remote?.tag !== tag || entry.waiting.size === 0) return
     entry.remote = undefined
     this.armGrace(entry)
   }

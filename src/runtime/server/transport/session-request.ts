@@ -1,7 +1,25 @@
 import { isJSONRPCRequest } from '@modelcontextprotocol/server'
+import type { IncomingMessage } from 'node:http'
 import type { AuthInfo, JSONRPCRequest } from '@modelcontextprotocol/server'
+import type { ResponseSink } from './response-sink'
+import type { AbandonRequest } from './post-streams'
 
 // What a legacy request says about its session: who calls, whether it opens one, which id.
+
+/** What one legacy HTTP exchange hands the transport. */
+export interface LegacyExchange {
+  req: IncomingMessage
+  /** Node's response, or a sink that becomes a web `Response` (Bun, Deno). */
+  res: ResponseSink
+  /** The JSON body of a POST, already read and parsed once by the endpoint. */
+  body?: unknown
+  authInfo?: AuthInfo
+  /**
+   * Takes the abort of the POST's requests away from its connection: a resumable stream's
+   * requests outlive a dropped connection for a grace period, then call what this returns.
+   */
+  deferAbort?: () => AbandonRequest
+}
 
 /** Who is calling, as the `mcp:auth` hooks decided, and from where (for anonymous callers). */
 export interface LegacyCaller { principal?: string, authInfo?: AuthInfo, address: string }

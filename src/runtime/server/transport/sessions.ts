@@ -10,7 +10,8 @@ import { SharedSessionLink } from './shared-link'
 import { SessionTable } from './session-table'
 import type { TabledSession } from './session-table'
 import { RECORD_TTL_WITHOUT_IDLE_MS } from './shared-sessions'
-import type { SessionEnvelope, SharedSessionDirectory } from './shared-sessions'
+import type { SharedSessionDirectory } from './shared-sessions'
+import type { SessionUpdate } from './session-envelopes'
 import { initializeOf, isInitialize, isSessionId, ownerOf } from './session-request'
 import type { LegacyCaller } from './session-request'
 
@@ -46,7 +47,7 @@ export class LegacySessions {
    * instance serves any session. Without it, sessions live in this process.
    */
   constructor(private readonly deps: HandlerDeps, shared?: Promise<SharedSessionDirectory>) {
-    if (shared) this.link = new SharedSessionLink(shared, envelope => this.receive(envelope))
+    if (shared) this.link = new SharedSessionLink(shared, envelope => this.receive(envelope), id => this.sessions.get(id)?.transport)
     const idle = deps.config.sessions.idleTimeoutMs
     if (idle > 0) {
       this.sweeper = setInterval(() => this.evictIdle(), Math.min(Math.max(idle / 4, 1000), 60_000))
@@ -164,7 +165,7 @@ export class LegacySessions {
   }
 
   /** An envelope from another instance: an answer or cancellation for a session held here, or a session's end. */
-  private receive(envelope: SessionEnvelope): void {
+  private receive(envelope: SessionUpdate): void {
     if (envelope.kind === 'url-complete') return void completeLocalUrlElicitation(envelope.elicitationId)
     if (envelope.kind === 'closed') this.markEnded(envelope.sessionId)
     const session = this.sessions.get(envelope.sessionId)

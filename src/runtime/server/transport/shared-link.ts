@@ -1,8 +1,12 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/server'
 import { completeLocalUrlElicitation, relayUrlCompletions } from '../elicitation/url-completion'
-import type { SessionRouting } from './legacy-transport'
+import type { NodeSessionTransport, SessionRouting } from './legacy-transport'
 import { logLost, makeSharedRoom, unavailableResponse } from './shared-sessions'
 import type { SessionEnvelope, SessionRecord, SharedSessionDirectory } from './shared-sessions'
+import type { SessionUpdate } from './session-envelopes'
+import { SharedStreamLog } from './shared-streams'
+import { RemoteResumes } from './remote-resume'
+import { instanceOfStream } from './stream-journal'
 import type { SessionCaps } from './session-table'
 import { createUrlCompletionRelay } from './url-relay'
 import { relaySubscriptions } from '../mcp/subscriptions'
@@ -25,19 +29,40 @@ const REPLAYED_LEVEL_ID = 'nuxt-mcp-replayed-level'
 export class SharedSessionLink {
   private readonly ready: Promise<SharedSessionDirectory>
   private requests = 0
+  private streams?: { log: SharedStreamLog, remote: RemoteResumes, stopBeat: () => void }
 
-  /** Listens for the envelopes sent to this instance, and relays URL completions, once connected. */
-  constructor(directory: Promise<SharedSessionDirectory>, receive: (envelope: SessionEnvelope) => void) {
+  /**
+   * Listens for the envelopes sent to this instance, and relays URL completions, once connected.
+   * `transportOf` finds the session a resumed stream belongs to, if this instance holds it.
+   */
+  constructor(directory: Promise<SharedSessionDirectory>, receive: (envelope: SessionUpdate) => void, private readonly transportOf: (sessionId: string) => NodeSessionTransport | undefined) {
     this.ready = directory.then((connected) => {
+      const log = new SharedStreamLog(connected.shared)
+      this.streams = { log, remote: new RemoteResumes(connected, log), stopBeat: log.beat() }
       // Not awaited: while Redis is away the subscriptions wait for it, and the requests that can
       // be served meanwhile must not.
-      connected.listen(receive).catch(logLost)
+      connected.listen(envelope => this.dispatch(connected, envelope, receive)).catch(logLost)
       relayUrlCompletions(createUrlCompletionRelay(connected, completeLocalUrlElicitation))
       relaySubscriptions(createSubscriptionRelay(connected))
       return connected
     })
     // A failed connection is reported by each request that needs it (a 503); not unhandled here.
     this.ready.catch(() => {})
+  }
+
+  /** Serves the envelopes about resumed streams; hands the others to the sessions. */
+  private dispatch(directory: SharedSessionDirectory, envelope: SessionEnvelope, receive: (envelope: SessionUpdate) => void): void {
+    if (envelope.kind === 'stream-event' || envelope.kind === 'stream-end') return this.streams?.remote.receive(envelope)
+    if (envelope.kind === 'resume-dropped') return this.transportOf(envelope.sessionId)?.posts.remoteDropped(envelope.streamId, envelope.tag)
+    if (envelope.kind !== 'resume') return receive(envelope)
+    const { to, tag } = envelope
+    const send = (message: SessionEnvelope) => void directory.sendTo(to, message).catch(logLost)
+    const target = {
+      tag,
+      deliver: (event: { seq: number, message: JSONRPCMessage }) => send({ kind: 'stream-event', tag, seq: event.seq, message: event.message }),
+      end: () => send({ kind: 'stream-end', tag }),
+    }
+    if (!this.transportOf(envelope.sessionId)?.posts.resumeFor(envelope.streamId, envelope.after, target)) target.end()
   }
 
   /** The directory, or the 503 saying why it cannot be had. */
@@ -100,6 +125,14 @@ export class SharedSessionLink {
         await directory.broadcast({ kind: 'notification', sessionId: id, message }).catch(logLost)
       },
       toStream: message => void directory.broadcast({ kind: 'stream', sessionId: id, message }).catch(logLost),
+      ...(this.streams && {
+        journals: this.streams.log.sink(id),
+        resume: (streamId, seq, res, headers) => {
+          if (instanceOfStream(streamId) === directory.instanceId) return false
+          this.streams?.remote.start(id, streamId, seq, res, headers)
+          return true
+        },
+      }),
     }
   }
 
@@ -145,6 +178,8 @@ export class SharedSessionLink {
   }
 
   close(): void {
+    this.streams?.stopBeat()
+    this.streams?.remote.closeAll()
     relayUrlCompletions(undefined)
     relaySubscriptions(undefined)
   }

@@ -1,10 +1,14 @@
-import { isJSONRPCRequest, parseJSONRPCMessage } from '@modelcontextprotocol/server'
-import type { JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/server'
+import { isJSONRPCRequest } from '@modelcontextprotocol/server'
+import type { JSONRPCRequest } from '@modelcontextprotocol/server'
 import { isRecord } from '../common/is-record'
 import { BROADCAST_CHANNEL, instanceChannel } from '../common/shared/shared-state'
 import type { McpSharedState } from '../common/shared/shared-state'
 import { jsonRpcError } from './http-errors'
 import { tooManyOfOneCaller, tooManyOpen } from './session-table'
+import { parseEnvelope } from './session-envelopes'
+import type { SessionEnvelope } from './session-envelopes'
+
+export type { SessionEnvelope } from './session-envelopes'
 import type { SessionCaps } from './session-table'
 
 /** What any instance needs to serve a legacy session it did not open. No secret is in it. */
@@ -17,19 +21,6 @@ export interface SessionRecord {
   initialize: JSONRPCRequest
   created: number
 }
-
-/** A message between instances about one legacy session. */
-export type SessionEnvelope =
-  /** The client's answer to a request this instance sent (its id carries this instance's tag). */
-  | { kind: 'response', sessionId: string, message: JSONRPCMessage }
-  /** A client notification each instance holding the session must see (`notifications/cancelled`). */
-  | { kind: 'notification', sessionId: string, message: JSONRPCMessage }
-  /** A server message for the session's GET stream (logging, resource updated, URL completion). */
-  | { kind: 'stream', sessionId: string, message: JSONRPCMessage }
-  /** The session ended (DELETE): every instance drops its copy. */
-  | { kind: 'closed', sessionId: string }
-  /** `completeMcpUrlElicitation()` was called on another instance for a URL flow this one asked. */
-  | { kind: 'url-complete', elicitationId: string }
 
 /** The 503 of a request that needs the shared state when it cannot be had, saying why. */
 export function unavailableResponse(error: unknown): Response {
@@ -100,22 +91,6 @@ export async function makeSharedRoom(directory: SharedSessionDirectory, owner: s
 const BUSY_AFTER_MS = 1000
 /** How long a busy mark lasts unless its instance renews it: a killed instance's marks expire. */
 const BUSY_LEASE_MS = 15_000
-
-function parseEnvelope(text: string): SessionEnvelope | undefined {
-  try {
-    const value: unknown = JSON.parse(text)
-    if (isRecord(value) && value.kind === 'url-complete' && typeof value.elicitationId === 'string') return { kind: 'url-complete', elicitationId: value.elicitationId }
-    if (!isRecord(value) || typeof value.sessionId !== 'string') return undefined
-    if (value.kind === 'closed') return { kind: 'closed', sessionId: value.sessionId }
-    if (value.kind === 'response' || value.kind === 'notification' || value.kind === 'stream') {
-      return { kind: value.kind, sessionId: value.sessionId, message: parseJSONRPCMessage(value.message) }
-    }
-  }
-  catch {
-    // Not one of ours (another version of the app mid-deploy): ignored, as an unknown message.
-  }
-  return undefined
-}
 
 function parseRecord(text: string | undefined): SessionRecord | undefined {
   if (text === undefined) return undefined

@@ -105,7 +105,10 @@ export function openSseStream(res: ResponseSink, options: OpenSseOptions = {}): 
     prime(id, retryMs) {
       if (closed || res.destroyed) return
       writeHead(false)
-      res.write(`id: ${id}\nretry: ${retryMs}\ndata: \n\n`)
+      // Typed `prime`, not the default `message`: clients that read every untyped event as
+      // JSON-RPC (@ai-sdk/mcp) skip it, while SDK clients take its id whatever its type, and a
+      // browser's EventSource dispatches no event with empty data.
+      res.write(`event: prime\nid: ${id}\nretry: ${retryMs}\ndata: \n\n`)
     },
     end(last, id) {
       if (closed) return

@@ -135,6 +135,8 @@ export async function connectRedisState(options: RedisStateOptions): Promise<Mcp
       const list = members?.[1]
       return Array.isArray(list) ? list.filter((member): member is string => typeof member === 'string') : []
     }),
+    append: (key, values, ttlMs) => run(async () => { await commands.multi().rpush(base + key, ...values).pexpire(base + key, Math.max(1, Math.ceil(ttlMs))).exec() }),
+    list: key => run(async () => await commands.lrange(base + key, 0, -1)),
     publish: (channel, message) => run(async () => { await commands.publish(base + channel, message) }),
     subscribe: async (channel, listener) => {
       listeners.set(base + channel, listener)

@@ -19,6 +19,10 @@ export interface McpSharedState extends McpStateStore {
   unrank: (key: string, member: string) => Promise<void>
   /** Drops the members of `key` scored under `minScore`; returns how many are left, lowest scores first. */
   ranked: (key: string, minScore: number) => Promise<string[]>
+  /** Adds `values` at the end of the list `key` and keeps the list `ttlMs` from now, in one step. */
+  append: (key: string, values: string[], ttlMs: number) => Promise<void>
+  /** The whole list `key` (empty when it is absent). */
+  list: (key: string) => Promise<string[]>
   /** Delivers `message` to every instance listening on `channel` (this one included). */
   publish: (channel: string, message: string) => Promise<void>
   /** Listens on `channel` for as long as the state is open. */
