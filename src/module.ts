@@ -59,8 +59,11 @@ export default defineNuxtModule<ModuleOptions>({
     // The host side (opt-in) works even with `enabled: false`: an app can be only an MCP host.
     if (options.host) await setupMcpHost(options.host === true ? {} : options.host, nuxt)
 
-
-    if (!options.enabled) return
+    if (!options.enabled) {
+      // A host-only app still shares its waiting elicitations through NUXT_MCP_REDIS_URL.
+      if (options.host) nuxt.options.runtimeConfig.mcp = defu(nuxt.options.runtimeConfig.mcp ?? {}, { redisUrl: options.redis ?? '', redisPrefix: options.redisPrefix ?? 'nuxt-mcp:' })
+      return
+    }
     const resolver = createResolver(import.meta.url)
 
     const serverConfig: McpServerConfig = {

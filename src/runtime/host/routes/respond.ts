@@ -51,7 +51,16 @@ export default defineEventHandler(async (event) => {
     return { error: 'The body is not valid JSON.' }
   }
   const owner = await resolveOwner(event, browserOwner(event, { create: false }))
-  const outcome = await respondToElicitation(useMcpElicitationRegistry(), { id: getRouterParam(event, 'id', { decode: true }), owner, body })
-  setResponseStatus(event, outcome.status)
-  return outcome.body
+  try {
+    const outcome = await respondToElicitation(useMcpElicitationRegistry(), { id: getRouterParam(event, 'id', { decode: true }), owner, body })
+    setResponseStatus(event, outcome.status)
+    return outcome.body
+  }
+  catch (error) {
+    // The registry's store is away (the shared one, through NUXT_MCP_REDIS_URL): nothing was
+    // answered, and the person may send the same answer again.
+    setResponseStatus(event, 503)
+    setResponseHeader(event, 'retry-after', 5)
+    return { error: `The answer could not be delivered: ${error instanceof Error ? error.message : String(error)}. Send it again in a moment.` }
+  }
 })

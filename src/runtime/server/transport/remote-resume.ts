@@ -6,6 +6,7 @@ import { answers, eventIdOf, instanceOfStream } from './stream-journal'
 import type { SessionEnvelope } from './session-envelopes'
 import type { SharedSessionDirectory } from './shared-sessions'
 import { logLost } from './shared-sessions'
+import { DEAD_AFTER_MISSING_MS } from './shared-streams'
 import type { SharedStreamLog } from './shared-streams'
 
 /** How often a resumed stream checks that the instance running its requests is still alive. */
@@ -69,11 +70,16 @@ export class RemoteResumes {
     this.open.set(tag, resumed)
     void this.directory.sendTo(owner, { kind: 'resume', sessionId, streamId, after: seq, to: this.directory.instanceId, tag }).catch(logLost)
     let checking = false
+    let missingSince: number | undefined
     resumed.watch = setInterval(() => {
       if (checking) return
       checking = true
       void this.log.isAlive(owner)
-        .then(alive => alive ? undefined : this.answerForGone(tag, owner))
+        .then((alive) => {
+          if (alive) return void (missingSince = undefined)
+          missingSince ??= Date.now()
+          if (Date.now() - missingSince >= DEAD_AFTER_MISSING_MS) return this.answerForGone(tag, owner)
+        })
         .catch(logLost)
         .finally(() => { checking = false })
     }, CHECK_EVERY_MS)

@@ -112,3 +112,28 @@ export class SessionTable<S extends TabledSession> {
     return victim
   }
 }
+
+/**
+ * Sessions ended for good lately, each remembered for a minute: a load of one already under way
+ * (hydration on another instance's word) is dropped instead of bringing it back.
+ *
+ * @example
+ * ```ts
+ * const ended = new RecentlyEnded()
+ * ended.add(id)
+ * ended.has(id) // true, for a minute
+ * ```
+ */
+export class RecentlyEnded {
+  private readonly until = new Map<string, number>()
+
+  add(id: string): void {
+    const now = Date.now()
+    for (const [ended, until] of this.until) if (until < now) this.until.delete(ended)
+    this.until.set(id, now + 60_000)
+  }
+
+  has(id: string): boolean {
+    return (this.until.get(id) ?? 0) >= Date.now()
+  }
+}

@@ -7,7 +7,7 @@ import { createMcpServer } from '../mcp/server-factory'
 import { dropSubscriptions } from '../mcp/subscriptions'
 import { completeLocalUrlElicitation, forgetUrlElicitationsOf } from '../elicitation/url-completion'
 import { SharedSessionLink } from './shared-link'
-import { SessionTable } from './session-table'
+import { RecentlyEnded, SessionTable } from './session-table'
 import type { TabledSession } from './session-table'
 import { RECORD_TTL_WITHOUT_IDLE_MS } from './shared-sessions'
 import type { SharedSessionDirectory } from './shared-sessions'
@@ -39,8 +39,10 @@ export class LegacySessions {
   /** Sessions another instance opened, being made ready here: one hydration per id at a time. */
   private readonly hydrating = new Map<string, Promise<LegacySession | Response>>()
   private readonly link?: SharedSessionLink
-  /** Sessions ended for good lately (id → until when remembered): a load under way must not bring one back. */
-  private readonly ended = new Map<string, number>()
+  /** Sessions ended for good lately: a load under way must not bring one back. */
+  private readonly ended = new RecentlyEnded()
+  /** What other instances said about a session while it was being set up here: delivered once it is. */
+  private readonly heldBack = new Map<string, SessionUpdate[]>()
 
   /**
    * @param shared With `NUXT_MCP_REDIS_URL`: the directory every instance shares, so any
@@ -135,7 +137,12 @@ export class LegacySessions {
   private hydrate(id: string): Promise<LegacySession | Response> {
     const pending = this.hydrating.get(id)
     if (pending) return pending
-    const done = this.loadShared(id).finally(() => this.hydrating.delete(id))
+    const done = this.loadShared(id).finally(() => {
+      this.hydrating.delete(id)
+      const held = this.heldBack.get(id) ?? []
+      this.heldBack.delete(id)
+      for (const envelope of held) this.receive(envelope)
+    })
     this.hydrating.set(id, done)
     return done
   }
@@ -167,8 +174,9 @@ export class LegacySessions {
   /** An envelope from another instance: an answer or cancellation for a session held here, or a session's end. */
   private receive(envelope: SessionUpdate): void {
     if (envelope.kind === 'url-complete') return void completeLocalUrlElicitation(envelope.elicitationId)
-    if (envelope.kind === 'closed') this.markEnded(envelope.sessionId)
+    if (envelope.kind === 'closed' && this.link) this.ended.add(envelope.sessionId)
     const session = this.sessions.get(envelope.sessionId)
+    if (!session && this.hydrating.has(envelope.sessionId)) this.heldBack.set(envelope.sessionId, [...this.heldBack.get(envelope.sessionId) ?? [], envelope])
     if (!session) return
     if (envelope.kind === 'closed') return void this.close(envelope.sessionId)
     if (envelope.kind === 'stream') return session.transport.writeToStream(envelope.message)
@@ -181,17 +189,9 @@ export class LegacySessions {
    */
   private async end(id: string): Promise<boolean> {
     const owner = this.sessions.get(id)?.owner
-    this.markEnded(id)
+    if (this.link) this.ended.add(id)
     await this.close(id)
     return await this.link?.remove(id, owner, true) ?? true
-  }
-
-  /** Remembers an ended session for a minute, so that a load of it already under way is dropped. */
-  private markEnded(id: string): void {
-    if (!this.link) return
-    const now = Date.now()
-    for (const [ended, until] of this.ended) if (until < now) this.ended.delete(ended)
-    this.ended.set(id, now + 60_000)
   }
 
   private forward(id: string, session: LegacySession, exchange: LegacyExchange): void {

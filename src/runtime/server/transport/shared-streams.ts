@@ -9,6 +9,12 @@ import type { JournalEvent, JournalSink } from './stream-journal'
 /** How long an instance counts as alive after its last heartbeat. */
 const ALIVE_TTL_MS = 6000
 const BEAT_EVERY_MS = 2000
+/**
+ * How long an instance's heartbeat must stay missing before it counts as dead: longer than one
+ * beat, so that a Redis that restarted empty (every heartbeat gone at once) is not read as every
+ * instance dying.
+ */
+export const DEAD_AFTER_MISSING_MS = BEAT_EVERY_MS + 1500
 
 function eventsKey(sessionId: string, streamId: string): string {
   return `events:${sessionId}:${streamId}`

@@ -126,6 +126,7 @@ export async function connectRedisState(options: RedisStateOptions): Promise<Mcp
     claim: (key, ttlMs) => run(async () => await commands.set(base + key, '1', 'PX', Math.max(1, Math.ceil(ttlMs)), 'NX') === 'OK'),
     put: (key, value, ttlMs) => run(async () => { await commands.set(base + key, value, 'PX', Math.max(1, Math.ceil(ttlMs))) }),
     get: key => run(async () => await commands.get(base + key) ?? undefined),
+    take: key => run(async () => await commands.getdel(base + key) ?? undefined),
     delete: key => run(async () => { await commands.del(base + key) }),
     touch: (key, ttlMs) => run(async () => await commands.pexpire(base + key, Math.max(1, Math.ceil(ttlMs))) === 1),
     rank: (key, member, score, ttlMs) => run(async () => { await commands.multi().zadd(base + key, score, member).pexpire(base + key, Math.max(1, Math.ceil(ttlMs))).exec() }),

@@ -9,6 +9,8 @@ import type { McpStateStore } from '../store/store'
 export interface McpSharedState extends McpStateStore {
   /** This process's tag, unique among the instances: it addresses messages to this instance. */
   readonly instanceId: string
+  /** Removes `key` and returns what it held, in one step: of two callers, one gets the value. */
+  take: (key: string) => Promise<string | undefined>
   /** Removes `key` (no error when it is absent). */
   delete: (key: string) => Promise<void>
   /** Keeps an existing `key` for `ttlMs` more; `false` when it is gone. */
