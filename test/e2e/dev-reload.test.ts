@@ -11,6 +11,7 @@ import type { DevApp } from '../utils/dev-server'
 
 interface ListedTool { name: string, description?: string }
 
+/** How long one wait for a rebuild may take; a test that waits for two rebuilds gets room for both. */
 const POLL_MS = 40_000
 const ATTEMPT_MS = 8_000
 let app: DevApp
@@ -119,7 +120,7 @@ describe('nuxi dev picks up tool files without a restart', () => {
     expect(await callFresh('added_tool')).toBe('racing v2')
     await unlink(added())
     await waitForTools('added_tool to disappear', list => !list.some(tool => tool.name === 'added_tool'))
-  }, 60_000)
+  }, 2 * POLL_MS + 20_000)
 
   it('serves a prompt from a prompts folder created while running', async () => {
     const prompts = join(appDir, 'server/mcp/prompts')
@@ -153,5 +154,5 @@ describe('nuxi dev picks up tool files without a restart', () => {
     expect(app.log()).toMatch(/MCP endpoint: http:\/\/\S+\/mcp \(2 tools, 0 resources, 1 prompt\)/)
     await unlink(bare)
     await waitForTools('bare to disappear', list => !list.some(tool => tool.name === 'bare'))
-  }, 60_000)
+  }, 2 * POLL_MS + 20_000)
 })

@@ -41,6 +41,19 @@ async function firstBytes(version: string): Promise<string> {
   return text
 }
 
+/** Reads a streamed body until `marker` appears, then stops reading. */
+async function readUntil(response: Response, marker: string): Promise<string> {
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader()
+  let text = ''
+  while (!text.includes(marker)) {
+    const chunk = await reader.read()
+    if (chunk.done) throw new Error(`the stream ended before ${marker}: ${text}`)
+    text += chunk.value
+  }
+  await reader.cancel()
+  return text
+}
+
 describe('legacy streams that drop, on one instance', () => {
   it('primes a stream that stays open for a 2025-11-25 session, with an event id and a retry hint', async () => {
     const text = await firstBytes('2025-11-25')
@@ -112,6 +125,34 @@ describe('legacy streams that drop, on one instance', () => {
     finally {
       await remote.close()
     }
+  })
+
+  it('the GET stream: what is raised while it is closed comes first when the client resumes it', async () => {
+    const headers = { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream' }
+    const init = await fetch(app.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: { elicitation: { url: {} } }, clientInfo: { name: 'raw', version: '1' } } }) })
+    await init.text()
+    const session = { ...headers, 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-11-25' }
+    await fetch(app.url, { method: 'POST', headers: session, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })
+    const controller = new AbortController()
+    const get = await fetch(app.url, { headers: { ...session, accept: 'text/event-stream' }, signal: controller.signal })
+    const reader = get.body!.pipeThrough(new TextDecoderStream()).getReader()
+    let head = ''
+    while (!head.includes('\n\n')) head += (await reader.read()).value ?? ''
+    const priming = /^event: prime\nid: (local\.g\d+_0)\n/.exec(head)?.[1]
+    expect(priming).toBeDefined()
+    controller.abort()
+    // A URL flow, completed while the GET stream is closed: its notification is kept.
+    const call = await fetch(app.url, { method: 'POST', headers: session, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ask_url_id', arguments: {} } }) })
+    const line = (await readUntil(call, 'elicitation/create')).split('\n').find(item => item.includes('elicitation/create'))!
+    const question = JSON.parse(line.slice('data: '.length)) as { id: number, params: { elicitationId: string } }
+    const asked = question.params.elicitationId
+    await fetch(app.url, { method: 'POST', headers: session, body: JSON.stringify({ jsonrpc: '2.0', id: question.id, result: { action: 'accept' } }) })
+    const done = await (await fetch(new URL(`/complete?id=${asked}`, app.url))).json() as { done: boolean }
+    expect(done.done).toBe(true)
+    const resumed = await fetch(app.url, { headers: { ...session, 'accept': 'text/event-stream', 'last-event-id': priming! } })
+    const text = await readUntil(resumed, 'notifications/elicitation/complete')
+    expect(text).toMatch(new RegExp(`id: ${priming!.replace('_0', '_1').replace('.', '\\.')}\ndata: .*"notifications/elicitation/complete".*"${asked}"`))
+    await fetch(app.url, { method: 'DELETE', headers: session })
   })
 
   it('refuses a Last-Event-ID that is not one of ours, naming it', async () => {

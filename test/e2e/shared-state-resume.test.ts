@@ -47,7 +47,7 @@ async function next(events: AsyncGenerator<SseEvent>): Promise<SseEvent> {
 
 /** Opens a raw 2025-11-25 session through the load balancer. */
 async function openSession(): Promise<Record<string, string>> {
-  const init = await fetch(cluster.url, { method: 'POST', headers: jsonHeaders, body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: VERSION, capabilities: { elicitation: { form: {} } }, clientInfo: { name: 'raw', version: '1' } } }) })
+  const init = await fetch(cluster.url, { method: 'POST', headers: jsonHeaders, body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: VERSION, capabilities: { elicitation: { form: {}, url: {} } }, clientInfo: { name: 'raw', version: '1' } } }) })
   await init.text()
   const headers = { ...jsonHeaders, 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': VERSION }
   await fetch(cluster.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) }).then(response => response.text())
@@ -83,6 +83,34 @@ describe('a legacy stream resumed on another instance, through Redis', () => {
     expect(result.id).toMatch(/_2$/)
     expect(JSON.parse(result.data)).toMatchObject({ id: 7, result: { content: [{ type: 'text', text: 'accept' }] } })
     expect((await again.next()).done).toBe(true)
+    await fetch(cluster.url, { method: 'DELETE', headers })
+  })
+
+  it('the GET stream resumed on the other instance gets what was raised meanwhile on the first', async () => {
+    const [first, second] = cluster.instances.map(instance => instance.url)
+    const headers = await openSession()
+    const controller = new AbortController()
+    const get = await fetch(first!, { headers: { ...headers, accept: 'text/event-stream' }, signal: controller.signal })
+    const priming = await next(sseEvents(get))
+    expect(priming.id).toMatch(/^[a-z0-9]+\.g\d+_0$/)
+    controller.abort()
+    // A URL flow on the first instance, completed there while the GET stream is closed.
+    const call = sseEvents(await fetch(first!, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'ask_url_here', arguments: {} } }) }))
+    let question: { id: string, params: { elicitationId: string } } | undefined
+    while (!question) {
+      const event = await next(call)
+      if (event.data.includes('elicitation/create')) question = JSON.parse(event.data) as typeof question
+    }
+    await fetch(first!, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: question!.id, result: { action: 'accept' } }) })
+    const done = await (await fetch(new URL(`/complete?id=${question!.params.elicitationId}`, first!))).json() as { done: boolean }
+    expect(done.done).toBe(true)
+    const resumed = sseEvents(await fetch(second!, { headers: { ...headers, 'accept': 'text/event-stream', 'last-event-id': priming.id! } }))
+    const missed = await next(resumed)
+    expect(missed.id).toBe(priming.id!.replace(/_0$/, '_1'))
+    expect(JSON.parse(missed.data)).toMatchObject({ method: 'notifications/elicitation/complete', params: { elicitationId: question!.params.elicitationId } })
+    // Then the second instance's own journal begins.
+    expect((await next(resumed)).id).toMatch(/\.g\d+_0$/)
+    await resumed.return(undefined)
     await fetch(cluster.url, { method: 'DELETE', headers })
   })
 

@@ -2,13 +2,13 @@ import type { IncomingMessage } from 'node:http'
 import { isInitializeRequest, parseJSONRPCMessage } from '@modelcontextprotocol/server'
 import type { AuthInfo, JSONRPCMessage, JSONRPCRequest, RequestId, Transport, TransportSendOptions } from '@modelcontextprotocol/server'
 import { openSseStream, writeJsonRpcError } from './sse-stream'
-import type { SseStream } from './sse-stream'
 import type { ResponseSink } from './response-sink'
 import { HYDRATE_ID, splitRoutedId } from './session-routing'
 import type { SessionRouting } from './session-routing'
 import { PostStreams } from './post-streams'
 import type { LegacyExchange } from './session-request'
-import { parseEventId } from './stream-journal'
+import { isGetStream, parseEventId } from './stream-journal'
+import { GetStream } from './get-stream'
 import { isRequest, isResponse } from './message-kinds'
 
 export type { SessionRouting } from './session-routing'
@@ -45,11 +45,14 @@ export class NodeSessionTransport implements Transport {
   private supportedVersions: string[] = []
   /** The session's POST streams: another instance's client may resume one of them here (shared-link.ts). */
   readonly posts: PostStreams
-  private standalone?: SseStream
+  private readonly get: GetStream
   private hydrated?: () => void
 
   constructor(readonly sessionId: string, private readonly routing?: SessionRouting) {
-    this.posts = new PostStreams(routing?.instanceId ?? 'local', routing?.journals)
+    const tag = routing?.instanceId ?? 'local'
+    this.posts = new PostStreams(tag, routing?.journals)
+    let gets = 0
+    this.get = new GetStream(() => `${tag}.g${++gets}`, routing?.journals)
   }
 
   /**
@@ -68,7 +71,8 @@ export class NodeSessionTransport implements Transport {
 
   /** Writes a message another instance raised to this session's GET stream, when it is open here. */
   writeToStream(message: JSONRPCMessage): void {
-    this.standalone?.write(message)
+    // Only to an open stream: every instance hears these, and only the holder keeps them.
+    if (this.get.isOpen) this.get.write(message)
   }
 
   /** A message another instance handed over: an answer to this instance's request, or a cancellation. */
@@ -172,17 +176,10 @@ export class NodeSessionTransport implements Transport {
     }
     const lastEventId = req.headers['last-event-id']
     if (typeof lastEventId === 'string' && lastEventId !== '') return this.resume(lastEventId, res)
-    if (this.standalone && !this.standalone.closed) {
+    if (this.get.isOpen) {
       return writeJsonRpcError(res, 409, -32000, 'Conflict: this session already has its GET stream open; only one is allowed per session. Close it before opening another.')
     }
-    const stream = openSseStream(res, {
-      headers: { 'mcp-session-id': this.sessionId },
-      flushNow: true,
-      onClose: () => {
-        if (this.standalone === stream) this.standalone = undefined
-      },
-    })
-    this.standalone = stream
+    this.get.open(res, { 'mcp-session-id': this.sessionId }, this.posts.resumable)
   }
 
   /**
@@ -195,9 +192,17 @@ export class NodeSessionTransport implements Transport {
     const headers = { 'mcp-session-id': this.sessionId }
     const position = parseEventId(lastEventId)
     if (!position) return writeJsonRpcError(res, 400, -32000, `Bad Request: the Last-Event-ID "${lastEventId.slice(0, 80)}" is not an event id of this server (they look like "<stream>_<n>"). Open the GET stream without it.`)
+    if (isGetStream(position.streamId)) return this.resumeGet(position.streamId, position.seq, res, headers)
     if (this.posts.resumeHere(position.streamId, position.seq, res, headers)) return
     if (this.routing?.resume?.(position.streamId, position.seq, res, headers)) return
     openSseStream(res, { headers, flushNow: true }).end()
+  }
+
+  /** The GET stream comes back, after what the client has of its journal here, or of another instance's kept in Redis. */
+  private resumeGet(streamId: string, seq: number, res: ResponseSink, headers: Record<string, string>): void {
+    if (this.get.resumeHere(streamId, seq, res, headers)) return
+    const replay = this.routing?.replay?.(streamId) ?? Promise.resolve([])
+    void replay.then(events => this.get.open(res, headers, this.posts.resumable, { streamId, events: events.filter(event => event.seq > seq) }))
   }
 
   private protocolVersionError(req: IncomingMessage): string | undefined {
@@ -214,8 +219,7 @@ export class NodeSessionTransport implements Transport {
     if (id === undefined) {
       // Server-initiated traffic unrelated to a request goes to the GET stream, if one is open
       // here; with shared sessions, to the instance that holds it.
-      if (this.standalone) this.standalone.write(message)
-      else this.routing?.toStream(message)
+      if (!this.get.write(message)) this.routing?.toStream(message)
       return
     }
     this.posts.send(message, id)
@@ -232,7 +236,7 @@ export class NodeSessionTransport implements Transport {
     if (this.closed) return
     this.closed = true
     this.posts.closeAll()
-    this.standalone?.end()
+    this.get.close()
     this.onclose?.()
   }
 }

@@ -1,6 +1,6 @@
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/server'
 import type { ResponseSink } from './response-sink'
-import type { JournalSink } from './stream-journal'
+import type { JournalEvent, JournalSink } from './stream-journal'
 
 /** The id of the `initialize` replayed to hydrate a session another instance opened: its answer goes nowhere. */
 export const HYDRATE_ID = 'nuxt-mcp-hydrate'
@@ -25,6 +25,8 @@ export interface SessionRouting {
    * the stream is this instance's own.
    */
   resume?: (streamId: string, seq: number, res: ResponseSink, headers: Record<string, string>) => boolean
+  /** The kept events of another instance's GET stream journal (none when they are gone). */
+  replay?: (streamId: string) => Promise<JournalEvent[]>
 }
 
 /** `<instanceId>.<n>` → the instance and the SDK's own numeric id. */

@@ -132,6 +132,7 @@ export class SharedSessionLink {
           this.streams?.remote.start(id, streamId, seq, res, headers)
           return true
         },
+        replay: async streamId => (await this.streams?.log.read(id, streamId).catch(logLost))?.events ?? [],
       }),
     }
   }

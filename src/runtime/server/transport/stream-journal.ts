@@ -34,13 +34,18 @@ export function eventIdOf(streamId: string, seq: number): string {
 
 /** Splits a `Last-Event-ID` into the stream it names and the last event the client has; `undefined` when it is not one of ours. */
 export function parseEventId(id: string): { streamId: string, seq: number } | undefined {
-  const match = /^([a-z0-9]+\.s\d+)_(\d+)$/.exec(id)
+  const match = /^([a-z0-9]+\.[sg]\d+)_(\d+)$/.exec(id)
   return match ? { streamId: match[1]!, seq: Number(match[2]) } : undefined
 }
 
-/** The instance tag a stream id starts with (`<instanceId>.s<n>`). */
+/** The instance tag a stream id starts with (`<instanceId>.s<n>` for a POST stream, `.g<n>` for a GET stream). */
 export function instanceOfStream(streamId: string): string {
   return streamId.slice(0, streamId.indexOf('.'))
+}
+
+/** Whether `streamId` names a GET stream's journal (`<instanceId>.g<n>`). */
+export function isGetStream(streamId: string): boolean {
+  return /\.g\d+$/.test(streamId)
 }
 
 /** Whether `message` is the answer to one of `requests` (the stream's end when it is the last). */
