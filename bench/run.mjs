@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench [-- --quick] [-- --rounds N] [-- --profile] [-- --rebuild] [-- --report] [-- --no-runtimes] [-- --no-shared-state] [-- --only-shared-state]
+// npm run bench [-- --quick] [-- --rounds N] [-- --profile] [-- --rebuild] [-- --report] [-- --no-runtimes] [-- --no-shared-state] [-- --only-shared-state] [-- --only-redis-clients]
 // Builds/starts the four servers, runs them interleaved round by round, writes
 // bench/results/latest.{md,json} and prints the table. See bench/README.md.
 import { mkdir, writeFile } from 'node:fs/promises'
@@ -44,6 +44,13 @@ async function sharedStatePhase() {
 
 async function main() {
   await mkdir(resultsDir, { recursive: true })
+  if (args.includes('--only-redis-clients')) {
+    // Why the shared state uses ioredis: bench/results/redis-clients.md.
+    await ensureBenchDeps(log)
+    const { measureRedisClients } = await import('./measure/redis-clients.mjs')
+    console.log(await measureRedisClients({ rounds: Math.max(plan.rounds, 5), out: `${resultsDir}/redis-clients.md` }))
+    return log('wrote bench/results/redis-clients.md')
+  }
   if (args.includes('--only-shared-state')) {
     await mkdir(`${workDir}/logs`, { recursive: true })
     await ensureBenchDeps(log)
