@@ -64,7 +64,7 @@ export async function connectModern(url: URL, options: ConnectOptions = {}, nego
       return answer(request.params)
     })
   }
-  await client.connect(new ModernTransport(url))
+  await client.connect(new ModernTransport(url, { requestInit: options.requestInit }))
   return client
 }
 

@@ -15,6 +15,7 @@ export type {
   McpPromptShape,
   McpCompleter,
 } from './mcp/definitions'
+export type { McpGuard, McpGuardContext, McpGuarded } from './mcp/guards'
 export { useMcpElicitation } from './elicitation/use-elicitation'
 export type { McpElicitation, AskMode, AskOptions, FormOptions, FormResult, UrlOptions, UrlResult, ConfirmOptions } from './elicitation/use-elicitation'
 export { McpElicitationError } from './elicitation/error'
@@ -22,3 +23,4 @@ export type { McpElicitationErrorCode } from './elicitation/error'
 export { completeMcpUrlElicitation } from './elicitation/url-completion'
 export { notifyMcpResourceUpdated } from './mcp/subscriptions'
 export type { McpAuthContext, McpTokenClaims, McpTokenContext } from './transport/auth'
+export type { McpRequestContext, McpRefusalStatus } from './transport/middleware'

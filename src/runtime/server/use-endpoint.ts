@@ -47,6 +47,7 @@ export function useMcpEndpoint(event: H3Event): McpEndpoint {
     production: !import.meta.dev,
     authenticate: context => nitro.hooks.callHook('mcp:auth', context),
     verifyToken: context => nitro.hooks.callHook('mcp:auth:token', context),
+    beforeRequest: context => nitro.hooks.callHook('mcp:request', context),
     shared: useMcpSharedState(config),
   })
   // Only `nuxi dev` records elicitations for the DevTools tab.

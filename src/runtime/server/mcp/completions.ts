@@ -1,15 +1,22 @@
 import type { Server } from '@modelcontextprotocol/server'
 import type { McpCompleter } from './definitions'
 import type { McpRegistry } from './registry'
+import type { McpGuarded } from './guards'
 
 /** At most this many values go into one completion result (the spec's limit). */
 const MAX_VALUES = 100
 
-function findCompleter(registry: McpRegistry, ref: { type: string, name?: string, uri?: string }, argument: string): McpCompleter | undefined {
-  if (ref.type === 'ref/prompt' && ref.name) return registry.prompts.get(ref.name)?.definition.complete?.[argument]
+/** Whether the caller may not use a definition (unknown or guarded away): it completes nothing. */
+export type HiddenCheck = (found: { name: string, definition: McpGuarded } | undefined) => Promise<boolean>
+
+async function findCompleter(registry: McpRegistry, ref: { type: string, name?: string, uri?: string }, argument: string, hidden: HiddenCheck): Promise<McpCompleter | undefined> {
+  if (ref.type === 'ref/prompt' && ref.name) {
+    const prompt = registry.prompts.get(ref.name)
+    return await hidden(prompt) ? undefined : prompt?.definition.complete?.[argument]
+  }
   if (ref.type === 'ref/resource' && ref.uri) {
     const resource = registry.templates.find(entry => entry.definition.uri === ref.uri) ?? registry.resources.get(ref.uri)
-    return resource?.definition.complete?.[argument]
+    return await hidden(resource) ? undefined : resource?.definition.complete?.[argument]
   }
   return undefined
 }
@@ -20,13 +27,13 @@ function findCompleter(registry: McpRegistry, ref: { type: string, name?: string
  *
  * @example
  * ```ts
- * installCompletionHandler(server, registry)
+ * installCompletionHandler(server, registry, async found => !found)
  * ```
  */
-export function installCompletionHandler(server: Server, registry: McpRegistry): void {
+export function installCompletionHandler(server: Server, registry: McpRegistry, hidden: HiddenCheck): void {
   server.setRequestHandler('completion/complete', async (request) => {
     const { ref, argument, context } = request.params
-    const completer = findCompleter(registry, ref, argument.name)
+    const completer = await findCompleter(registry, ref, argument.name, hidden)
     const values = completer ? await completer(argument.value, { arguments: context?.arguments ?? {} }) : []
     return { completion: { values: values.slice(0, MAX_VALUES), total: values.length, hasMore: values.length > MAX_VALUES } }
   })

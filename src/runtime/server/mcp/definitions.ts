@@ -11,6 +11,7 @@ import type {
 } from '@modelcontextprotocol/server'
 import type { McpEra } from '../common/context'
 import type { McpElicitation } from '../elicitation/use-elicitation'
+import type { McpGuarded } from './guards'
 
 type MaybePromise<T> = T | Promise<T>
 
@@ -63,7 +64,7 @@ export type McpToolReturn<O extends McpZodShape | undefined> =
   | (O extends McpZodShape ? ShapeOutput<O> : never)
 
 /** A tool, as written in `server/mcp/tools/*.ts`. */
-export interface McpToolDefinition<I extends McpZodShape = McpZodShape, O extends McpZodShape | undefined = undefined> {
+export interface McpToolDefinition<I extends McpZodShape = McpZodShape, O extends McpZodShape | undefined = undefined> extends McpGuarded {
   /** Defaults to the file name (`server/mcp/tools/send-mail.ts` → `send-mail`). */
   name?: string
   title?: string
@@ -100,7 +101,7 @@ export function defineMcpTool<I extends McpZodShape = Record<string, never>, O e
 export type McpResourceReturn = string | ReadResourceResult
 
 /** A resource, as written in `server/mcp/resources/*.ts`. */
-export interface McpResourceDefinition {
+export interface McpResourceDefinition extends McpGuarded {
   /** Defaults to the file name. */
   name?: string
   title?: string
@@ -140,7 +141,7 @@ export type McpPromptShape = Record<string, z.ZodType<string | undefined>>
 export type McpPromptReturn = string | GetPromptResult
 
 /** A prompt, as written in `server/mcp/prompts/*.ts`. */
-export interface McpPromptDefinition<A extends McpPromptShape = McpPromptShape> {
+export interface McpPromptDefinition<A extends McpPromptShape = McpPromptShape> extends McpGuarded {
   /** Defaults to the file name. */
   name?: string
   title?: string

@@ -7,6 +7,10 @@ import type { HandlerOutcome } from '../elicitation/engine'
 import { createRun, handlerContext } from './handler-context'
 import type { RunDeps } from './handler-context'
 import { installCompletionHandler } from './completions'
+import { installGuardedLists } from './guarded-lists'
+import { isGuarded, mayUse } from './guards'
+import type { McpGuarded } from './guards'
+import { getMcpScope } from '../common/context'
 import { describeIssues, toolError, toPromptResult, toResourceResult, toToolResult } from './results'
 
 /** Everything the request handlers need besides the request. */
@@ -36,15 +40,21 @@ function errorMessage(error: unknown): string {
  */
 export function installMcpHandlers(server: Server, deps: HandlerDeps): void {
   const { registry } = deps
-  server.setRequestHandler('tools/list', () => ({ tools: registry.lists.tools }))
-  server.setRequestHandler('resources/list', () => ({ resources: registry.lists.resources }))
-  server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: registry.lists.templates }))
-  server.setRequestHandler('prompts/list', () => ({ prompts: registry.lists.prompts }))
-  installCompletionHandler(server, registry)
+  const caller = () => deps.scope ?? getMcpScope()
+  /** Whether the caller may use a found definition: a hidden one is answered as an unknown name. */
+  const hidden = async (found: { name: string, definition: McpGuarded } | undefined) => !found || (isGuarded(found.definition) && !await mayUse(found.definition, caller(), found.name))
+  if (registry.guarded) installGuardedLists(server, registry, caller)
+  else {
+    server.setRequestHandler('tools/list', () => ({ tools: registry.lists.tools }))
+    server.setRequestHandler('resources/list', () => ({ resources: registry.lists.resources }))
+    server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: registry.lists.templates }))
+    server.setRequestHandler('prompts/list', () => ({ prompts: registry.lists.prompts }))
+  }
+  installCompletionHandler(server, registry, hidden)
 
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const tool = registry.tools.get(request.params.name)
-    if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool "${request.params.name}". Call tools/list for the available names.`)
+    if (await hidden(tool) || !tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool "${request.params.name}". Call tools/list for the available names.`)
     const parsed = tool.args.safeParse(request.params.arguments ?? {})
     if (!parsed.success) return toolError(`Invalid arguments for tool "${tool.name}": ${describeIssues(parsed.error)}`)
     const run = createRun(server, ctx, deps)
@@ -61,7 +71,7 @@ export function installMcpHandlers(server: Server, deps: HandlerDeps): void {
 
   server.setRequestHandler('resources/read', async (request, ctx) => {
     const found = findResource(registry, request.params.uri)
-    if (!found) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource not found: "${request.params.uri}". Call resources/list or resources/templates/list for what exists.`, { uri: request.params.uri })
+    if (await hidden(found?.resource) || !found) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource not found: "${request.params.uri}". Call resources/list or resources/templates/list for what exists.`, { uri: request.params.uri })
     const { resource, variables } = found
     const run = createRun(server, ctx, deps)
     const outcome = await executeHandler(run, deps.secret, () => resource.definition.handler(new URL(request.params.uri), variables, handlerContext(run)))
@@ -74,7 +84,7 @@ export function installMcpHandlers(server: Server, deps: HandlerDeps): void {
 
   server.setRequestHandler('prompts/get', async (request, ctx) => {
     const prompt = registry.prompts.get(request.params.name)
-    if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt "${request.params.name}". Call prompts/list for the available names.`)
+    if (await hidden(prompt) || !prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt "${request.params.name}". Call prompts/list for the available names.`)
     const parsed = prompt.args.safeParse(request.params.arguments ?? {})
     if (!parsed.success) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid arguments for prompt "${prompt.name}": ${describeIssues(parsed.error)}`)
     const run = createRun(server, ctx, deps)

@@ -5,13 +5,15 @@ import type { JSONObject, ListResourceTemplatesResult, Prompt, Resource, Tool } 
 type ResourceTemplate = ListResourceTemplatesResult['resourceTemplates'][number]
 import type { CacheScope } from '@modelcontextprotocol/server'
 import type { McpCompleter, McpHandlerContext, McpZodShape } from './definitions'
+import { isGuarded } from './guards'
+import type { McpGuarded } from './guards'
 
 /**
  * A definition with its generic types erased. Handlers are declared as methods so that any
  * `defineMcpTool(...)` result, whatever its argument types, is assignable here (method
  * parameters are compared bivariantly); the registry validates the arguments before calling.
  */
-export interface ErasedTool {
+export interface ErasedTool extends McpGuarded {
   name?: string
   title?: string
   description?: string
@@ -20,7 +22,7 @@ export interface ErasedTool {
   annotations?: Tool['annotations']
   handler(args: Record<string, unknown>, context: McpHandlerContext): unknown
 }
-export interface ErasedResource {
+export interface ErasedResource extends McpGuarded {
   name?: string
   title?: string
   description?: string
@@ -30,7 +32,7 @@ export interface ErasedResource {
   cache?: { ttlMs: number, scope: CacheScope }
   handler(uri: URL, variables: Record<string, string | string[]>, context: McpHandlerContext): unknown
 }
-export interface ErasedPrompt {
+export interface ErasedPrompt extends McpGuarded {
   name?: string
   title?: string
   description?: string
@@ -67,6 +69,8 @@ export interface McpRegistry {
   prompts: Map<string, RegisteredPrompt>
   /** Wire-ready list results, built once: listing 500 tools costs no conversion per request. */
   lists: { tools: Tool[], resources: Resource[], templates: ResourceTemplate[], prompts: Prompt[] }
+  /** Whether any definition has a guard (`scopes`, `enabled`): only then are lists filtered per caller. */
+  guarded: boolean
 }
 
 function nameOf<D extends { name?: string }>(entry: DefinitionEntry<D>): string {
@@ -178,6 +182,7 @@ export function createMcpRegistry(input: McpDefinitions): McpRegistry {
     templates: resources.templates,
     prompts: prompts.prompts,
     lists: { tools: tools.list, resources: resources.list, templates: resources.templateList, prompts: prompts.list },
+    guarded: [...input.tools, ...input.resources, ...input.prompts].some(entry => isGuarded(entry.definition)),
   }
 }
 

@@ -28,6 +28,8 @@ import type { OriginPolicy } from './security'
 import { createMcpServer } from '../mcp/server-factory'
 import { LegacySessions } from './sessions'
 import { WebResponseSink } from './response-sink'
+import { runRequestMiddleware } from './middleware'
+import type { McpRequestContext } from './middleware'
 import type { ResponseSink } from './response-sink'
 
 export interface McpEndpointOptions {
@@ -38,6 +40,8 @@ export interface McpEndpointOptions {
   production: boolean
   /** Runs the app's `mcp:auth` hooks. */
   authenticate?: (context: McpAuthContext) => Promise<void>
+  /** Runs the app's `mcp:request` hooks (middleware), once the caller is known. */
+  beforeRequest?: (context: McpRequestContext) => Promise<void>
   /** Runs the app's `mcp:auth:token` hooks (opaque access tokens, while `mcp.auth` is on). */
   verifyToken?: (context: McpTokenContext) => Promise<void>
   /** Where modern `once()` steps are guarded against replays (default: in this process, or `shared`). */
@@ -182,6 +186,9 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     }
     const disconnected = watchDisconnect(res)
     const legacy = classifyEra(method, event.node.req.headers, parsedBody) === 'legacy'
+    const middleware = { event, era: legacy ? 'legacy' as const : 'modern' as const, method, body: parsedBody, route: options.route ?? '/mcp', principal: auth.principal, authInfo: auth.authInfo }
+    const refused = await runRequestMiddleware(options.beforeRequest, middleware)
+    if (refused) return refused
     const scope: McpRequestScope = {
       event,
       era: legacy ? 'legacy' : 'modern',
