@@ -46,6 +46,17 @@ export interface ModuleOptions {
    */
   legacy?: boolean
   /**
+   * Advertise `listChanged` for tools, prompts and resources, so that `notifyMcpListChanged()`
+   * reaches clients (legacy sessions' GET streams, 2026-07-28 `subscriptions/listen`). On by
+   * itself when a definition has a guard (`scopes`, `enabled`), whose answer may change.
+   *
+   * @example
+   * ```ts
+   * export default defineNuxtConfig({ mcp: { listChanged: true } }) // tools behind a feature flag
+   * ```
+   */
+  listChanged?: boolean
+  /**
    * Make the endpoint an OAuth resource server (MCP authorization): requests need an access token
    * from one of `issuers`, verified against the issuer's keys (JWT: signature, issuer, audience,
    * expiry, scopes). Off while `issuers` is empty. Each key has a `NUXT_MCP_AUTH_*` variable.

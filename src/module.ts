@@ -77,6 +77,7 @@ export default defineNuxtModule<ModuleOptions>({
       sessions: { idleTimeoutMs: 30 * 60_000, max: 1000, maxPerPrincipal: 100, ...options.sessions },
       trustedProxies: options.trustedProxies,
       legacy: options.legacy ?? true,
+      listChanged: options.listChanged ?? false,
       auth: {
         issuers: [], resource: '', audiences: [], scopes: [], clockToleranceSeconds: 60, ...options.auth,
         // No secret option: it comes from NUXT_MCP_AUTH_INTROSPECTION_CLIENT_SECRET at run time,
@@ -146,7 +147,7 @@ export default defineNuxtModule<ModuleOptions>({
     }, { nitro: true })
 
     const runtimeIndex = resolver.resolve('./runtime/server/index')
-    addServerImports(['defineMcpTool', 'defineMcpResource', 'defineMcpPrompt', 'useMcpElicitation', 'McpElicitationError', 'completeMcpUrlElicitation', 'notifyMcpResourceUpdated']
+    addServerImports(['defineMcpTool', 'defineMcpResource', 'defineMcpPrompt', 'useMcpElicitation', 'McpElicitationError', 'completeMcpUrlElicitation', 'notifyMcpResourceUpdated', 'notifyMcpListChanged']
       .map(name => ({ name, from: runtimeIndex })))
     addServerHandler({ route: options.route, handler: resolver.resolve('./runtime/server/routes/mcp') })
     // The Protected Resource Metadata document of the endpoint (RFC 9728); 404 while OAuth is off.

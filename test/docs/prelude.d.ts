@@ -17,6 +17,7 @@ declare global {
   const McpElicitationError: typeof import('../../src/runtime/server/index').McpElicitationError
   const completeMcpUrlElicitation: typeof import('../../src/runtime/server/index').completeMcpUrlElicitation
   const notifyMcpResourceUpdated: typeof import('../../src/runtime/server/index').notifyMcpResourceUpdated
+  const notifyMcpListChanged: typeof import('../../src/runtime/server/index').notifyMcpListChanged
 
   // The host side's server auto-imports (src/module.ts, the `mcp.host` block).
   const useMcpHostElicitation: typeof import('../../src/runtime/host/index').useMcpHostElicitation
@@ -42,6 +43,7 @@ declare global {
   // App helpers the docs assume (functions of the reader's app in `server/utils/`; each sample
   // that uses one says so). Keep this list short: the test fails when one is no longer used.
   function deleteProject(project: string): Promise<void>
+  function setFlag(name: string, on: boolean): Promise<void>
   function saveDraft(key: string, draft: { customer: string, eur: number }): Promise<void>
   function createTicket(title: string): Promise<string>
   function setPriority(ticketId: string, priority: 'low' | 'high'): Promise<void>

@@ -43,6 +43,8 @@ export interface McpServerConfig {
    * default on Workers, where `initialize` gets a JSON-RPC error naming 2026-07-28.
    */
   legacy: boolean
+  /** Advertise `listChanged` (also on by itself when a definition has a guard). */
+  listChanged: boolean
   /** Record elicitations for the DevTools tab (`nuxi dev` only). */
   devtools: boolean
   /** OAuth resource server (MCP authorization); off while `issuers` is empty. */

@@ -6,6 +6,19 @@ import type { McpEra } from '../common/context'
 import { installSubscriptionHandlers } from './subscriptions'
 
 /**
+ * Whether the endpoint advertises `listChanged`: when the app opts in (`mcp.listChanged`), or when
+ * a definition has a guard, whose answer may change while a client holds a list.
+ *
+ * @example
+ * ```ts
+ * advertisesListChanged({ registry, config }) // true with any guarded definition
+ * ```
+ */
+export function advertisesListChanged(deps: Pick<HandlerDeps, 'registry' | 'config'>): boolean {
+  return deps.registry.guarded || deps.config.listChanged === true
+}
+
+/**
  * Builds one SDK `Server` with the module's handlers: one per legacy session, one per modern
  * request. Cheap by design: no per-definition work happens here.
  *
@@ -16,12 +29,13 @@ import { installSubscriptionHandlers } from './subscriptions'
  */
 export function createMcpServer(deps: HandlerDeps, era: McpEra): Server {
   const { config, secret } = deps
+  const changes = advertisesListChanged(deps) ? { listChanged: true } : {}
   const server = new Server(
     { name: config.name, version: config.version },
     {
-      // Resource subscriptions exist on legacy sessions only: 2026-07-28 replaced them with
-      // subscriptions/listen, which this module does not advertise.
-      capabilities: { tools: {}, resources: era === 'legacy' ? { subscribe: true } : {}, prompts: {}, logging: {}, completions: {} },
+      // Resource subscriptions (resources/subscribe) exist on legacy sessions only; 2026-07-28
+      // clients hear list changes on subscriptions/listen, which the SDK serves from these.
+      capabilities: { tools: changes, resources: era === 'legacy' ? { subscribe: true, ...changes } : changes, prompts: changes, logging: {}, completions: {} },
       ...(config.instructions && { instructions: config.instructions }),
       requestState: { verify: state => verifyRequestState(secret, config.name, state, deps.scope) },
       // Legacy elicitation is pushed and awaited in place; never re-enter handlers on legacy.

@@ -1,5 +1,5 @@
 import type { H3Event } from 'h3'
-import { createMcpHandler } from '@modelcontextprotocol/server'
+import { InMemoryServerEventBus, createMcpHandler } from '@modelcontextprotocol/server'
 import type { McpHttpHandler } from '@modelcontextprotocol/server'
 import { createAuthContext, McpUnauthorizedError, settlePrincipal } from './auth'
 import { createBearerCheck } from './oauth/bearer'
@@ -29,6 +29,9 @@ import { createMcpServer } from '../mcp/server-factory'
 import { LegacySessions } from './sessions'
 import { WebResponseSink } from './response-sink'
 import { runRequestMiddleware } from './middleware'
+import { createSharedEventBus } from './shared-event-bus'
+import { connectListChanges } from '../mcp/list-changes'
+import { advertisesListChanged } from '../mcp/server-factory'
 import type { McpRequestContext } from './middleware'
 import type { ResponseSink } from './response-sink'
 
@@ -128,9 +131,12 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   // Each modern request gets a server built for it, holding its scope: nothing on the modern path
   // depends on the request context following the SDK's awaits.
   const scopes = new WeakMap<Request, McpRequestScope>()
+  // List changes travel on one bus: to this process's listeners, or through Redis to every instance's.
+  const bus = shared ? createSharedEventBus(shared) : new InMemoryServerEventBus()
+  const stopListChanges = connectListChanges(bus, advertisesListChanged(deps))
   const modern: McpHttpHandler = createMcpHandler(
     ({ requestInfo }) => createMcpServer({ ...deps, scope: requestInfo && scopes.get(requestInfo) }, 'modern'),
-    { legacy: 'reject', maxRequestBodySize: config.maxBodySize },
+    { legacy: 'reject', maxRequestBodySize: config.maxBodySize, bus },
   )
   const publicHost = publicHostOf(config.publicUrl)
   const trustedProxies = toList(config.trustedProxies)
@@ -234,6 +240,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       return undefined
     },
     close: async () => {
+      stopListChanges()
       await sessions?.closeAll()
       await modern.close()
       await shared?.then(state => state.close(), () => {})

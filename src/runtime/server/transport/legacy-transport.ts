@@ -100,6 +100,11 @@ export class NodeSessionTransport implements Transport {
     this.onmessage?.(message, extra)
   }
 
+  /** Whether the session's GET stream is open on this instance. */
+  get hasOpenStream(): boolean {
+    return this.get.isOpen
+  }
+
   /** True once `initialize` was accepted: only then is the session worth keeping. */
   get isInitialized(): boolean {
     return this.initialized

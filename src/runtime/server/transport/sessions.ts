@@ -5,6 +5,7 @@ import { NodeSessionTransport } from './legacy-transport'
 import type { LegacyExchange } from './legacy-transport'
 import { createMcpServer } from '../mcp/server-factory'
 import { dropSubscriptions } from '../mcp/subscriptions'
+import { trackLegacyServer } from '../mcp/list-changes'
 import { completeLocalUrlElicitation, forgetUrlElicitationsOf } from '../elicitation/url-completion'
 import { SharedSessionLink } from './shared-link'
 import { RecentlyEnded, SessionTable } from './session-table'
@@ -14,8 +15,6 @@ import type { SharedSessionDirectory } from './shared-sessions'
 import type { SessionUpdate } from './session-envelopes'
 import { initializeOf, isInitialize, isSessionId, ownerOf } from './session-request'
 import type { LegacyCaller } from './session-request'
-
-export type { LegacyCaller } from './session-request'
 
 interface LegacySession extends TabledSession {
   /** Who opened it (from `mcp:auth`): only they may use it. */
@@ -123,8 +122,11 @@ export class LegacySessions {
   private async connect(id: string, directory: SharedSessionDirectory | undefined): Promise<{ server: Server, transport: NodeSessionTransport }> {
     const server = createMcpServer(this.deps, 'legacy')
     const transport = new NodeSessionTransport(id, directory && this.link?.routing(directory, id))
+    // (With several instances, only the one holding the GET stream tells the session of list changes.)
+    const untrack = trackLegacyServer(server, () => !this.link || transport.hasOpenStream)
     transport.onclose = () => {
       this.sessions.remove(id)
+      untrack()
     }
     await server.connect(transport)
     return { server, transport }
@@ -237,9 +239,7 @@ export class LegacySessions {
   }
 
   stats(): SessionStats {
-    let active = 0
-    for (const session of this.sessions.values()) active += session.active
-    return { open: this.sessions.size, active }
+    return { open: this.sessions.size, active: [...this.sessions.values()].reduce((sum, session) => sum + session.active, 0) }
   }
 
   async closeAll(): Promise<void> {

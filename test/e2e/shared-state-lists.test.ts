@@ -1,0 +1,58 @@
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { connectLegacy, connectModern } from '../utils/clients'
+import { startCluster } from '../utils/cluster'
+import type { Cluster } from '../utils/cluster'
+
+// notifyMcpListChanged() raised on either instance reaches each client once, whichever instance
+// holds its GET stream (legacy) or its subscriptions/listen stream (2026-07-28).
+let cluster: Cluster
+
+beforeAll(async () => {
+  cluster = await startCluster('shared-state', 2)
+}, 240_000)
+
+afterAll(async () => {
+  await cluster?.stop()
+})
+
+function until(check: () => boolean, what: string, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms
+  return new Promise((resolve, reject) => {
+    const poll = () => check() ? resolve() : Date.now() > deadline ? reject(new Error(`no ${what} within ${ms} ms`)) : setTimeout(poll, 20)
+    poll()
+  })
+}
+
+/** Raises a tools list change on each instance in turn. */
+async function changeOnEach(): Promise<void> {
+  for (const instance of cluster.instances) await fetch(new URL('/list-changed', instance.url))
+}
+
+describe('list changes across instances, through Redis', () => {
+  it('a legacy session (v1 Client) hears each change once, from whichever instance raised it', async () => {
+    const client = await connectLegacy(cluster.url)
+    let changes = 0
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => { changes += 1 })
+    // Let both instances set the session up, and the GET stream open on one of them.
+    for (let i = 0; i < 4; i++) await client.listTools()
+    await changeOnEach()
+    await until(() => changes === 2, 'two tools/list_changed')
+    await new Promise(resolve => setTimeout(resolve, 300))
+    expect(changes).toBe(2)
+    await client.close()
+  })
+
+  it('a 2026-07-28 listener (v2 Client) hears each change once, from whichever instance raised it', async () => {
+    const client = await connectModern(cluster.url)
+    let changes = 0
+    client.setNotificationHandler('notifications/tools/list_changed', () => { changes += 1 })
+    const subscription = await client.listen({ toolsListChanged: true })
+    await changeOnEach()
+    await until(() => changes === 2, 'two tools/list_changed on subscriptions/listen')
+    await new Promise(resolve => setTimeout(resolve, 300))
+    expect(changes).toBe(2)
+    await subscription.close()
+    await client.close()
+  })
+})
