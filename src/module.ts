@@ -147,7 +147,7 @@ export default defineNuxtModule<ModuleOptions>({
     }, { nitro: true })
 
     const runtimeIndex = resolver.resolve('./runtime/server/index')
-    addServerImports(['defineMcpTool', 'defineMcpResource', 'defineMcpPrompt', 'useMcpElicitation', 'McpElicitationError', 'completeMcpUrlElicitation', 'notifyMcpResourceUpdated', 'notifyMcpListChanged']
+    addServerImports(['defineMcpTool', 'defineMcpResource', 'defineMcpPrompt', 'useMcpElicitation', 'McpElicitationError', 'completeMcpUrlElicitation', 'notifyMcpResourceUpdated', 'notifyMcpListChanged', 'useMcpSession']
       .map(name => ({ name, from: runtimeIndex })))
     addServerHandler({ route: options.route, handler: resolver.resolve('./runtime/server/routes/mcp') })
     // The Protected Resource Metadata document of the endpoint (RFC 9728); 404 while OAuth is off.

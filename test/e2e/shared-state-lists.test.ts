@@ -1,11 +1,12 @@
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { connectLegacy, connectModern } from '../utils/clients'
+import { connectLegacy, connectModern, textOf } from '../utils/clients'
 import { startCluster } from '../utils/cluster'
 import type { Cluster } from '../utils/cluster'
 
 // notifyMcpListChanged() raised on either instance reaches each client once, whichever instance
-// holds its GET stream (legacy) or its subscriptions/listen stream (2026-07-28).
+// holds its GET stream (legacy) or its subscriptions/listen stream (2026-07-28); and
+// useMcpSession() values hold on every instance that serves the session.
 let cluster: Cluster
 
 beforeAll(async () => {
@@ -54,5 +55,17 @@ describe('list changes across instances, through Redis', () => {
     expect(changes).toBe(2)
     await subscription.close()
     await client.close()
+  })
+
+  it('useMcpSession() values hold on every instance that serves the session, apart from another session', async () => {
+    const client = await connectLegacy(cluster.url)
+    const other = await connectLegacy(cluster.url)
+    const results: string[] = []
+    // Round-robin: the calls alternate between the two instances.
+    for (const item of ['a', 'b', 'c', 'd']) results.push(textOf(await client.callTool({ name: 'cart_add', arguments: { item } })))
+    expect(results).toEqual(['a', 'a,b', 'a,b,c', 'a,b,c,d'])
+    expect(textOf(await other.callTool({ name: 'cart_add', arguments: { item: 'z' } }))).toBe('z')
+    await client.close()
+    await other.close()
   })
 })

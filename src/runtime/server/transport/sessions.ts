@@ -4,9 +4,9 @@ import type { HandlerDeps } from '../mcp/handlers'
 import { NodeSessionTransport } from './legacy-transport'
 import type { LegacyExchange } from './legacy-transport'
 import { createMcpServer } from '../mcp/server-factory'
-import { dropSubscriptions } from '../mcp/subscriptions'
+import { forgetSession } from '../mcp/session-end'
 import { trackLegacyServer } from '../mcp/list-changes'
-import { completeLocalUrlElicitation, forgetUrlElicitationsOf } from '../elicitation/url-completion'
+import { completeLocalUrlElicitation } from '../elicitation/url-completion'
 import { SharedSessionLink } from './shared-link'
 import { RecentlyEnded, SessionTable } from './session-table'
 import type { TabledSession } from './session-table'
@@ -229,8 +229,7 @@ export class LegacySessions {
   async close(id: string): Promise<void> {
     const session = this.sessions.remove(id)
     if (!session) return
-    dropSubscriptions(session.server)
-    forgetUrlElicitationsOf(id)
+    forgetSession(id, session.server)
     await session.server.close().catch(() => {})
   }
 

@@ -7,6 +7,8 @@ import type { SessionUpdate } from './session-envelopes'
 import { SharedStreamLog } from './shared-streams'
 import { RemoteResumes } from './remote-resume'
 import { instanceOfStream } from './stream-journal'
+import { createMemorySessionValues, installSessionValuesStore } from '../mcp/session-values'
+import { createSharedSessionValues } from './shared-session-values'
 import type { SessionCaps } from './session-table'
 import { createUrlCompletionRelay } from './url-relay'
 import { relaySubscriptions } from '../mcp/subscriptions'
@@ -44,6 +46,7 @@ export class SharedSessionLink {
       connected.listen(envelope => this.dispatch(connected, envelope, receive)).catch(logLost)
       relayUrlCompletions(createUrlCompletionRelay(connected, completeLocalUrlElicitation))
       relaySubscriptions(createSubscriptionRelay(connected))
+      installSessionValuesStore(createSharedSessionValues(connected))
       return connected
     })
     // A failed connection is reported by each request that needs it (a 503); not unhandled here.
@@ -183,5 +186,6 @@ export class SharedSessionLink {
     this.streams?.remote.closeAll()
     relayUrlCompletions(undefined)
     relaySubscriptions(undefined)
+    installSessionValuesStore(createMemorySessionValues())
   }
 }

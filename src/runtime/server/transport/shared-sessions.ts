@@ -51,6 +51,10 @@ function busyKey(sessionId: string): string {
 function levelKey(sessionId: string): string {
   return `level:${sessionId}`
 }
+/** The hash of a session's `useMcpSession()` values: kept, touched and removed with its record. */
+export function valuesKey(sessionId: string): string {
+  return `values:${sessionId}`
+}
 
 /**
  * Makes room for one more session of `owner` across all instances, as {@link SessionTable.makeRoom}
@@ -193,6 +197,7 @@ export class SharedSessionDirectory {
     await Promise.all([
       this.shared.delete(recordKey(sessionId)),
       this.shared.delete(levelKey(sessionId)),
+      this.shared.delete(valuesKey(sessionId)),
       this.shared.unrank(ALL_SESSIONS, sessionId),
       ...(known === undefined ? [] : [this.shared.unrank(ownerKey(known), sessionId)]),
     ])
@@ -201,7 +206,7 @@ export class SharedSessionDirectory {
   /** Keeps the record for another idle period and ranks the session as just used; `false` when it is gone. */
   async touch(sessionId: string, owner: string): Promise<boolean> {
     const kept = await this.shared.touch(recordKey(sessionId), this.ttlMs)
-    if (kept) await Promise.all([this.rankUse(sessionId, owner), this.shared.touch(levelKey(sessionId), this.ttlMs)])
+    if (kept) await Promise.all([this.rankUse(sessionId, owner), this.shared.touch(levelKey(sessionId), this.ttlMs), this.shared.touch(valuesKey(sessionId), this.ttlMs)])
     return kept
   }
 

@@ -138,6 +138,10 @@ export async function connectRedisState(options: RedisStateOptions): Promise<Mcp
     }),
     append: (key, values, ttlMs) => run(async () => { await commands.multi().rpush(base + key, ...values).pexpire(base + key, Math.max(1, Math.ceil(ttlMs))).exec() }),
     list: key => run(async () => await commands.lrange(base + key, 0, -1)),
+    hashGet: (key, field) => run(async () => await commands.hget(base + key, field) ?? undefined),
+    hashSet: (key, field, value, ttlMs) => run(async () => { await commands.multi().hset(base + key, field, value).pexpire(base + key, Math.max(1, Math.ceil(ttlMs))).exec() }),
+    hashDelete: (key, fields) => run(async () => { if (fields.length > 0) await commands.hdel(base + key, ...fields) }),
+    hashAll: key => run(async () => await commands.hgetall(base + key)),
     publish: (channel, message) => run(async () => { await commands.publish(base + channel, message) }),
     subscribe: async (channel, listener) => {
       listeners.set(base + channel, listener)

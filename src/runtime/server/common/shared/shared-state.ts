@@ -25,6 +25,14 @@ export interface McpSharedState extends McpStateStore {
   append: (key: string, values: string[], ttlMs: number) => Promise<void>
   /** The whole list `key` (empty when it is absent). */
   list: (key: string) => Promise<string[]>
+  /** One field of the hash `key`. */
+  hashGet: (key: string, field: string) => Promise<string | undefined>
+  /** Sets one field of the hash `key` and keeps the hash `ttlMs` from now, in one step. */
+  hashSet: (key: string, field: string, value: string, ttlMs: number) => Promise<void>
+  /** Removes fields of the hash `key`. */
+  hashDelete: (key: string, fields: string[]) => Promise<void>
+  /** Every field of the hash `key` (empty when it is absent). */
+  hashAll: (key: string) => Promise<Record<string, string>>
   /** Delivers `message` to every instance listening on `channel` (this one included). */
   publish: (channel: string, message: string) => Promise<void>
   /** Listens on `channel` for as long as the state is open. */

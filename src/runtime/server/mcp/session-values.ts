@@ -1,0 +1,57 @@
+/** Most keys one session holds. */
+export const MAX_SESSION_KEYS = 100
+/** Largest value one key holds, as JSON. */
+export const MAX_SESSION_VALUE_BYTES = 64 * 1024
+/** Longest key. */
+export const MAX_SESSION_KEY_LENGTH = 200
+
+/**
+ * Where the values of `useMcpSession()` live: this process's memory, or with
+ * `NUXT_MCP_REDIS_URL` a Redis hash per session that every instance reads. Values are JSON text.
+ */
+export interface SessionValuesStore {
+  get: (sessionId: string, key: string) => Promise<string | undefined>
+  set: (sessionId: string, key: string, json: string) => Promise<void>
+  remove: (sessionId: string, keys: string[]) => Promise<void>
+  all: (sessionId: string) => Promise<Record<string, string>>
+  /** Drops a closed session's values (this process's copy; the shared ones go with the session's record). */
+  forget: (sessionId: string) => void
+}
+
+/**
+ * The in-process store: one map per open session, dropped when the session closes.
+ *
+ * @example
+ * ```ts
+ * const store = createMemorySessionValues()
+ * await store.set('session-id', 'cart', '["apple"]')
+ * ```
+ */
+export function createMemorySessionValues(): SessionValuesStore {
+  const sessions = new Map<string, Map<string, string>>()
+  return {
+    get: async (sessionId, key) => sessions.get(sessionId)?.get(key),
+    set: async (sessionId, key, json) => {
+      const values = sessions.get(sessionId) ?? new Map<string, string>()
+      values.set(key, json)
+      sessions.set(sessionId, values)
+    },
+    remove: async (sessionId, keys) => {
+      for (const key of keys) sessions.get(sessionId)?.delete(key)
+    },
+    all: async sessionId => Object.fromEntries(sessions.get(sessionId) ?? []),
+    forget: sessionId => void sessions.delete(sessionId),
+  }
+}
+
+let store: SessionValuesStore = createMemorySessionValues()
+
+/** Installs the endpoint's store (the shared one with `NUXT_MCP_REDIS_URL`). */
+export function installSessionValuesStore(next: SessionValuesStore): void {
+  store = next
+}
+
+/** The store in use. */
+export function sessionValuesStore(): SessionValuesStore {
+  return store
+}
