@@ -2,6 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connectLegacy } from '../utils/clients'
 import { startFixture } from '../utils/fixture'
 import type { RunningFixture } from '../utils/fixture'
+import { until } from '../utils/until'
+
+/** internals() opens a legacy session per poll: poll slowly, under the session cap (100 per caller). */
+const POLL_MS = 100
 
 let app: RunningFixture
 
@@ -22,14 +26,6 @@ async function internals(): Promise<{ pendingLegacy: number, outcomes: Record<st
   return JSON.parse((result.content as { text: string }[])[0]!.text)
 }
 
-async function until(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time')
-    await new Promise(resolve => setTimeout(resolve, 50))
-  }
-}
-
 describe('legacy elicitation faults', () => {
   it('times out with McpElicitationError("timeout") naming the option', async () => {
     const client = await connectLegacy(app.url, { answer: neverAnswer })
@@ -44,23 +40,23 @@ describe('legacy elicitation faults', () => {
     const client = await connectLegacy(app.url, { answer: neverAnswer })
     const controller = new AbortController()
     const call = client.callTool({ name: 'ask_wait', arguments: { label: 'cancel' } }, undefined, { signal: controller.signal }).catch(() => 'aborted')
-    await until(async () => (await internals()).outcomes.cancel === 'waiting')
+    await until(async () => (await internals()).outcomes.cancel === 'waiting', 'the wait to start', 5000, POLL_MS)
     controller.abort()
     expect(await call).toBe('aborted')
-    await until(async () => (await internals()).outcomes.cancel === 'cancelled')
+    await until(async () => (await internals()).outcomes.cancel === 'cancelled', '"cancelled" after the abort', 5000, POLL_MS)
     await client.close()
   })
 
   it('aborts the wait when the client disconnects and does not resume within the grace', async () => {
     const client = await connectLegacy(app.url, { answer: neverAnswer })
     void client.callTool({ name: 'ask_wait', arguments: { label: 'disconnect' } }).catch(() => {})
-    await until(async () => (await internals()).outcomes.disconnect === 'waiting')
+    await until(async () => (await internals()).outcomes.disconnect === 'waiting', 'the wait to start', 5000, POLL_MS)
     // Closing the transport drops the open POST stream without a cancellation message. The
     // stream was primed (a 2025-11-25 session), so the wait goes on for the 5 s a client has to
     // resume it (GET + Last-Event-ID, see resumption.test.ts), then ends.
     await client.close()
     const dropped = Date.now()
-    await until(async () => (await internals()).outcomes.disconnect === 'cancelled', 10_000)
+    await until(async () => (await internals()).outcomes.disconnect === 'cancelled', '"cancelled" after the grace', 10_000, POLL_MS)
     expect(Date.now() - dropped).toBeGreaterThanOrEqual(4500)
   })
 
@@ -69,17 +65,17 @@ describe('legacy elicitation faults', () => {
     // The client's own call cannot end cleanly: its stream closes with the session. Only the
     // server side (the handler's wait) is under test here.
     void client.callTool({ name: 'ask_wait', arguments: { label: 'delete' } }).catch(() => {})
-    await until(async () => (await internals()).outcomes.delete === 'waiting')
+    await until(async () => (await internals()).outcomes.delete === 'waiting', 'the wait to start', 5000, POLL_MS)
     const sessionId = (client.transport as { sessionId?: string }).sessionId
     expect(sessionId).toBeTruthy()
     const response = await fetch(app.url, { method: 'DELETE', headers: { 'mcp-session-id': sessionId! } })
     expect(response.status).toBe(200)
-    await until(async () => (await internals()).outcomes.delete === 'cancelled')
+    await until(async () => (await internals()).outcomes.delete === 'cancelled', '"cancelled" after the DELETE', 5000, POLL_MS)
     await client.close().catch(() => {})
   })
 
   it('leaves no pending elicitation behind', async () => {
-    await until(async () => (await internals()).pendingLegacy === 0)
+    await until(async () => (await internals()).pendingLegacy === 0, 'no pending elicitation', 5000, POLL_MS)
     expect((await internals()).pendingLegacy).toBe(0)
   })
 })

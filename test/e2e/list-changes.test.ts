@@ -2,6 +2,7 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connectLegacy, connectModern } from '../utils/clients'
 import { startFixture } from '../utils/fixture'
+import { until } from '../utils/until'
 import type { RunningFixture } from '../utils/fixture'
 
 // notifyMcpListChanged(): legacy sessions hear it on their GET stream, 2026-07-28 clients on
@@ -19,14 +20,6 @@ afterAll(async () => {
 
 async function flip(on: boolean): Promise<void> {
   expect(await (await fetch(new URL(`/flip?on=${on ? 1 : 0}`, app.url))).json()).toEqual({ beta: on })
-}
-
-function until(check: () => boolean, what: string, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms
-  return new Promise((resolve, reject) => {
-    const poll = () => check() ? resolve() : Date.now() > deadline ? reject(new Error(`no ${what} within ${ms} ms`)) : setTimeout(poll, 20)
-    poll()
-  })
 }
 
 describe('list changes', () => {

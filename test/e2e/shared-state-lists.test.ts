@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connectLegacy, connectModern, textOf } from '../utils/clients'
 import { startCluster } from '../utils/cluster'
 import type { Cluster } from '../utils/cluster'
+import { until } from '../utils/until'
 
 // notifyMcpListChanged() raised on either instance reaches each client once, whichever instance
 // holds its GET stream (legacy) or its subscriptions/listen stream (2026-07-28); and
@@ -16,14 +17,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await cluster?.stop()
 })
-
-function until(check: () => boolean, what: string, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms
-  return new Promise((resolve, reject) => {
-    const poll = () => check() ? resolve() : Date.now() > deadline ? reject(new Error(`no ${what} within ${ms} ms`)) : setTimeout(poll, 20)
-    poll()
-  })
-}
 
 /** Raises a tools list change on each instance in turn. */
 async function changeOnEach(): Promise<void> {
