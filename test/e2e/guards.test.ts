@@ -90,6 +90,21 @@ describe.each(eras)('guards, $era', ({ connect }) => {
   })
 })
 
+describe('guards, legacy resource subscriptions', () => {
+  it('refuses to subscribe to a hidden resource exactly as to an unknown one', async () => {
+    const client = await connectLegacy(app.url, { requestInit: { headers: alice } })
+    try {
+      const hidden = await client.subscribeResource({ uri: 'notes://admin' }).then(() => 'subscribed', (error: unknown) => String(error))
+      const unknown = await client.subscribeResource({ uri: 'notes://nothing' }).then(() => 'subscribed', (error: unknown) => String(error))
+      expect(hidden).toMatch(/Cannot subscribe to "notes:\/\/admin": no resource or resource template has that URI/)
+      expect(hidden.replace('notes://admin', 'X')).toBe(unknown.replace('notes://nothing', 'X'))
+    }
+    finally {
+      await client.close()
+    }
+  })
+})
+
 describe('guards, the wire', () => {
   it('marks a 2026-07-28 list that depends on the caller cacheScope "private"', async () => {
     const { message } = await postModern(app.url, 'tools/list', {}, { headers: admin })

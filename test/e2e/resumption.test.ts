@@ -155,6 +155,27 @@ describe('legacy streams that drop, on one instance', () => {
     await fetch(app.url, { method: 'DELETE', headers: session })
   })
 
+  it('a client back after the grace gets the call\'s end: the wait was cancelled, and its answer kept', async () => {
+    const headers = { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream' }
+    const init = await fetch(app.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: { elicitation: { form: {} } }, clientInfo: { name: 'raw', version: '1' } } }) })
+    await init.text()
+    const session = { ...headers, 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-11-25' }
+    await fetch(app.url, { method: 'POST', headers: session, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })
+    const controller = new AbortController()
+    const call = await fetch(app.url, { method: 'POST', headers: session, signal: controller.signal, body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'ask_later', arguments: { delayMs: 0 } } }) })
+    const reader = call.body!.pipeThrough(new TextDecoderStream()).getReader()
+    let text = ''
+    while (!text.includes('elicitation/create')) text += (await reader.read()).value ?? ''
+    const lastId = [...text.matchAll(/^id: (\S+)$/gm)].at(-1)![1]!
+    controller.abort()
+    await new Promise(resolve => setTimeout(resolve, 5600))
+    const resumed = await fetch(app.url, { headers: { ...session, 'accept': 'text/event-stream', 'last-event-id': lastId } })
+    const rest = await resumed.text()
+    const answer = rest.split('\n').find(line => line.startsWith('data: ') && line.includes('"id":9'))
+    expect(JSON.parse(answer!.slice(6))).toMatchObject({ id: 9, result: { isError: true, content: [{ text: expect.stringMatching(/cancelled before an answer arrived/) }] } })
+    await fetch(app.url, { method: 'DELETE', headers: session })
+  }, 20_000)
+
   it('refuses a Last-Event-ID that is not one of ours, naming it', async () => {
     const client = await connectLegacy(app.url)
     const sessionId = (client.transport as { sessionId?: string }).sessionId!

@@ -27,8 +27,18 @@ interface Waiter {
   answer: Promise<McpElicitationAnswer>
 }
 
+/** JSON from the shared store, or `undefined` for anything unreadable (another version of the app mid-deploy). */
+function readJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  }
+  catch {
+    return undefined
+  }
+}
+
 function parseStored(text: string): { entry: McpPendingElicitation, waiter: string } | undefined {
-  const value: unknown = JSON.parse(text)
+  const value = readJson(text)
   if (!isRecord(value) || !isRecord(value.entry) || typeof value.waiter !== 'string') return undefined
   const { id, owner, createdAt, expiresAt } = value.entry
   const request = isRecord(value.entry.request) ? toElicitationRequest(value.entry.request) : 'none'
@@ -41,7 +51,7 @@ function isValue(value: unknown): value is McpElicitationValue {
 }
 
 function parseAnswer(text: string): { id: string, answer: McpElicitationAnswer } | undefined {
-  const value: unknown = JSON.parse(text)
+  const value = readJson(text)
   if (!isRecord(value) || typeof value.id !== 'string' || !isRecord(value.answer)) return undefined
   const { action, content } = value.answer
   if (action === 'decline' || action === 'cancel') return { id: value.id, answer: { action } }
@@ -128,7 +138,16 @@ export function createSharedElicitationRegistry(shared: Promise<McpSharedState>,
       const delivered: McpElicitationAnswer = late ? { action: 'cancel' } : answer
       const state = await ready()
       if (parsed.waiter === state.instanceId) resolveHere(id, delivered)
-      else await state.publish(waiterChannel(parsed.waiter), JSON.stringify({ id, answer: delivered }))
+      else {
+        try {
+          await state.publish(waiterChannel(parsed.waiter), JSON.stringify({ id, answer: delivered }))
+        }
+        catch (error) {
+          // Not delivered: the entry goes back, so that the answer sent again finds it.
+          if (!late && stored !== undefined) await state.put(entryKey(id), stored, parsed.entry.expiresAt - now() + EXPIRY_MARGIN_MS).catch(() => {})
+          throw error
+        }
+      }
       return !late
     },
     wait(id) {

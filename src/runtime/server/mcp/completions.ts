@@ -1,13 +1,10 @@
 import type { Server } from '@modelcontextprotocol/server'
 import type { McpCompleter } from './definitions'
 import type { McpRegistry } from './registry'
-import type { McpGuarded } from './guards'
+import type { HiddenCheck } from './guards'
 
 /** At most this many values go into one completion result (the spec's limit). */
 const MAX_VALUES = 100
-
-/** Whether the caller may not use a definition (unknown or guarded away): it completes nothing. */
-export type HiddenCheck = (found: { name: string, definition: McpGuarded } | undefined) => Promise<boolean>
 
 async function findCompleter(registry: McpRegistry, ref: { type: string, name?: string, uri?: string }, argument: string, hidden: HiddenCheck): Promise<McpCompleter | undefined> {
   if (ref.type === 'ref/prompt' && ref.name) {

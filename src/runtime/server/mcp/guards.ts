@@ -79,3 +79,19 @@ export async function allowedOf<T extends { name: string }>(items: T[], definiti
   }))
   return items.filter((_, index) => verdicts[index])
 }
+
+/** Whether the caller may not use a found definition (absent, or guarded away): it is answered as an unknown name. */
+export type HiddenCheck = (found: { name: string, definition: McpGuarded } | undefined) => Promise<boolean>
+
+/**
+ * The {@link HiddenCheck} of the caller `caller()` returns (the request being served).
+ *
+ * @example
+ * ```ts
+ * const hidden = hiddenFrom(() => getMcpScope())
+ * if (await hidden(registry.tools.get(name))) throw unknownTool(name)
+ * ```
+ */
+export function hiddenFrom(caller: () => McpRequestScope | undefined): HiddenCheck {
+  return async found => !found || (isGuarded(found.definition) && !await mayUse(found.definition, caller(), found.name))
+}

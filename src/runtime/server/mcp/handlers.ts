@@ -8,8 +8,7 @@ import { createRun, handlerContext } from './handler-context'
 import type { RunDeps } from './handler-context'
 import { installCompletionHandler } from './completions'
 import { installGuardedLists } from './guarded-lists'
-import { isGuarded, mayUse } from './guards'
-import type { McpGuarded } from './guards'
+import { hiddenFrom } from './guards'
 import { getMcpScope } from '../common/context'
 import { describeIssues, toolError, toPromptResult, toResourceResult, toToolResult } from './results'
 
@@ -41,8 +40,7 @@ function errorMessage(error: unknown): string {
 export function installMcpHandlers(server: Server, deps: HandlerDeps): void {
   const { registry } = deps
   const caller = () => deps.scope ?? getMcpScope()
-  /** Whether the caller may use a found definition: a hidden one is answered as an unknown name. */
-  const hidden = async (found: { name: string, definition: McpGuarded } | undefined) => !found || (isGuarded(found.definition) && !await mayUse(found.definition, caller(), found.name))
+  const hidden = hiddenFrom(caller)
   if (registry.guarded) installGuardedLists(server, registry, caller)
   else {
     server.setRequestHandler('tools/list', () => ({ tools: registry.lists.tools }))

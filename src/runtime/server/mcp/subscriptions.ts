@@ -2,6 +2,7 @@ import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server'
 import type { Server } from '@modelcontextprotocol/server'
 import { findResource } from './registry'
 import type { McpRegistry } from './registry'
+import type { HiddenCheck } from './guards'
 
 /** Longest URI a session may subscribe to: a `{+path}` template matches any length. */
 export const MAX_SUBSCRIPTION_URI_LENGTH = 2048
@@ -39,13 +40,14 @@ function refuse(message: string, uri: string): ProtocolError {
  * since they are kept for as long as the session lives. (The 2026-07-28 revision replaces them
  * with `subscriptions/listen`, which this module does not advertise.)
  */
-export function installSubscriptionHandlers(server: Server, registry: McpRegistry): void {
-  server.setRequestHandler('resources/subscribe', (request, ctx) => {
+export function installSubscriptionHandlers(server: Server, registry: McpRegistry, hidden: HiddenCheck): void {
+  server.setRequestHandler('resources/subscribe', async (request, ctx) => {
     const uri = request.params.uri
     if (uri.length > MAX_SUBSCRIPTION_URI_LENGTH) {
       throw refuse(`Cannot subscribe: the URI is ${uri.length} characters long; at most ${MAX_SUBSCRIPTION_URI_LENGTH} characters are accepted.`, uri)
     }
-    if (!findResource(registry, uri)) {
+    // A resource the caller may not use is answered as one that does not exist.
+    if (await hidden(findResource(registry, uri)?.resource)) {
       throw refuse(`Cannot subscribe to "${uri.slice(0, 200)}": no resource or resource template has that URI. Call resources/list or resources/templates/list for what exists.`, uri)
     }
     const uris = subscribed.get(server) ?? new Set<string>()

@@ -207,7 +207,11 @@ export class NodeSessionTransport implements Transport {
   private resumeGet(streamId: string, seq: number, res: ResponseSink, headers: Record<string, string>): void {
     if (this.get.resumeHere(streamId, seq, res, headers)) return
     const replay = this.routing?.replay?.(streamId) ?? Promise.resolve([])
-    void replay.then(events => this.get.open(res, headers, this.posts.resumable, { streamId, events: events.filter(event => event.seq > seq) }))
+    void replay.then((events) => {
+      // (The session may have closed while Redis was read: nothing would end a stream opened now.)
+      if (this.closed) return writeJsonRpcError(res, 404, -32001, 'Session not found: it was closed. Send a new initialize request without the Mcp-Session-Id header.')
+      this.get.open(res, headers, this.posts.resumable, { streamId, events: events.filter(event => event.seq > seq) })
+    })
   }
 
   private protocolVersionError(req: IncomingMessage): string | undefined {

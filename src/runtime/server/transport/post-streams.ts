@@ -18,6 +18,8 @@ interface PostStream {
   /** Takes over the abort of the stream's requests from the connection (see {@link LegacyExchange.deferAbort}). */
   deferAbort?: () => AbandonRequest
   abandon?: AbandonRequest
+  /** The grace ran out: the requests were abandoned. */
+  abandoned?: boolean
   grace?: ReturnType<typeof setTimeout>
   /** Where events go instead: a client that resumed the stream on another instance. */
   remote?: ResumeTarget
@@ -154,6 +156,7 @@ export class PostStreams {
     for (const entry of new Set([...this.byRequest.values(), ...this.journals.values()])) {
       clearTimeout(entry.grace)
       entry.stream?.end()
+      entry.remote?.end()
     }
     this.byRequest.clear()
     this.journals.clear()
@@ -201,7 +204,9 @@ export class PostStreams {
     clearTimeout(entry.grace)
     entry.grace = setTimeout(() => {
       if (entry.stream || entry.remote || entry.waiting.size === 0) return
-      for (const id of entry.waiting) this.byRequest.delete(id)
+      // The requests stay mapped: the answers the abort brings (cancelled waits) are journaled
+      // and end the stream, for a client that comes back later still.
+      entry.abandoned = true
       entry.abandon?.()
     }, RESUME_GRACE_MS)
     entry.grace.unref?.()
@@ -211,7 +216,11 @@ export class PostStreams {
   private forgetOld(): void {
     const before = Date.now() - JOURNAL_TTL_MS
     for (const [streamId, entry] of this.journals) {
-      if (entry.journal && entry.journal.lastUsed < before && (entry.waiting.size === 0 || !entry.stream)) this.journals.delete(streamId)
+      // A stream whose requests still run is kept, however quiet: a person may take ten minutes.
+      if (entry.journal && entry.journal.lastUsed < before && (entry.waiting.size === 0 || entry.abandoned)) {
+        this.journals.delete(streamId)
+        for (const id of entry.waiting) if (this.byRequest.get(id) === entry) this.byRequest.delete(id)
+      }
     }
   }
 }

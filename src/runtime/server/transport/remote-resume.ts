@@ -105,16 +105,19 @@ export class RemoteResumes {
     const requests = kept?.requests ?? []
     const answered = kept?.events.filter(event => answers(event.message, requests)) ?? []
     for (const event of answered) {
-      if (event.seq > resumed.last) resumed.stream.write(event.message, eventIdOf(resumed.streamId, event.seq))
+      if (event.seq <= resumed.last) continue
+      resumed.stream.write(event.message, eventIdOf(resumed.streamId, event.seq))
+      resumed.last = event.seq
     }
     // Numbered after the kept events and kept with them: a client that resumes once more (the v1
     // Client does after an error) finds them answered instead of being told again.
-    let next = Math.max(0, ...(kept?.events.map(event => event.seq) ?? []))
+    let next = Math.max(resumed.last, ...(kept?.events.map(event => event.seq) ?? []))
     const lost = requests
       .filter(id => !answered.some(event => answers(event.message, [id])))
       .map(id => ({ seq: ++next, message: lostAnswer(id, owner) }))
     if (lost.length > 0) await this.log.keep(resumed.sessionId, resumed.streamId, lost)
     for (const event of lost) resumed.stream.write(event.message, eventIdOf(resumed.streamId, event.seq))
+    resumed.last = next
     this.finish(tag)
   }
 
@@ -126,8 +129,11 @@ export class RemoteResumes {
     resumed.stream.end()
   }
 
-  /** Ends every resumed stream (the endpoint closes). */
+  /** Ends every resumed stream (the endpoint closes), telling their owners, whose requests then wait out the grace. */
   closeAll(): void {
-    for (const tag of [...this.open.keys()]) this.finish(tag)
+    for (const [tag, { sessionId, streamId }] of this.open) {
+      void this.directory.sendTo(instanceOfStream(streamId), { kind: 'resume-dropped', sessionId, streamId, tag }).catch(logLost)
+      this.finish(tag)
+    }
   }
 }

@@ -93,6 +93,13 @@ export function openSseStream(res: ResponseSink, options: OpenSseOptions = {}): 
     startKeepAlive()
     options.onFlush?.()
   })
+  // A client that left before the stream opened (while hooks or a lookup were awaited) has had
+  // its 'close' already: nothing would ever end this stream.
+  if (res.destroyed || res.writableEnded) {
+    // (On the next microtask: the caller holds the stream by then, as its onClose expects.)
+    queueMicrotask(finish)
+    return { write: () => false, prime: () => {}, end: () => {}, closed: true }
+  }
   if (options.flushNow) writeHead(true)
   res.once('close', finish)
   return {

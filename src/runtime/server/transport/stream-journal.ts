@@ -85,7 +85,11 @@ export class StreamJournal {
   record(message: JSONRPCMessage): JournalEvent {
     const event = { seq: this.next++, message }
     this.events.push(event)
-    if (this.events.length > MAX_EVENTS) this.events.shift()
+    if (this.events.length > MAX_EVENTS) {
+      // Progress pings go first: a question or an answer dropped would leave a client waiting.
+      const ping = this.events.findIndex(kept => 'method' in kept.message && !('id' in kept.message))
+      this.events.splice(ping >= 0 ? ping : 0, 1)
+    }
     this.lastUsed = Date.now()
     this.sink?.appended(this, event)
     return event
