@@ -1,3 +1,4 @@
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connectLegacy, textOf } from '../utils/clients'
 import type { ScriptedAnswer } from '../utils/clients'
@@ -44,6 +45,12 @@ describe('session caps across instances', () => {
     await new Promise(done => setTimeout(done, 2000))
     const refused = await connectFrom('10.0.0.1').then(() => 'opened', (error: unknown) => String(error))
     expect(refused).toMatch(/Too many MCP sessions of one caller \(2\), each with a request in flight.*NUXT_MCP_SESSIONS_MAX_PER_PRINCIPAL/)
+    // Ended for good (DELETE): closing alone would leave them busy for the 5 s a client has to
+    // resume a dropped call, and counted by the next test's caps.
+    await Promise.all([second, third].map(async (client) => {
+      if (!(client.transport instanceof StreamableHTTPClientTransport)) throw new Error('not a Streamable HTTP transport')
+      await client.transport.terminateSession()
+    }))
     await Promise.all([second.close(), third.close()])
     await Promise.all(waits)
     await first.close()

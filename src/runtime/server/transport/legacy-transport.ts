@@ -171,7 +171,7 @@ export class NodeSessionTransport implements Transport {
       res.end()
       return
     }
-    this.posts.open(res, requests.map(request => request.id), { 'mcp-session-id': this.sessionId }, exchange.deferAbort)
+    this.posts.open(res, requests.map(request => request.id), { 'mcp-session-id': this.sessionId }, exchange)
     for (const message of messages) this.deliver(message, extra)
   }
 

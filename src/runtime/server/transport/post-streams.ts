@@ -17,6 +17,10 @@ interface PostStream {
   journal?: StreamJournal
   /** Takes over the abort of the stream's requests from the connection (see {@link LegacyExchange.deferAbort}). */
   deferAbort?: () => AbandonRequest
+  /** Keeps the POST counted in flight past its connection (see {@link LegacyExchange.holdInFlight}). */
+  holdInFlight?: () => () => void
+  /** Ends that hold. */
+  unhold?: () => void
   abandon?: AbandonRequest
   /** The grace ran out: the requests were abandoned. */
   abandoned?: boolean
@@ -64,8 +68,8 @@ export class PostStreams {
    * Opens the SSE response of a POST that carries `requests`. `deferAbort` lets a resumable
    * stream keep its requests running when the connection drops.
    */
-  open(res: ResponseSink, requests: RequestId[], headers: Record<string, string>, deferAbort?: () => AbandonRequest): void {
-    const entry: PostStream = { waiting: new Set(requests), ...(deferAbort && { deferAbort }) }
+  open(res: ResponseSink, requests: RequestId[], headers: Record<string, string>, control: Pick<PostStream, 'deferAbort' | 'holdInFlight'> = {}): void {
+    const entry: PostStream = { waiting: new Set(requests), ...control }
     entry.stream = this.attach(entry, res, headers, false)
     for (const id of requests) this.byRequest.set(id, entry)
   }
@@ -155,6 +159,7 @@ export class PostStreams {
   closeAll(): void {
     for (const entry of new Set([...this.byRequest.values(), ...this.journals.values()])) {
       clearTimeout(entry.grace)
+      entry.unhold?.()
       entry.stream?.end()
       entry.remote?.end()
     }
@@ -168,6 +173,7 @@ export class PostStreams {
     const journal = new StreamJournal(`${this.instanceTag}.s${++this.count}`, [...entry.waiting], this.sink)
     // From now on a dropped connection is not the end of the requests: the grace decides.
     entry.abandon = entry.deferAbort?.()
+    entry.unhold = entry.holdInFlight?.()
     entry.journal = journal
     this.journals.set(journal.streamId, entry)
     entry.stream.prime(journal.primingId, RESUME_RETRY_MS)
@@ -184,6 +190,7 @@ export class PostStreams {
 
   private finish(entry: PostStream): void {
     clearTimeout(entry.grace)
+    entry.unhold?.()
     entry.stream?.end()
     entry.remote?.end()
     entry.remote = undefined
@@ -208,6 +215,7 @@ export class PostStreams {
       // and end the stream, for a client that comes back later still.
       entry.abandoned = true
       entry.abandon?.()
+      entry.unhold?.()
     }, RESUME_GRACE_MS)
     entry.grace.unref?.()
   }

@@ -19,6 +19,8 @@ export interface LegacyExchange {
    * requests outlive a dropped connection for a grace period, then call what this returns.
    */
   deferAbort?: () => AbandonRequest
+  /** Keeps the POST counted as in flight past its connection; call what it returns when its requests are done. */
+  holdInFlight?: () => () => void
 }
 
 /** Who is calling, as the `mcp:auth` hooks decided, and from where (for anonymous callers). */

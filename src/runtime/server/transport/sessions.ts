@@ -9,6 +9,7 @@ import { trackLegacyServer } from '../mcp/list-changes'
 import { completeLocalUrlElicitation } from '../elicitation/url-completion'
 import { SharedSessionLink } from './shared-link'
 import { RecentlyEnded, SessionTable } from './session-table'
+import { countInFlight } from './in-flight'
 import type { TabledSession } from './session-table'
 import { RECORD_TTL_WITHOUT_IDLE_MS } from './shared-sessions'
 import type { SharedSessionDirectory } from './shared-sessions'
@@ -200,17 +201,10 @@ export class LegacySessions {
     session.lastActivity = Date.now()
     // (A DELETE's touch could rank the session again after its removal.)
     if (exchange.req.method !== 'DELETE') this.touchShared(id, session)
-    if (exchange.req.method === 'POST') {
-      // In flight until the whole response is sent (an SSE stream may wait on a person).
-      session.active += 1
-      const endLease = this.link?.lease(id)
-      exchange.res.once('close', () => {
-        session.active -= 1
-        session.lastActivity = Date.now()
-        endLease?.()
-      })
-    }
-    session.transport.handle(exchange, () => this.end(id))
+    // A POST is in flight until its response is sent, or its requests are done (a stream that
+    // waits for its client to resume): meanwhile the session is busy, on every instance.
+    const holdInFlight = exchange.req.method === 'POST' ? countInFlight(session, exchange.res, this.link?.lease(id)) : undefined
+    session.transport.handle({ ...exchange, ...(holdInFlight && { holdInFlight }) }, () => this.end(id))
   }
 
   /**
