@@ -20,7 +20,15 @@ interface Resumed {
   /** The last event the client has. */
   last: number
   watch?: ReturnType<typeof setInterval>
+  /** Whether the owner took the resume request (pub/sub may drop a message while a subscriber reconnects). */
+  acknowledged: boolean
 }
+
+/**
+ * How long the owner has to take a resume request before it is sent again, for as long as the
+ * stream is open (a dead owner never takes it: the heartbeat watch answers for it then).
+ */
+const ACK_WAIT_MS = 2000
 
 /** The answer a request gets when the instance that ran it died before answering. */
 function lostAnswer(id: RequestId, owner: string): JSONRPCMessage {
@@ -58,6 +66,7 @@ export class RemoteResumes {
       sessionId,
       streamId,
       last: seq,
+      acknowledged: false,
       stream: openSseStream(res, {
         headers,
         flushNow: true,
@@ -68,7 +77,12 @@ export class RemoteResumes {
       }),
     }
     this.open.set(tag, resumed)
-    void this.directory.sendTo(owner, { kind: 'resume', sessionId, streamId, after: seq, to: this.directory.instanceId, tag }).catch(logLost)
+    const ask = () => {
+      if (this.open.get(tag) !== resumed || resumed.acknowledged) return
+      void this.directory.sendTo(owner, { kind: 'resume', sessionId, streamId, after: resumed.last, to: this.directory.instanceId, tag }).catch(logLost)
+      setTimeout(ask, ACK_WAIT_MS).unref?.()
+    }
+    ask()
     let checking = false
     let missingSince: number | undefined
     resumed.watch = setInterval(() => {
@@ -87,9 +101,11 @@ export class RemoteResumes {
   }
 
   /** An event or the end of a stream resumed here, from the instance that runs it. */
-  receive(envelope: Extract<SessionEnvelope, { kind: 'stream-event' | 'stream-end' }>): void {
+  receive(envelope: Extract<SessionEnvelope, { kind: 'stream-event' | 'stream-end' | 'stream-ack' }>): void {
     const resumed = this.open.get(envelope.tag)
     if (!resumed) return
+    resumed.acknowledged = true
+    if (envelope.kind === 'stream-ack') return
     if (envelope.kind === 'stream-end') return this.finish(envelope.tag)
     if (envelope.seq <= resumed.last) return
     resumed.last = envelope.seq

@@ -20,11 +20,13 @@ export type SessionEnvelope =
   | { kind: 'stream-event', tag: string, seq: number, message: JSONRPCMessage }
   /** A stream resumed on the receiving instance has no more events (its requests are answered, or it is unknown). */
   | { kind: 'stream-end', tag: string }
+  /** The instance that runs a stream took the resume request `tag`: its events follow. */
+  | { kind: 'stream-ack', tag: string }
   /** The client that resumed a stream of this instance elsewhere went away again. */
   | { kind: 'resume-dropped', sessionId: string, streamId: string, tag: string }
 
 /** The envelopes about a resumed stream, which the shared link serves itself. */
-export type StreamEnvelope = Extract<SessionEnvelope, { kind: 'resume' | 'stream-event' | 'stream-end' | 'resume-dropped' }>
+export type StreamEnvelope = Extract<SessionEnvelope, { kind: 'resume' | 'stream-event' | 'stream-end' | 'stream-ack' | 'resume-dropped' }>
 /** The envelopes the sessions act on. */
 export type SessionUpdate = Exclude<SessionEnvelope, StreamEnvelope>
 
@@ -44,6 +46,7 @@ const PARSERS: Record<SessionEnvelope['kind'], Parse> = {
     : undefined,
   'stream-event': v => str(v.tag) && typeof v.seq === 'number' ? { kind: 'stream-event', tag: v.tag, seq: v.seq, message: parseJSONRPCMessage(v.message) } : undefined,
   'stream-end': v => str(v.tag) ? { kind: 'stream-end', tag: v.tag } : undefined,
+  'stream-ack': v => str(v.tag) ? { kind: 'stream-ack', tag: v.tag } : undefined,
   'resume-dropped': v => str(v.sessionId) && str(v.streamId) && str(v.tag) ? { kind: 'resume-dropped', sessionId: v.sessionId, streamId: v.streamId, tag: v.tag } : undefined,
 }
 

@@ -55,7 +55,7 @@ export class SharedSessionLink {
 
   /** Serves the envelopes about resumed streams; hands the others to the sessions. */
   private dispatch(directory: SharedSessionDirectory, envelope: SessionEnvelope, receive: (envelope: SessionUpdate) => void): void {
-    if (envelope.kind === 'stream-event' || envelope.kind === 'stream-end') return this.streams?.remote.receive(envelope)
+    if (envelope.kind === 'stream-event' || envelope.kind === 'stream-end' || envelope.kind === 'stream-ack') return this.streams?.remote.receive(envelope)
     if (envelope.kind === 'resume-dropped') return this.transportOf(envelope.sessionId)?.posts.remoteDropped(envelope.streamId, envelope.tag)
     if (envelope.kind !== 'resume') return receive(envelope)
     const { to, tag } = envelope
@@ -65,6 +65,7 @@ export class SharedSessionLink {
       deliver: (event: { seq: number, message: JSONRPCMessage }) => send({ kind: 'stream-event', tag, seq: event.seq, message: event.message }),
       end: () => send({ kind: 'stream-end', tag }),
     }
+    send({ kind: 'stream-ack', tag })
     if (!this.transportOf(envelope.sessionId)?.posts.resumeFor(envelope.streamId, envelope.after, target)) target.end()
   }
 
