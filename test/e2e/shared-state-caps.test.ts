@@ -4,6 +4,7 @@ import { connectLegacy, textOf } from '../utils/clients'
 import type { ScriptedAnswer } from '../utils/clients'
 import { startCluster } from '../utils/cluster'
 import type { Cluster } from '../utils/cluster'
+import { until } from '../utils/until'
 
 // The session caps hold across instances: two instances sharing Redis behind nginx, at most two
 // sessions per caller and three in all. Anonymous callers are told apart by the address nginx
@@ -36,7 +37,9 @@ describe('session caps across instances', () => {
     for (const client of [first, second, first, second]) expect(await statusOf(client)).toBe('served')
     await statusOf(second)
     const third = await connectFrom('10.0.0.1', never)
-    // The first was the least recently used: gone everywhere (both instances answer 404).
+    // The first was the least recently used: gone everywhere (both instances answer 404, the
+    // other one once the pub/sub message has reached it, milliseconds later).
+    await until(async () => /Session not found/.test(await statusOf(first)), 'the end of the first session', 2000, 50)
     expect(await statusOf(first)).toMatch(/Session not found/)
     expect(await statusOf(first)).toMatch(/Session not found/)
     expect(await statusOf(second)).toBe('served')
@@ -65,6 +68,7 @@ describe('session caps across instances', () => {
     await statusOf(b1)
     // Three open: the fourth, of a third caller, ends a1 (the least recently used of all).
     const c1 = await connectFrom('10.0.0.4')
+    await until(async () => /Session not found/.test(await statusOf(a1)), 'the end of a1', 2000, 50)
     expect(await statusOf(a1)).toMatch(/Session not found/)
     for (const client of [a2, b1, c1]) expect(await statusOf(client)).toBe('served')
     await Promise.all([a1, a2, b1, c1].map(client => client.close()))
