@@ -36,7 +36,7 @@ export function useMcpSharedState(config: McpServerConfig): Promise<McpSharedSta
  * export default defineEventHandler(event => useMcpEndpoint(event).serve(event))
  * ```
  */
-export function useMcpEndpoint(event?: H3Event): McpEndpoint {
+export function useMcpEndpoint(event: H3Event): McpEndpoint {
   if (endpoint) return endpoint
   const nitro = useNitroApp()
   const config = useRuntimeConfig(event).mcp as McpServerConfig

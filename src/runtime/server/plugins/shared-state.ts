@@ -1,7 +1,7 @@
 import { defineNitroPlugin, useRuntimeConfig } from 'nitropack/runtime'
 import type { McpServerConfig } from '../common/config'
 import { redactRedisUrl } from '../common/shared/redis'
-import { useMcpEndpoint, useMcpSharedState } from '../use-endpoint'
+import { useMcpSharedState } from '../use-endpoint'
 
 // With NUXT_MCP_REDIS_URL, connects to Redis when the server starts, so a missing `ioredis`
 // package or an unreachable Redis is said in the log at once, not at the first MCP request.
@@ -11,11 +11,6 @@ export default defineNitroPlugin((nitroApp) => {
   const config = useRuntimeConfig().mcp as McpServerConfig
   const connecting = useMcpSharedState(config)
   if (!connecting) return
-  // The endpoint is made at startup rather than at the first MCP request: an instance that has
-  // served none yet still hears the others (URL completions, list changes) and passes its own on
-  // (notifyMcpListChanged() from an admin route). On the next turn: useNitroApp() has no app
-  // while the plugins run.
-  setTimeout(() => useMcpEndpoint(), 0)
   connecting.then(
     state => console.info(`[nuxt-mcp-elicitation] State shared through Redis at ${redactRedisUrl(config.redisUrl)} (this instance: ${state.instanceId}).`),
     (error: unknown) => console.error(error instanceof Error ? error.message : error),
