@@ -45,7 +45,8 @@ export class NodeSessionTransport implements Transport {
   private supportedVersions: string[] = []
   /** The session's POST streams: another instance's client may resume one of them here (shared-link.ts). */
   readonly posts: PostStreams
-  private readonly get: GetStream
+  /** The session's GET stream (`isOpen`: whether it is open on this instance). */
+  readonly get: GetStream
   private hydrated?: () => void
 
   constructor(readonly sessionId: string, private readonly routing?: SessionRouting) {
@@ -98,11 +99,6 @@ export class NodeSessionTransport implements Transport {
       return
     }
     this.onmessage?.(message, extra)
-  }
-
-  /** Whether the session's GET stream is open on this instance. */
-  get hasOpenStream(): boolean {
-    return this.get.isOpen
   }
 
   /** True once `initialize` was accepted: only then is the session worth keeping. */

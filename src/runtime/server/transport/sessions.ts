@@ -124,7 +124,7 @@ export class LegacySessions {
     const server = createMcpServer(this.deps, 'legacy')
     const transport = new NodeSessionTransport(id, directory && this.link?.routing(directory, id))
     // (With several instances, only the one holding the GET stream tells the session of list changes.)
-    const untrack = trackLegacyServer(server, () => !this.link || transport.hasOpenStream)
+    const untrack = trackLegacyServer(server, () => !this.link || transport.get.isOpen)
     transport.onclose = () => {
       this.sessions.remove(id)
       untrack()
