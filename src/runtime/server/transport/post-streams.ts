@@ -69,7 +69,7 @@ export class PostStreams {
    * stream keep its requests running when the connection drops.
    */
   open(res: ResponseSink, requests: RequestId[], headers: Record<string, string>, control: Pick<PostStream, 'deferAbort' | 'holdInFlight'> = {}): void {
-    const entry: PostStream = { waiting: new Set(requests), ...control }
+    const entry: PostStream = { waiting: new Set(requests), deferAbort: control.deferAbort, holdInFlight: control.holdInFlight }
     entry.stream = this.attach(entry, res, headers, false)
     for (const id of requests) this.byRequest.set(id, entry)
   }
