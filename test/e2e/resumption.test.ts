@@ -23,14 +23,19 @@ afterAll(async () => {
 
 const resumptions = () => proxy.heads.filter(head => /^GET /.test(head) && /\r\nlast-event-id: /i.test(head))
 
+/** Opens a raw legacy session declaring `elicitation`; returns the headers its requests carry. */
+async function openRawSession(version: string, elicitation: Record<string, unknown>): Promise<Record<string, string>> {
+  const headers = { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream' }
+  const init = await fetch(app.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: version, capabilities: { elicitation }, clientInfo: { name: 'raw', version: '1' } } }) })
+  await init.text()
+  const session = { ...headers, 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': version }
+  await fetch(app.url, { method: 'POST', headers: session, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })
+  return session
+}
+
 /** Reads a raw legacy session's first SSE bytes, to see whether the stream was primed. */
 async function firstBytes(version: string): Promise<string> {
-  const headers = { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream' }
-  const init = await fetch(app.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: version, capabilities: { elicitation: {} }, clientInfo: { name: 'raw', version: '1' } } }) })
-  const session = init.headers.get('mcp-session-id')!
-  await init.text()
-  const sessionHeaders = { ...headers, 'mcp-session-id': session, 'mcp-protocol-version': version }
-  await fetch(app.url, { method: 'POST', headers: sessionHeaders, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })
+  const sessionHeaders = await openRawSession(version, {})
   const controller = new AbortController()
   const call = await fetch(app.url, { method: 'POST', headers: sessionHeaders, signal: controller.signal, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ask_later', arguments: { delayMs: 50 } } }) })
   const reader = call.body!.pipeThrough(new TextDecoderStream()).getReader()
@@ -128,11 +133,7 @@ describe('legacy streams that drop, on one instance', () => {
   })
 
   it('the GET stream: what is raised while it is closed comes first when the client resumes it', async () => {
-    const headers = { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream' }
-    const init = await fetch(app.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: { elicitation: { url: {} } }, clientInfo: { name: 'raw', version: '1' } } }) })
-    await init.text()
-    const session = { ...headers, 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-11-25' }
-    await fetch(app.url, { method: 'POST', headers: session, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })
+    const session = await openRawSession('2025-11-25', { url: {} })
     const controller = new AbortController()
     const get = await fetch(app.url, { headers: { ...session, accept: 'text/event-stream' }, signal: controller.signal })
     const reader = get.body!.pipeThrough(new TextDecoderStream()).getReader()
@@ -156,11 +157,7 @@ describe('legacy streams that drop, on one instance', () => {
   })
 
   it('a client back after the grace gets the call\'s end: the wait was cancelled, and its answer kept', async () => {
-    const headers = { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream' }
-    const init = await fetch(app.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: { elicitation: { form: {} } }, clientInfo: { name: 'raw', version: '1' } } }) })
-    await init.text()
-    const session = { ...headers, 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-11-25' }
-    await fetch(app.url, { method: 'POST', headers: session, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })
+    const session = await openRawSession('2025-11-25', { form: {} })
     const controller = new AbortController()
     const call = await fetch(app.url, { method: 'POST', headers: session, signal: controller.signal, body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'ask_later', arguments: { delayMs: 0 } } }) })
     const reader = call.body!.pipeThrough(new TextDecoderStream()).getReader()

@@ -18,6 +18,7 @@ export type { LegacyExchange } from './session-request'
 const MAX_BATCH = 100
 /** The first revision whose clients parse a priming event (an event id with empty data) and resume. */
 const FIRST_RESUMING_VERSION = '2025-11-25'
+const SESSION_CLOSED = 'Session not found: it was closed. Send a new initialize request without the Mcp-Session-Id header.'
 
 function acceptsBoth(accept: string | undefined): boolean {
   return accept !== undefined && accept.includes('application/json') && accept.includes('text/event-stream')
@@ -116,7 +117,7 @@ export class NodeSessionTransport implements Transport {
   /** `onDelete` ends the session; `false` when it could not be ended everywhere (503). */
   handle(exchange: LegacyExchange, onDelete: () => void | Promise<boolean>): void {
     const { req, res } = exchange
-    if (this.closed) return writeJsonRpcError(res, 404, -32001, 'Session not found: it was closed. Send a new initialize request without the Mcp-Session-Id header.')
+    if (this.closed) return writeJsonRpcError(res, 404, -32001, SESSION_CLOSED)
     if (req.method === 'POST') return this.post(exchange)
     const versionError = this.protocolVersionError(req)
     if (versionError) return writeJsonRpcError(res, 400, -32000, versionError)
@@ -205,7 +206,7 @@ export class NodeSessionTransport implements Transport {
     const replay = this.routing?.replay?.(streamId) ?? Promise.resolve([])
     void replay.then((events) => {
       // (The session may have closed while Redis was read: nothing would end a stream opened now.)
-      if (this.closed) return writeJsonRpcError(res, 404, -32001, 'Session not found: it was closed. Send a new initialize request without the Mcp-Session-Id header.')
+      if (this.closed) return writeJsonRpcError(res, 404, -32001, SESSION_CLOSED)
       this.get.open(res, headers, this.posts.resumable, { streamId, events: events.filter(event => event.seq > seq) })
     })
   }

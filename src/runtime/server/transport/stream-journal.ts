@@ -99,9 +99,4 @@ export class StreamJournal {
   after(seq: number): JournalEvent[] {
     return this.events.filter(event => event.seq > seq)
   }
-
-  /** True once every request of the stream has its answer among the events. */
-  get complete(): boolean {
-    return this.requests.every(id => this.events.some(event => answers(event.message, [id])))
-  }
 }
