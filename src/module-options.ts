@@ -1,5 +1,6 @@
 import type { McpServerConfig } from './runtime/server/common/config'
 import type { McpHostOptions } from './host-setup'
+import type { McpEndpointModuleOptions } from './endpoints'
 
 /** Options of the `mcp:` key in nuxt.config. */
 export interface ModuleOptions {
@@ -7,6 +8,18 @@ export interface ModuleOptions {
   enabled: boolean
   /** Where the endpoint lives. */
   route: string
+  /**
+   * More endpoints, each with its own definitions in `server/mcp/<key>/{tools,resources,prompts}`,
+   * served at `<route>/<key>` (a folder alone is enough: an entry here only changes its settings).
+   * Each has its own name, instructions, OAuth settings and sessions; hooks and guards tell them
+   * apart by `route`. See docs/definitions.md ("Several endpoints").
+   *
+   * @example
+   * ```ts
+   * export default defineNuxtConfig({ mcp: { endpoints: { admin: { instructions: 'Tools for the support team.', auth: { scopes: ['admin'] } } } } })
+   * ```
+   */
+  endpoints?: Record<string, McpEndpointModuleOptions>
   /** The server name clients show. Defaults to the app's package name. */
   name?: string
   version: string

@@ -4,6 +4,7 @@ import { defu } from 'defu'
 import { resolve } from 'pathe'
 import type { McpServerConfig } from './runtime/server/common/config'
 import { renderDefinitionsModule, scanDefinitions } from './scan'
+import { endpointConfig, findEndpointFolders, planEndpoints } from './endpoints'
 import type { ScannedDefinition } from './scan'
 import { definitionWarnings, endpointSummary, printDevBanner, reportRescan, warnAboutDefinitions } from './dev-feedback'
 import type { DevReport } from './dev-feedback'
@@ -126,7 +127,20 @@ export default defineNuxtModule<ModuleOptions>({
     }))
     layers[0] = { rootDir: nuxt.options.rootDir, serverDir: nuxt.options.serverDir }
 
-    let found: ScannedDefinition[] = await scanDefinitions(layers)
+    // The default endpoint (server/mcp/{tools,resources,prompts} at mcp.route), then one per
+    // server/mcp/<key>/ folder or mcp.endpoints key.
+    const plans = planEndpoints(options.route, await findEndpointFolders(layers.map(layer => layer.serverDir)), options.endpoints ?? {})
+    const extra = plans.filter(plan => plan.key)
+    if (extra.length > 0) {
+      const mcp = nuxt.options.runtimeConfig.mcp as McpServerConfig
+      mcp.endpoints = Object.fromEntries(extra.map(plan => [plan.key, defu(mcp.endpoints?.[plan.key] ?? {}, endpointConfig(plan, options.endpoints?.[plan.key] ?? {}, serverConfig))]))
+    }
+    const scanAll = async () => new Map(await Promise.all(plans.map(async plan => [plan.key, await scanDefinitions(layers, plan.key)] as const)))
+    let scanned = await scanAll()
+    for (const plan of extra) {
+      if (scanned.get(plan.key)?.length === 0) logger.warn(`mcp.endpoints.${plan.key} has no definitions: add them under server/mcp/${plan.key}/tools (or resources, prompts); until then ${plan.route} serves empty lists.`)
+    }
+    const found: ScannedDefinition[] = [...scanned.values()].flat()
     warnAboutDefinitions(logger, found, !nuxt.options.dev)
     // `nuxi dev`: the endpoint's URL once it listens, and what the console last said about it.
     let devUrl: string | undefined
@@ -136,24 +150,28 @@ export default defineNuxtModule<ModuleOptions>({
       // Re-scanned on every Nitro build, so files added in `nuxi dev` appear after a reload, with
       // their warnings and the endpoint's new counts.
       getContents: async () => {
-        found = await scanDefinitions(layers)
-        if (devUrl) devReport = reportRescan(logger, devUrl, devReport, found)
-        return renderDefinitionsModule(found)
+        scanned = await scanAll()
+        if (devUrl) devReport = reportRescan(logger, devUrl, devReport, scanned.get('') ?? [])
+        return renderDefinitionsModule(scanned)
       },
     })
     addTypeTemplate({
       filename: 'types/mcp-elicitation-definitions.d.ts',
-      getContents: () => `declare module '${VIRTUAL_DEFINITIONS}' {\n  const definitions: import('${resolver.resolve('./runtime/server/mcp/registry')}').McpDefinitions\n  export default definitions\n}\n`,
+      getContents: () => `declare module '${VIRTUAL_DEFINITIONS}' {\n  const definitions: Record<string, import('${resolver.resolve('./runtime/server/mcp/registry')}').McpDefinitions>\n  export default definitions\n}\n`,
     }, { nitro: true })
 
     const runtimeIndex = resolver.resolve('./runtime/server/index')
     addServerImports(['defineMcpTool', 'defineMcpResource', 'defineMcpPrompt', 'useMcpElicitation', 'McpElicitationError', 'completeMcpUrlElicitation', 'notifyMcpResourceUpdated', 'notifyMcpListChanged', 'useMcpSession']
       .map(name => ({ name, from: runtimeIndex })))
-    addServerHandler({ route: options.route, handler: resolver.resolve('./runtime/server/routes/mcp') })
-    // The Protected Resource Metadata document of the endpoint (RFC 9728); 404 while OAuth is off.
-    addServerHandler({ route: `/.well-known/oauth-protected-resource${options.route}`, method: 'get', handler: resolver.resolve('./runtime/server/routes/oauth-metadata') })
-    addServerTemplate({ filename: VIRTUAL_OPTIONS, getContents: () => `export const route = ${JSON.stringify(options.route)}\n` })
-    addTypeTemplate({ filename: 'types/mcp-elicitation-options.d.ts', getContents: () => `declare module '${VIRTUAL_OPTIONS}' {\n  export const route: string\n}\n` }, { nitro: true })
+    for (const plan of plans) {
+      addServerHandler({ route: plan.route, handler: resolver.resolve('./runtime/server/routes/mcp') })
+      // The Protected Resource Metadata document of the endpoint (RFC 9728); 404 while OAuth is off there.
+      addServerHandler({ route: `/.well-known/oauth-protected-resource${plan.route}`, method: 'get', handler: resolver.resolve('./runtime/server/routes/oauth-metadata') })
+    }
+    // Each endpoint's key by route: the one route handler finds its endpoint by the route it matched.
+    const keys = Object.fromEntries(plans.map(plan => [plan.route, plan.key]))
+    addServerTemplate({ filename: VIRTUAL_OPTIONS, getContents: () => `export const route = ${JSON.stringify(options.route)}\nexport const endpointKeys = ${JSON.stringify(keys)}\n` })
+    addTypeTemplate({ filename: 'types/mcp-elicitation-options.d.ts', getContents: () => `declare module '${VIRTUAL_OPTIONS}' {\n  export const route: string\n  export const endpointKeys: Record<string, string>\n}\n` }, { nitro: true })
     addServerPlugin(resolver.resolve('./runtime/server/plugins/check-config'))
     addServerPlugin(resolver.resolve('./runtime/server/plugins/shared-state'))
 
@@ -165,8 +183,10 @@ export default defineNuxtModule<ModuleOptions>({
     if (nuxt.options.dev) {
       nuxt.hook('listen', (_server, listener: { url?: string }) => {
         devUrl = new URL(options.route, listener.url ?? 'http://localhost:3000').href
-        printDevBanner(logger, devUrl, serverConfig.name, found)
-        devReport = { ...devReport, summary: endpointSummary(devUrl, found) }
+        const defaultFound = scanned.get('') ?? []
+        printDevBanner(logger, devUrl, serverConfig.name, defaultFound)
+        for (const plan of extra) logger.info(endpointSummary(new URL(plan.route, devUrl).href, scanned.get(plan.key) ?? []))
+        devReport = { ...devReport, summary: endpointSummary(devUrl, defaultFound) }
       })
     }
   },

@@ -101,20 +101,22 @@ export function readDeclaredName(source: string): string | undefined {
 }
 
 /**
- * Finds every definition in `server/mcp/{tools,resources,prompts}` of each layer. Layers come
- * app first: a name defined by the app hides the same name from a layer; two files with one
- * name inside the same layer are a build error naming both.
+ * Finds every definition in `server/mcp/{tools,resources,prompts}` of each layer (or, for another
+ * endpoint, `server/mcp/<folder>/{tools,resources,prompts}`). Layers come app first: a name
+ * defined by the app hides the same name from a layer; two files with one name inside the same
+ * layer are a build error naming both.
  *
  * @example
  * ```ts
  * const found = await scanDefinitions([{ serverDir: '/app/server', rootDir: '/app' }])
+ * const admin = await scanDefinitions([{ serverDir: '/app/server', rootDir: '/app' }], 'admin')
  * ```
  */
-export async function scanDefinitions(layers: { serverDir: string, rootDir: string }[]): Promise<ScannedDefinition[]> {
+export async function scanDefinitions(layers: { serverDir: string, rootDir: string }[], folder = ''): Promise<ScannedDefinition[]> {
   const chosen = new Map<string, ScannedDefinition>()
   for (const [layerIndex, layer] of layers.entries()) {
     for (const kind of DEFINITION_KINDS) {
-      const files = await resolveFiles(resolve(layer.serverDir, 'mcp', kind), PATTERN)
+      const files = await resolveFiles(resolve(layer.serverDir, 'mcp', folder, kind), PATTERN)
       for (const path of files.sort()) {
         const fallbackName = basename(path, extname(path))
         const source = await readFile(path, 'utf8')
@@ -138,14 +140,21 @@ export async function scanDefinitions(layers: { serverDir: string, rootDir: stri
 }
 
 /**
- * The generated server module importing every definition, grouped by kind.
+ * The generated server module importing every definition: one `{ tools, resources, prompts }`
+ * object per endpoint, keyed by the endpoint's key (`''` for the default endpoint at `mcp.route`).
  */
-export function renderDefinitionsModule(found: ScannedDefinition[]): string {
-  const imports = found.map((entry, index) => `import d${index} from ${JSON.stringify(entry.path)}`)
-  const group = (kind: DefinitionKind) => found
-    .map((entry, index) => ({ entry, index }))
-    .filter(({ entry }) => entry.kind === kind)
-    .map(({ entry, index }) => `{ file: ${JSON.stringify(entry.file)}, fallbackName: ${JSON.stringify(entry.fallbackName)}, definition: d${index} }`)
-    .join(',\n    ')
-  return `${imports.join('\n')}\n\nexport default {\n  tools: [\n    ${group('tools')}\n  ],\n  resources: [\n    ${group('resources')}\n  ],\n  prompts: [\n    ${group('prompts')}\n  ],\n}\n`
+export function renderDefinitionsModule(byEndpoint: Map<string, ScannedDefinition[]>): string {
+  const imports: string[] = []
+  const objects: string[] = []
+  for (const [key, found] of byEndpoint) {
+    const first = imports.length
+    for (const entry of found) imports.push(`import d${imports.length} from ${JSON.stringify(entry.path)}`)
+    const group = (kind: DefinitionKind) => found
+      .map((entry, index) => ({ entry, index: first + index }))
+      .filter(({ entry }) => entry.kind === kind)
+      .map(({ entry, index }) => `{ file: ${JSON.stringify(entry.file)}, fallbackName: ${JSON.stringify(entry.fallbackName)}, definition: d${index} }`)
+      .join(',\n      ')
+    objects.push(`  ${JSON.stringify(key)}: {\n    tools: [\n      ${group('tools')}\n    ],\n    resources: [\n      ${group('resources')}\n    ],\n    prompts: [\n      ${group('prompts')}\n    ],\n  },`)
+  }
+  return `${imports.join('\n')}\n\nexport default {\n${objects.join('\n')}\n}\n`
 }

@@ -62,3 +62,25 @@ describe('list changes across instances, through Redis', () => {
     await other.close()
   })
 })
+
+describe('a second endpoint across instances (/mcp/second)', () => {
+  it('its legacy session is served by both instances, with its own values, and hears the changes sent to it', async () => {
+    const second = new URL('/mcp/second', cluster.url)
+    const client = await connectLegacy(second)
+    let changes = 0
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => { changes += 1 })
+    const served: string[] = []
+    for (const add of [1, 2, 3, 4]) served.push(textOf(await client.callTool({ name: 'tally', arguments: { add } })))
+    expect(served.map(line => line.split(' ')[0])).toEqual(['1', '3', '6', '10'])
+    // Round-robin: both instances served the session.
+    expect(new Set(served.map(line => line.split(' ')[1])).size).toBe(2)
+    expect((await client.listTools()).tools.map(tool => tool.name)).toEqual(['tally'])
+    // A change for the first endpoint only does not reach it; one for it does, from either instance.
+    for (const instance of cluster.instances) await fetch(new URL('/list-changed?endpoint=/mcp', instance.url))
+    for (const instance of cluster.instances) await fetch(new URL('/list-changed?endpoint=/mcp/second', instance.url))
+    await until(() => changes === 2, 'two tools/list_changed on /mcp/second')
+    await new Promise(resolve => setTimeout(resolve, 300))
+    expect(changes).toBe(2)
+    await client.close()
+  })
+})

@@ -1,8 +1,9 @@
 // For type-checking the module's own sources: apps get this from the module's type template.
 declare module '#mcp-elicitation/options' {
   export const route: string
+  export const endpointKeys: Record<string, string>
 }
 declare module '#mcp-elicitation/definitions' {
-  const definitions: import('../../src/runtime/server/mcp/registry').McpDefinitions
+  const definitions: Record<string, import('../../src/runtime/server/mcp/registry').McpDefinitions>
   export default definitions
 }

@@ -1,35 +1,60 @@
 import type { H3Event } from 'h3'
 import { useNitroApp, useRuntimeConfig } from 'nitropack/runtime'
 import definitions from '#mcp-elicitation/definitions'
-import { route } from '#mcp-elicitation/options'
+import { endpointKeys, route as defaultRoute } from '#mcp-elicitation/options'
 import { createMcpEndpoint } from './transport/endpoint'
 import type { McpEndpoint } from './transport/endpoint'
+import { configOfEndpoint } from './common/config'
 import type { McpServerConfig } from './common/config'
 import type { McpSharedState } from './common/shared/shared-state'
 import { recordElicitation } from './devtools/recorder'
 import { onElicitationEvent } from './elicitation/events'
 
-let endpoint: McpEndpoint | undefined
-let shared: Promise<McpSharedState> | undefined
+/** The endpoints made so far, by route. */
+const endpoints = new Map<string, McpEndpoint>()
+/** Each endpoint's connection to the shared state, by route (its keys and channels carry the route). */
+const sharedByRoute = new Map<string, Promise<McpSharedState>>()
+let stopRecording: (() => void) | undefined
+
+/** Every route the app serves MCP at: `mcp.route`, then one per `server/mcp/<key>/` endpoint. */
+export const mcpRoutes: string[] = Object.keys(endpointKeys)
 
 /**
- * The state the app's instances share, connected once per process; `undefined` without
- * `NUXT_MCP_REDIS_URL`, so the Redis client is then never loaded.
+ * The route of the endpoint `event` was routed to (Nitro's router records the route it matched),
+ * `mcp.route` when unknown.
  *
  * @example
  * ```ts
- * const shared = useMcpSharedState(useRuntimeConfig().mcp)
+ * endpointRouteOf(event) // '/mcp/admin'
  * ```
  */
-export function useMcpSharedState(config: McpServerConfig): Promise<McpSharedState> | undefined {
+export function endpointRouteOf(event: H3Event): string {
+  const matched = event.context.matchedRoute?.path
+  return matched && Object.hasOwn(endpointKeys, matched) ? matched : defaultRoute
+}
+
+/**
+ * The state the app's instances share, connected once per process and endpoint; `undefined`
+ * without `NUXT_MCP_REDIS_URL`, so the Redis client is then never loaded.
+ *
+ * @example
+ * ```ts
+ * const shared = useMcpSharedState(useRuntimeConfig().mcp, '/mcp')
+ * ```
+ */
+export function useMcpSharedState(config: McpServerConfig, route: string): Promise<McpSharedState> | undefined {
   if (!config.redisUrl) return undefined
-  shared ??= import('./common/shared/redis').then(({ connectRedisState }) => connectRedisState({ url: config.redisUrl, prefix: config.redisPrefix, route }))
+  let shared = sharedByRoute.get(route)
+  if (!shared) {
+    shared = import('./common/shared/redis').then(({ connectRedisState }) => connectRedisState({ url: config.redisUrl, prefix: config.redisPrefix, route }))
+    sharedByRoute.set(route, shared)
+  }
   return shared
 }
 
 /**
- * The app's one MCP endpoint, created on first use (so a server that never serves MCP pays
- * nothing) and closed with Nitro.
+ * The MCP endpoint `event` was routed to, created on first use (so a server that never serves
+ * MCP pays nothing) and closed with Nitro.
  *
  * @example
  * ```ts
@@ -37,25 +62,29 @@ export function useMcpSharedState(config: McpServerConfig): Promise<McpSharedSta
  * ```
  */
 export function useMcpEndpoint(event: H3Event): McpEndpoint {
-  if (endpoint) return endpoint
+  const route = endpointRouteOf(event)
+  const existing = endpoints.get(route)
+  if (existing) return existing
   const nitro = useNitroApp()
-  const config = useRuntimeConfig(event).mcp as McpServerConfig
+  const key = endpointKeys[route] ?? ''
+  const config = configOfEndpoint(useRuntimeConfig(event).mcp as McpServerConfig, key)
   const created = createMcpEndpoint({
-    definitions,
+    definitions: definitions[key] ?? { tools: [], resources: [], prompts: [] },
     config,
     route,
     production: !import.meta.dev,
     authenticate: context => nitro.hooks.callHook('mcp:auth', context),
     verifyToken: context => nitro.hooks.callHook('mcp:auth:token', context),
     beforeRequest: context => nitro.hooks.callHook('mcp:request', context),
-    shared: useMcpSharedState(config),
+    shared: useMcpSharedState(config, route),
   })
-  // Only `nuxi dev` records elicitations for the DevTools tab.
-  const stopRecording = import.meta.dev && config.devtools ? onElicitationEvent(recordElicitation) : undefined
+  // Only `nuxi dev` records elicitations for the DevTools tab, once for all endpoints.
+  if (endpoints.size === 0 && import.meta.dev && config.devtools) stopRecording = onElicitationEvent(recordElicitation)
   nitro.hooks.hook('close', async () => {
     stopRecording?.()
+    stopRecording = undefined
     await created.close()
   })
-  endpoint = created
+  endpoints.set(route, created)
   return created
 }

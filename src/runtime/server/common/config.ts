@@ -71,6 +71,37 @@ export interface McpServerConfig {
   redisUrl: string
   /** Put before every Redis key and channel (then the endpoint's route). */
   redisPrefix: string
+  /** The app's other endpoints (`server/mcp/<key>/`), by key: what each sets over the settings above. */
+  endpoints?: Record<string, McpEndpointConfig>
+}
+
+/** What one more endpoint sets over the app's settings (`mcp.endpoints.<key>`). */
+export interface McpEndpointConfig {
+  route: string
+  name: string
+  version: string
+  instructions: string
+  listChanged: boolean
+  /** Laid over the app's `auth` key by key, except `resource` and `audiences`, which are never inherited. */
+  auth: Partial<Omit<McpServerConfig['auth'], 'introspection'>>
+}
+
+/**
+ * The settings one endpoint runs with: the app's, with what the endpoint `key` sets laid over
+ * them (`''`, the default endpoint, sets nothing).
+ *
+ * @example
+ * ```ts
+ * const admin = configOfEndpoint(useRuntimeConfig().mcp, 'admin')
+ * ```
+ */
+export function configOfEndpoint(config: McpServerConfig, key: string): McpServerConfig {
+  const own = key ? config.endpoints?.[key] : undefined
+  if (!own) return config
+  const { route: _route, auth, ...rest } = own
+  // Its resource identifier and audiences are its own: a token issued for one endpoint must not
+  // open another.
+  return { ...config, ...rest, auth: { ...config.auth, resource: '', audiences: [], ...auth } }
 }
 
 /** Turns `a,b` (from an env variable) or an array into a clean list. */

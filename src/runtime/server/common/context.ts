@@ -12,6 +12,8 @@ export type McpEra = 'legacy' | 'modern'
 export interface McpRequestScope {
   event: H3Event
   era: McpEra
+  /** The route of the endpoint serving it (`/mcp`, or another endpoint's, e.g. `/mcp/admin`). */
+  route: string
   /** Aborted when the client goes away (h3 does not propagate disconnects itself). */
   readonly signal: AbortSignal
   /** Who is calling, as set by the `mcp:auth` hook; binds modern `requestState`. */

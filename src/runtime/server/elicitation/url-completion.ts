@@ -8,6 +8,8 @@ export const MAX_REMEMBERED_URL_FLOWS = 10_000
 
 interface Remembered {
   sessionId: string | undefined
+  /** The route of the endpoint that asked: whose relay knows the flow across instances. */
+  route: string
   /** Not a strong reference: a flow must not keep a closed session's server alive. */
   server: WeakRef<Server>
   expires: number
@@ -27,11 +29,13 @@ export interface UrlCompletionRelay {
   complete: (elicitationId: string) => Promise<boolean>
 }
 
-let relay: UrlCompletionRelay | undefined
+/** Each endpoint's relay, by route. */
+const relays = new Map<string, UrlCompletionRelay>()
 
-/** Installs (or, with `undefined`, removes) the relay to the other instances. */
-export function relayUrlCompletions(next: UrlCompletionRelay | undefined): void {
-  relay = next
+/** Installs (or, with `undefined`, removes) the relay of the endpoint at `route` to the other instances. */
+export function relayUrlCompletions(route: string, next: UrlCompletionRelay | undefined): void {
+  if (next) relays.set(route, next)
+  else relays.delete(route)
 }
 
 function sweep(now: number): void {
@@ -54,8 +58,8 @@ export function rememberUrlElicitation(elicitationId: string, run: ElicitationRu
     const oldest = remembered.keys().next()
     if (!oldest.done) remembered.delete(oldest.value)
   }
-  remembered.set(elicitationId, { sessionId: run.scope.sessionId, server: new WeakRef(server), expires: now + COMPLETION_WINDOW_MS })
-  relay?.remember(elicitationId, COMPLETION_WINDOW_MS)
+  remembered.set(elicitationId, { sessionId: run.scope.sessionId, route: run.scope.route, server: new WeakRef(server), expires: now + COMPLETION_WINDOW_MS })
+  relays.get(run.scope.route)?.remember(elicitationId, COMPLETION_WINDOW_MS)
 }
 
 /**
@@ -63,7 +67,10 @@ export function rememberUrlElicitation(elicitationId: string, run: ElicitationRu
  * ended without an answer. (An accept keeps it: it only means the person agreed to open the page.)
  */
 export function forgetUrlElicitation(elicitationId: string): void {
-  if (remembered.delete(elicitationId)) relay?.forget(elicitationId)
+  const entry = remembered.get(elicitationId)
+  if (!entry) return
+  remembered.delete(elicitationId)
+  relays.get(entry.route)?.forget(elicitationId)
 }
 
 /** Forgets the URL flows of a legacy session that closed: nobody is left to notify. */
@@ -75,7 +82,8 @@ export function forgetUrlElicitationsOf(sessionId: string): void {
  * Tells the legacy client that the out-of-band flow of a URL elicitation finished (the spec's
  * optional `notifications/elicitation/complete`). Call it from the route your URL points to once
  * the person is done. Returns `false` when the id is unknown, expired, declined, already
- * completed, or its session has ended. Modern clients need nothing: they learn completion on
+ * completed, or its session has ended. Works for a flow of any endpoint: the id says which.
+ * Modern clients need nothing: they learn completion on
  * their retry. With `NUXT_MCP_REDIS_URL` it may be called on any instance: the one that asked is
  * told through Redis (then `true` means the flow was known and handed over).
  *
@@ -89,8 +97,14 @@ export function forgetUrlElicitationsOf(sessionId: string): void {
  * ```
  */
 export async function completeMcpUrlElicitation(elicitationId: string): Promise<boolean> {
-  if (!remembered.has(elicitationId) && relay) return relay.complete(elicitationId)
-  relay?.forget(elicitationId)
+  const entry = remembered.get(elicitationId)
+  if (!entry) {
+    // Asked on another instance: the id is unique across endpoints, so each endpoint's relay is
+    // asked in turn until one knows it.
+    for (const relay of relays.values()) if (await relay.complete(elicitationId)) return true
+    return false
+  }
+  relays.get(entry.route)?.forget(elicitationId)
   return completeLocalUrlElicitation(elicitationId)
 }
 

@@ -17,6 +17,8 @@ export interface HandlerDeps extends RunDeps {
   registry: McpRegistry
   /** The resolved HMAC key of modern `requestState`. */
   secret: string
+  /** The endpoint's route: what its list changes, subscriptions and session values are kept under. */
+  route: string
 }
 
 function unwrap<T, R>(outcome: HandlerOutcome<T>, convert: (value: T) => R): R | InputRequiredResult {

@@ -46,7 +46,7 @@ export function createMcpServer(deps: HandlerDeps, era: McpEra): Server {
   )
   installMcpHandlers(server, deps)
   if (era === 'legacy') {
-    installSubscriptionHandlers(server, deps.registry, hiddenFrom(() => deps.scope ?? getMcpScope()))
+    installSubscriptionHandlers(server, deps.route, deps.registry, hiddenFrom(() => deps.scope ?? getMcpScope()))
     // Name the method the client got wrong. (Modern requests keep the SDK's own HTTP 404 answer.)
     server.fallbackRequestHandler = async (request) => {
       throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `Method not found: "${request.method}" is not an MCP method this server serves. Check the method name, or the capabilities from initialize.`)

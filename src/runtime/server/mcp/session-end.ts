@@ -10,12 +10,12 @@ import { dropSubscriptions } from './subscriptions'
  *
  * @example
  * ```ts
- * forgetSession(id, session.server)
+ * forgetSession(id, session.server, '/mcp')
  * await session.server.close()
  * ```
  */
-export function forgetSession(sessionId: string, server: Server): void {
+export function forgetSession(sessionId: string, server: Server, route: string): void {
   dropSubscriptions(server)
   forgetUrlElicitationsOf(sessionId)
-  sessionValuesStore().forget(sessionId)
+  sessionValuesStore(route).forget(sessionId)
 }

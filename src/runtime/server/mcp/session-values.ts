@@ -44,14 +44,18 @@ export function createMemorySessionValues(): SessionValuesStore {
   }
 }
 
-let store: SessionValuesStore = createMemorySessionValues()
+/** In this process, one store serves every endpoint: session ids are unique across them. */
+const inProcess = createMemorySessionValues()
+/** The shared stores (`NUXT_MCP_REDIS_URL`), by endpoint route: each under its endpoint's keys. */
+const shared = new Map<string, SessionValuesStore>()
 
-/** Installs the endpoint's store (the shared one with `NUXT_MCP_REDIS_URL`). */
-export function installSessionValuesStore(next: SessionValuesStore): void {
-  store = next
+/** Installs (or, with `undefined`, removes) the shared store of the endpoint at `route`. */
+export function installSessionValuesStore(route: string, next: SessionValuesStore | undefined): void {
+  if (next) shared.set(route, next)
+  else shared.delete(route)
 }
 
-/** The store in use. */
-export function sessionValuesStore(): SessionValuesStore {
-  return store
+/** The store the endpoint at `route` uses. */
+export function sessionValuesStore(route: string): SessionValuesStore {
+  return shared.get(route) ?? inProcess
 }

@@ -3,14 +3,15 @@ import type { Server } from '@modelcontextprotocol/server'
 import { findResource } from './registry'
 import type { McpRegistry } from './registry'
 import type { HiddenCheck } from './guards'
+import type { McpNotifyOptions } from './list-changes'
 
 /** Longest URI a session may subscribe to: a `{+path}` template matches any length. */
 export const MAX_SUBSCRIPTION_URI_LENGTH = 2048
 /** Most subscriptions one legacy session holds at once. */
 export const MAX_SUBSCRIPTIONS_PER_SESSION = 100
 
-/** Legacy sessions' resource subscriptions: server → subscribed URIs. */
-const subscribed = new Map<Server, Set<string>>()
+/** Legacy sessions' resource subscriptions: server → its endpoint's route and the subscribed URIs. */
+const subscribed = new Map<Server, { route: string, uris: Set<string> }>()
 
 /**
  * Keeps subscriptions where every instance sees them (`NUXT_MCP_REDIS_URL`), so that
@@ -23,11 +24,13 @@ export interface SubscriptionRelay {
   notify: (uri: string) => Promise<number>
 }
 
-let relay: SubscriptionRelay | undefined
+/** Each endpoint's relay, by route. */
+const relays = new Map<string, SubscriptionRelay>()
 
-/** Installs (or, with `undefined`, removes) the relay to the other instances. */
-export function relaySubscriptions(next: SubscriptionRelay | undefined): void {
-  relay = next
+/** Installs (or, with `undefined`, removes) the relay of the endpoint at `route` to the other instances. */
+export function relaySubscriptions(route: string, next: SubscriptionRelay | undefined): void {
+  if (next) relays.set(route, next)
+  else relays.delete(route)
 }
 
 function refuse(message: string, uri: string): ProtocolError {
@@ -40,7 +43,7 @@ function refuse(message: string, uri: string): ProtocolError {
  * since they are kept for as long as the session lives. (The 2026-07-28 revision replaces them
  * with `subscriptions/listen`, which this module does not advertise.)
  */
-export function installSubscriptionHandlers(server: Server, registry: McpRegistry, hidden: HiddenCheck): void {
+export function installSubscriptionHandlers(server: Server, route: string, registry: McpRegistry, hidden: HiddenCheck): void {
   server.setRequestHandler('resources/subscribe', async (request, ctx) => {
     const uri = request.params.uri
     if (uri.length > MAX_SUBSCRIPTION_URI_LENGTH) {
@@ -50,18 +53,18 @@ export function installSubscriptionHandlers(server: Server, registry: McpRegistr
     if (await hidden(findResource(registry, uri)?.resource)) {
       throw refuse(`Cannot subscribe to "${uri.slice(0, 200)}": no resource or resource template has that URI. Call resources/list or resources/templates/list for what exists.`, uri)
     }
-    const uris = subscribed.get(server) ?? new Set<string>()
+    const uris = subscribed.get(server)?.uris ?? new Set<string>()
     if (!uris.has(uri) && uris.size >= MAX_SUBSCRIPTIONS_PER_SESSION) {
       throw refuse(`Cannot subscribe to "${uri.slice(0, 200)}": this session already holds ${MAX_SUBSCRIPTIONS_PER_SESSION} subscriptions, the most one session may. Unsubscribe from one first.`, uri)
     }
     uris.add(uri)
-    subscribed.set(server, uris)
-    if (ctx.sessionId) relay?.subscribed(ctx.sessionId, uri)
+    subscribed.set(server, { route, uris })
+    if (ctx.sessionId) relays.get(route)?.subscribed(ctx.sessionId, uri)
     return {}
   })
   server.setRequestHandler('resources/unsubscribe', (request, ctx) => {
-    subscribed.get(server)?.delete(request.params.uri)
-    if (ctx.sessionId) relay?.unsubscribed(ctx.sessionId, request.params.uri)
+    subscribed.get(server)?.uris.delete(request.params.uri)
+    if (ctx.sessionId) relays.get(route)?.unsubscribed(ctx.sessionId, request.params.uri)
     return {}
   })
 }
@@ -71,20 +74,32 @@ export function dropSubscriptions(server: Server): void {
   subscribed.delete(server)
 }
 
+/** Notifies the subscribed sessions of this process, of the endpoint at `route` or of all. */
+async function notifyHere(uri: string, route: string | undefined): Promise<number> {
+  const targets = [...subscribed]
+    .filter(([, entry]) => entry.uris.has(uri) && (route === undefined || entry.route === route))
+    .map(([server]) => server)
+  await Promise.all(targets.map(server => server.notification({ method: 'notifications/resources/updated', params: { uri } }).catch(() => {})))
+  return targets.length
+}
+
 /**
  * Tells every legacy session subscribed to `uri` that the resource changed
  * (`notifications/resources/updated`). Returns how many sessions were notified. With
  * `NUXT_MCP_REDIS_URL`, the sessions of every instance, each once, whichever instance calls it.
+ * The sessions of every endpoint of the app, or only of `options.endpoint` (its route).
  *
  * @example
  * ```ts
  * await saveSettings(body)
  * await notifyMcpResourceUpdated('config://app')
+ * await notifyMcpResourceUpdated('config://app', { endpoint: '/mcp/admin' })
  * ```
  */
-export async function notifyMcpResourceUpdated(uri: string): Promise<number> {
-  if (relay) return relay.notify(uri)
-  const targets = [...subscribed].filter(([, uris]) => uris.has(uri)).map(([server]) => server)
-  await Promise.all(targets.map(server => server.notification({ method: 'notifications/resources/updated', params: { uri } }).catch(() => {})))
-  return targets.length
+export async function notifyMcpResourceUpdated(uri: string, options: McpNotifyOptions = {}): Promise<number> {
+  // With Redis every endpoint has a relay, which reaches this process's sessions too.
+  if (relays.size === 0) return notifyHere(uri, options.endpoint)
+  const chosen = options.endpoint === undefined ? [...relays.values()] : [relays.get(options.endpoint)]
+  const counts = await Promise.all(chosen.map(relay => relay?.notify(uri) ?? 0))
+  return counts.reduce((sum, count) => sum + count, 0)
 }

@@ -64,7 +64,7 @@ export function useMcpSession<T extends Record<string, unknown> = Record<string,
   if (scope.era === 'modern' || id === undefined) {
     throw new Error('useMcpSession(): this 2026-07-28 request has no session (the revision is stateless), so there are no session values to read or keep. Keep what must last in your own store, keyed by the caller (context.principal); within one call, elicitation answers come back on every round.')
   }
-  const store = sessionValuesStore()
+  const store = sessionValuesStore(scope.route)
   return {
     id,
     async get(key) {

@@ -12,6 +12,8 @@ export class McpUnauthorizedError extends Error {
 /** What an `mcp:auth` hook receives: read the request, then set who is calling or reject. */
 export interface McpAuthContext {
   event: H3Event
+  /** The route of the endpoint asked (`/mcp`, or another endpoint's such as `/mcp/admin`): each may have its own rule. */
+  route: string
   /**
    * A stable id of the caller (user id, API client id). Binds legacy sessions and modern
    * `requestState`. Left unset with `authInfo` set, the token's `authInfo.extra.sub` is used.
@@ -33,14 +35,16 @@ export interface McpAuthContext {
  *   nitro.hooks.hook('mcp:auth', async (auth) => {
  *     const user = await findUserByToken(getHeader(auth.event, 'authorization'))
  *     if (!user) auth.reject('A valid bearer token is required: send Authorization: Bearer <token>.')
+ *     if (auth.route === '/mcp/admin' && !user.isAdmin) auth.reject('The admin endpoint is for administrators.')
  *     auth.principal = user.id
  *   })
  * })
  * ```
  */
-export function createAuthContext(event: H3Event): McpAuthContext {
+export function createAuthContext(event: H3Event, route: string): McpAuthContext {
   return {
     event,
+    route,
     reject(message, wwwAuthenticate = `Bearer realm="mcp", error="invalid_token", error_description="${message.replace(/["\\]/g, '')}"`) {
       throw new McpUnauthorizedError(message, wwwAuthenticate)
     },

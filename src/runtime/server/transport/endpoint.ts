@@ -123,7 +123,8 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const registry = createMcpRegistry(options.definitions)
   const shared = options.shared
   const store = options.store ?? (shared ? deferredStore(shared) : createMemoryStore())
-  const deps = { registry, config, secret: resolveStateSecret(config, options.production), store }
+  const endpointRoute = options.route ?? '/mcp'
+  const deps = { registry, config, secret: resolveStateSecret(config, options.production), store, route: endpointRoute }
   // No session table (and no idle sweeper) where legacy is off: on Workers a timer would belong
   // to the request that happened to create the endpoint.
   const directory = config.legacy === false ? undefined : shared?.then(state => new SharedSessionDirectory(state, sharedRecordTtl(config)))
@@ -133,7 +134,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const scopes = new WeakMap<Request, McpRequestScope>()
   // List changes travel on one bus: to this process's listeners, or through Redis to every instance's.
   const bus = shared ? createSharedEventBus(shared) : new InMemoryServerEventBus()
-  const stopListChanges = connectListChanges(bus, advertisesListChanged(deps))
+  const stopListChanges = connectListChanges(endpointRoute, bus, advertisesListChanged(deps))
   const modern: McpHttpHandler = createMcpHandler(
     ({ requestInfo }) => createMcpServer({ ...deps, scope: requestInfo && scopes.get(requestInfo) }, 'modern'),
     { legacy: 'reject', maxRequestBodySize: config.maxBodySize, bus },
@@ -144,7 +145,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
 
   // The built-in OAuth check (when mcp.auth is on) runs before the app's mcp:auth hooks, which
   // then see the verified token and principal and may refine or refuse.
-  const oauth = resolveOAuthSettings(config, options.route ?? '/mcp')
+  const oauth = resolveOAuthSettings(config, endpointRoute)
   const bearer = oauth && createBearerCheck(oauth)
 
   async function route(event: H3Event, res: ResponseSink): Promise<Response | undefined> {
@@ -154,7 +155,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     if (method !== 'POST' && method !== 'GET' && method !== 'DELETE') {
       return jsonRpcError(405, -32000, `Method ${method} is not allowed on the MCP endpoint: use POST (and GET/DELETE for legacy sessions).`, { allow: 'POST, GET, DELETE' })
     }
-    const auth = createAuthContext(event)
+    const auth = createAuthContext(event, endpointRoute)
     if (bearer) {
       const verifyToken = options.verifyToken
       const caller = await bearer(event.node.req.headers.authorization, verifyToken && (async (token) => {
@@ -192,12 +193,13 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     }
     const disconnected = watchDisconnect(res)
     const legacy = classifyEra(method, event.node.req.headers, parsedBody) === 'legacy'
-    const middleware = { event, era: legacy ? 'legacy' as const : 'modern' as const, method, body: parsedBody, route: options.route ?? '/mcp', principal: auth.principal, authInfo: auth.authInfo }
+    const middleware = { event, era: legacy ? 'legacy' as const : 'modern' as const, method, body: parsedBody, route: endpointRoute, principal: auth.principal, authInfo: auth.authInfo }
     const refused = await runRequestMiddleware(options.beforeRequest, middleware)
     if (refused) return refused
     const scope: McpRequestScope = {
       event,
       era: legacy ? 'legacy' : 'modern',
+      route: endpointRoute,
       get signal() {
         return disconnected.signal()
       },

@@ -49,7 +49,7 @@ export class LegacySessions {
    * instance serves any session. Without it, sessions live in this process.
    */
   constructor(private readonly deps: HandlerDeps, shared?: Promise<SharedSessionDirectory>) {
-    if (shared) this.link = new SharedSessionLink(shared, envelope => this.receive(envelope), id => this.sessions.get(id)?.transport)
+    if (shared) this.link = new SharedSessionLink(this.deps.route, shared, envelope => this.receive(envelope), id => this.sessions.get(id)?.transport)
     const idle = deps.config.sessions.idleTimeoutMs
     if (idle > 0) {
       this.sweeper = setInterval(() => this.evictIdle(), Math.min(Math.max(idle / 4, 1000), 60_000))
@@ -124,7 +124,7 @@ export class LegacySessions {
     const server = createMcpServer(this.deps, 'legacy')
     const transport = new NodeSessionTransport(id, directory && this.link?.routing(directory, id))
     // (With several instances, only the one holding the GET stream tells the session of list changes.)
-    const untrack = trackLegacyServer(server, () => !this.link || transport.get.isOpen)
+    const untrack = trackLegacyServer(this.deps.route, server, () => !this.link || transport.get.isOpen)
     transport.onclose = () => {
       this.sessions.remove(id)
       untrack()
@@ -223,7 +223,7 @@ export class LegacySessions {
   async close(id: string): Promise<void> {
     const session = this.sessions.remove(id)
     if (!session) return
-    forgetSession(id, session.server)
+    forgetSession(id, session.server, this.deps.route)
     await session.server.close().catch(() => {})
   }
 

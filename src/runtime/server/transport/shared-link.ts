@@ -7,7 +7,7 @@ import type { SessionUpdate } from './session-envelopes'
 import { SharedStreamLog } from './shared-streams'
 import { RemoteResumes } from './remote-resume'
 import { instanceOfStream } from './stream-journal'
-import { createMemorySessionValues, installSessionValuesStore } from '../mcp/session-values'
+import { installSessionValuesStore } from '../mcp/session-values'
 import { createSharedSessionValues } from './shared-session-values'
 import type { SessionCaps } from './session-table'
 import { createUrlCompletionRelay } from './url-relay'
@@ -24,7 +24,7 @@ const REPLAYED_LEVEL_ID = 'nuxt-mcp-replayed-level'
  *
  * @example
  * ```ts
- * const link = new SharedSessionLink(directory, envelope => deliver(envelope))
+ * const link = new SharedSessionLink('/mcp', directory, envelope => deliver(envelope), id => transports.get(id))
  * const record = await link.load(sessionId)
  * ```
  */
@@ -37,16 +37,16 @@ export class SharedSessionLink {
    * Listens for the envelopes sent to this instance, and relays URL completions, once connected.
    * `transportOf` finds the session a resumed stream belongs to, if this instance holds it.
    */
-  constructor(directory: Promise<SharedSessionDirectory>, receive: (envelope: SessionUpdate) => void, private readonly transportOf: (sessionId: string) => NodeSessionTransport | undefined) {
+  constructor(private readonly route: string, directory: Promise<SharedSessionDirectory>, receive: (envelope: SessionUpdate) => void, private readonly transportOf: (sessionId: string) => NodeSessionTransport | undefined) {
     this.ready = directory.then((connected) => {
       const log = new SharedStreamLog(connected.shared)
       this.streams = { log, remote: new RemoteResumes(connected, log), stopBeat: log.beat() }
       // Not awaited: while Redis is away the subscriptions wait for it, and the requests that can
       // be served meanwhile must not.
       connected.listen(envelope => this.dispatch(connected, envelope, receive)).catch(logLost)
-      relayUrlCompletions(createUrlCompletionRelay(connected, completeLocalUrlElicitation))
-      relaySubscriptions(createSubscriptionRelay(connected))
-      installSessionValuesStore(createSharedSessionValues(connected))
+      relayUrlCompletions(route, createUrlCompletionRelay(connected, completeLocalUrlElicitation))
+      relaySubscriptions(route, createSubscriptionRelay(connected))
+      installSessionValuesStore(route, createSharedSessionValues(connected))
       return connected
     })
     // A failed connection is reported by each request that needs it (a 503); not unhandled here.
@@ -185,8 +185,8 @@ export class SharedSessionLink {
   close(): void {
     this.streams?.stopBeat()
     this.streams?.remote.closeAll()
-    relayUrlCompletions(undefined)
-    relaySubscriptions(undefined)
-    installSessionValuesStore(createMemorySessionValues())
+    relayUrlCompletions(this.route, undefined)
+    relaySubscriptions(this.route, undefined)
+    installSessionValuesStore(this.route, undefined)
   }
 }
