@@ -51,6 +51,38 @@ function call(token: string | undefined, name = 'whoami') {
   return postModern(app.url, 'tools/call', { name, arguments: name === 'echo' ? { text: 'hi' } : {} }, token === undefined ? {} : { headers: { authorization: `Bearer ${token}` } })
 }
 
+describe('a second endpoint with its own OAuth settings (/mcp/admin: scope mcp:admin, its own resource)', () => {
+  const admin = () => new URL('/mcp/admin', app.origin)
+  const callAdmin = (token: string) => postModern(admin(), 'tools/call', { name: 'admin_whoami', arguments: {} }, { headers: { authorization: `Bearer ${token}` } })
+
+  it('publishes its own Protected Resource Metadata', async () => {
+    const response = await fetch(new URL('/.well-known/oauth-protected-resource/mcp/admin', app.origin))
+    expect(await response.json()).toEqual({ resource: `${app.origin}/mcp/admin`, authorization_servers: [as.issuer, shortLived.issuer], scopes_supported: ['mcp:admin'], bearer_methods_supported: ['header'] })
+    const refused = await postModern(admin(), 'tools/list', {})
+    expect(refused.status).toBe(401)
+    expect(refused.headers.get('www-authenticate')).toBe(`Bearer scope="mcp:admin", resource_metadata="${app.origin}/.well-known/oauth-protected-resource/mcp/admin"`)
+  })
+
+  it('serves a token issued for it with its scope, and nowhere else; a token for /mcp does not open it', async () => {
+    const adminToken = await as.clientToken('narrow', { resource: `${app.origin}/mcp/admin`, scope: 'mcp:admin' })
+    const served = await callAdmin(adminToken)
+    expect(served.status).toBe(200)
+    expect(JSON.parse(textOf(served.message.result))).toEqual({ principal: `${as.issuer}#narrow`, scopes: ['mcp:admin'] })
+    expect((await call(adminToken)).message.error?.message).toMatch(/for another resource/)
+    const firstToken = await as.clientToken('machine')
+    expect((await call(firstToken)).status).toBe(200)
+    const foreign = await callAdmin(firstToken)
+    expect(foreign.status).toBe(401)
+    expect(foreign.message.error?.message).toMatch(/for another resource/)
+  })
+
+  it('refuses a token for it without its scope with 403 naming the scope', async () => {
+    const toolsOnly = await callAdmin(await as.clientToken('machine', { resource: `${app.origin}/mcp/admin`, scope: 'mcp:tools' }))
+    expect(toolsOnly.status).toBe(403)
+    expect(toolsOnly.headers.get('www-authenticate')).toMatch(/error="insufficient_scope", scope="mcp:admin"/)
+  })
+})
+
 describe('the MCP endpoint as an OAuth resource server', () => {
   it('publishes its Protected Resource Metadata (RFC 9728)', async () => {
     const response = await fetch(new URL('/.well-known/oauth-protected-resource/mcp', app.origin))
@@ -191,3 +223,4 @@ describe('the MCP endpoint as an OAuth resource server', () => {
     }
   }, 30_000)
 })
+

@@ -17,7 +17,7 @@ import { RECORD_TTL_WITHOUT_IDLE_MS, SharedSessionDirectory } from './shared-ses
 import type { McpRequestScope } from '../common/context'
 import { jsonRpcError } from './http-errors'
 import { readLimitedBody } from '../common/read-body'
-import { sendResponse, toSdkRequest, watchDisconnect } from './http-io'
+import { isJsonContentType, parseJson, sendResponse, toSdkRequest, watchDisconnect } from './http-io'
 import { classifyEra } from './era'
 import { graceIdleConnection } from './keep-alive'
 import { createMcpRegistry } from '../mcp/registry'
@@ -92,19 +92,6 @@ const MODERN_VERSION = '2026-07-28'
  */
 function sharedRecordTtl(config: McpServerConfig): number {
   return config.sessions.idleTimeoutMs > 0 ? config.sessions.idleTimeoutMs * 1.25 : RECORD_TTL_WITHOUT_IDLE_MS
-}
-
-function parseJson(text: string): { ok: true, value: unknown } | { ok: false, message: string } {
-  try {
-    return { ok: true, value: JSON.parse(text) }
-  }
-  catch (error) {
-    return { ok: false, message: error instanceof Error ? error.message : String(error) }
-  }
-}
-
-function isJsonContentType(value: string | undefined): boolean {
-  return (value ?? '').split(';')[0]!.trim().toLowerCase() === 'application/json'
 }
 
 /**

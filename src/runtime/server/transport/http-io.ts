@@ -113,3 +113,18 @@ export async function sendResponse(event: H3Event, response: Response): Promise<
   }
   if (!res.writableEnded) res.end()
 }
+
+/** Parses a request body as JSON, or says why it is not. */
+export function parseJson(text: string): { ok: true, value: unknown } | { ok: false, message: string } {
+  try {
+    return { ok: true, value: JSON.parse(text) }
+  }
+  catch (error) {
+    return { ok: false, message: error instanceof Error ? error.message : String(error) }
+  }
+}
+
+/** Whether a `Content-Type` header names JSON (parameters such as `charset` aside). */
+export function isJsonContentType(value: string | undefined): boolean {
+  return (value ?? '').split(';')[0]!.trim().toLowerCase() === 'application/json'
+}
