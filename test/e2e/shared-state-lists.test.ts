@@ -64,6 +64,20 @@ describe('list changes across instances, through Redis', () => {
 })
 
 describe('a second endpoint across instances (/mcp/second)', () => {
+  it('a change raised on an instance that has served no request there yet reaches a session held by the other', async () => {
+    // Straight to each instance, past nginx: the session lives on the first; the second has never
+    // served /mcp/second (its endpoint was made at startup).
+    const [held, idle] = cluster.instances
+    const client = await connectLegacy(new URL('/mcp/second', held!.url))
+    let changes = 0
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => { changes += 1 })
+    await client.listTools()
+    await new Promise(resolve => setTimeout(resolve, 300))
+    await fetch(new URL('/list-changed?endpoint=/mcp/second', idle!.url))
+    await until(() => changes === 1, 'tools/list_changed raised on the idle instance')
+    await client.close()
+  })
+
   it('its legacy session is served by both instances, with its own values, and hears the changes sent to it', async () => {
     const second = new URL('/mcp/second', cluster.url)
     const client = await connectLegacy(second)

@@ -63,11 +63,25 @@ export function useMcpSharedState(config: McpServerConfig, route: string): Promi
  */
 export function useMcpEndpoint(event: H3Event): McpEndpoint {
   const route = endpointRouteOf(event)
+  return endpoints.get(route) ?? useMcpEndpointAt(route, useRuntimeConfig(event).mcp as McpServerConfig)
+}
+
+/**
+ * The MCP endpoint at `route` (one of {@link mcpRoutes}), created on first use. With Redis the
+ * shared-state plugin makes each at startup, so that an instance that has served no MCP request
+ * yet still passes on what the app raises there (list changes, resource updates, URL completions).
+ *
+ * @example
+ * ```ts
+ * useMcpEndpointAt('/mcp/admin', useRuntimeConfig().mcp)
+ * ```
+ */
+export function useMcpEndpointAt(route: string, appConfig: McpServerConfig): McpEndpoint {
   const existing = endpoints.get(route)
   if (existing) return existing
   const nitro = useNitroApp()
   const key = endpointKeys[route] ?? ''
-  const config = configOfEndpoint(useRuntimeConfig(event).mcp as McpServerConfig, key)
+  const config = configOfEndpoint(appConfig, key)
   const created = createMcpEndpoint({
     definitions: definitions[key] ?? { tools: [], resources: [], prompts: [] },
     config,
