@@ -5,6 +5,9 @@ import { endpointKeys, route as defaultRoute } from '#mcp-elicitation/options'
 import { createMcpEndpoint } from './transport/endpoint'
 import type { McpEndpoint } from './transport/endpoint'
 import { configOfEndpoint } from './common/config'
+import { isGuarded } from './mcp/guards'
+import { sharedRecordTtl } from './transport/shared-sessions'
+import { relayBeforeFirstRequest } from './transport/shared-relays'
 import type { McpServerConfig } from './common/config'
 import type { McpSharedState } from './common/shared/shared-state'
 import { recordElicitation } from './devtools/recorder'
@@ -67,9 +70,7 @@ export function useMcpEndpoint(event: H3Event): McpEndpoint {
 }
 
 /**
- * The MCP endpoint at `route` (one of {@link mcpRoutes}), created on first use. With Redis the
- * shared-state plugin makes each at startup, so that an instance that has served no MCP request
- * yet still passes on what the app raises there (list changes, resource updates, URL completions).
+ * The MCP endpoint at `route` (one of {@link mcpRoutes}), created on first use.
  *
  * @example
  * ```ts
@@ -101,4 +102,22 @@ export function useMcpEndpointAt(route: string, appConfig: McpServerConfig): Mcp
   })
   endpoints.set(route, created)
   return created
+}
+
+/**
+ * With Redis, until the endpoint at `route` is made here: what the app raises on this instance
+ * (list changes, resource updates, URL completions) is published to the others all the same.
+ *
+ * @example
+ * ```ts
+ * connecting.then(state => relayUntilFirstRequest('/mcp', state, useRuntimeConfig().mcp))
+ * ```
+ */
+export function relayUntilFirstRequest(route: string, state: McpSharedState, appConfig: McpServerConfig): void {
+  if (endpoints.has(route)) return
+  const key = endpointKeys[route] ?? ''
+  const config = configOfEndpoint(appConfig, key)
+  const own = definitions[key]
+  const guarded = own ? [...own.tools, ...own.resources, ...own.prompts].some(entry => isGuarded(entry.definition)) : false
+  relayBeforeFirstRequest(route, state, { ttlMs: sharedRecordTtl(config), listChanged: guarded || config.listChanged })
 }

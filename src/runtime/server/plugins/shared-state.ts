@@ -1,7 +1,7 @@
 import { defineNitroPlugin, useRuntimeConfig } from 'nitropack/runtime'
 import type { McpServerConfig } from '../common/config'
 import { redactRedisUrl } from '../common/shared/redis'
-import { mcpRoutes, useMcpEndpointAt, useMcpSharedState } from '../use-endpoint'
+import { mcpRoutes, relayUntilFirstRequest, useMcpSharedState } from '../use-endpoint'
 
 // With NUXT_MCP_REDIS_URL, connects to Redis when the server starts (one connection per endpoint,
 // whose keys and channels carry its route), so a missing `ioredis` package or an unreachable Redis
@@ -16,9 +16,10 @@ export default defineNitroPlugin((nitroApp) => {
     connecting.then(
       (state) => {
         console.info(`[nuxt-mcp-elicitation] State shared through Redis at ${redactRedisUrl(config.redisUrl)} (${route}, this instance: ${state.instanceId}).`)
-        // Made now rather than at its first MCP request: an instance that has served none yet
-        // still passes on what the app raises here (list changes, resource updates, URL completions).
-        useMcpEndpointAt(route, config)
+        // An instance that has served no MCP request yet still passes on what the app raises
+        // here. (Not by making the endpoint now: made at startup, its cross-instance messages
+        // stopped reaching sessions in loaded CI runs, twice, for a reason not found yet.)
+        relayUntilFirstRequest(route, state, config)
       },
       (error: unknown) => console.error(error instanceof Error ? error.message : error),
     )

@@ -13,7 +13,7 @@ import { createMemoryStore } from '../common/store/memory'
 import type { McpStateStore } from '../common/store/store'
 import { deferredStore } from '../common/shared/deferred-store'
 import type { McpSharedState } from '../common/shared/shared-state'
-import { RECORD_TTL_WITHOUT_IDLE_MS, SharedSessionDirectory } from './shared-sessions'
+import { SharedSessionDirectory, sharedRecordTtl } from './shared-sessions'
 import type { McpRequestScope } from '../common/context'
 import { jsonRpcError } from './http-errors'
 import { readLimitedBody } from '../common/read-body'
@@ -84,15 +84,6 @@ function legacyOff(body: unknown): Response {
 }
 
 const MODERN_VERSION = '2026-07-28'
-
-/**
- * A shared session record lives as long as a session may stay idle, plus the quarter by which
- * its expiry may lag (it is pushed back at most every quarter of the idle timeout); a day when
- * idle sessions are never closed.
- */
-function sharedRecordTtl(config: McpServerConfig): number {
-  return config.sessions.idleTimeoutMs > 0 ? config.sessions.idleTimeoutMs * 1.25 : RECORD_TTL_WITHOUT_IDLE_MS
-}
 
 /**
  * Creates the endpoint: Origin/Host policy, authentication, one body read, then per request the

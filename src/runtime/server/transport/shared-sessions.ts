@@ -1,3 +1,4 @@
+import type { McpServerConfig } from '../common/config'
 import { isJSONRPCRequest } from '@modelcontextprotocol/server'
 import type { JSONRPCRequest } from '@modelcontextprotocol/server'
 import { isRecord } from '../common/is-record'
@@ -227,4 +228,13 @@ export class SharedSessionDirectory {
     await this.shared.subscribe(instanceChannel(this.instanceId), deliver)
     await this.shared.subscribe(BROADCAST_CHANNEL, deliver)
   }
+}
+
+/**
+ * A shared session record lives as long as a session may stay idle, plus the quarter by which
+ * its expiry may lag (it is pushed back at most every quarter of the idle timeout); a day when
+ * idle sessions are never closed.
+ */
+export function sharedRecordTtl(config: McpServerConfig): number {
+  return config.sessions.idleTimeoutMs > 0 ? config.sessions.idleTimeoutMs * 1.25 : RECORD_TTL_WITHOUT_IDLE_MS
 }
