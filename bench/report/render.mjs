@@ -36,7 +36,11 @@ function mdTable(head, body) {
 }
 
 const targetText = t => `${t.target.op} ${t.target.value}`
-const verdictText = t => (t.met === undefined ? 'not measured' : t.met ? 'met' : '**MISSED**')
+const verdictText = (t) => {
+  if (t.met === undefined) return 'not measured'
+  const word = t.met ? 'met' : '**MISSED**'
+  return t.clearly === false ? `${word} (rounds disagree)` : word
+}
 
 export function targetsTable(summary) {
   return mdTable(['target', 'value (median of per-round values) [min–max]', 'wanted', 'verdict'], summary.targets.map((t) => {

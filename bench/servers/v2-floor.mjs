@@ -2,15 +2,19 @@
 // (@modelcontextprotocol/server, root dependency), dual-era routed like the SDK's reference
 // server: isLegacyRequest → a sessionful WebStandardStreamableHTTPServerTransport, everything
 // else → createMcpHandler(factory, { legacy: 'reject' }). No Nuxt.
+// Its modern flow signs and checks its `requestState` as a spec-following server must (the
+// state that drives the retry is integrity-protected and bound to the caller): the SDK's own
+// `createRequestStateCodec` (HMAC-SHA256 over Web Crypto), bound to the method and the client.
+// It keeps no replay record (the SDK offers none).
 // Env: PORT, HOST, BENCH_VARIANT=base|list.
 import { createServer } from 'node:http'
-import { randomUUID } from 'node:crypto'
+import { randomBytes, randomUUID } from 'node:crypto'
 import { importRoot } from '../lib/paths.mjs'
 import { FORM_MESSAGE, FORM_SCHEMA, GENERATED_DESCRIPTION, GENERATED_TOOLS, GENERATED_VALUE_DESCRIPTION, SERVER_NAME, generatedToolName } from '../lib/tools-spec.mjs'
 import { serveGc } from './gc-route.mjs'
 import { readBody, sendWebResponse, toWebRequest } from './node-fetch.mjs'
 
-const { McpServer, WebStandardStreamableHTTPServerTransport, acceptedContent, createMcpHandler, inputRequired, isLegacyRequest } = await importRoot('sdk-v2/server')
+const { McpServer, WebStandardStreamableHTTPServerTransport, acceptedContent, createMcpHandler, createRequestStateCodec, inputRequired, isLegacyRequest } = await importRoot('sdk-v2/server')
 const { z } = await importRoot('zod')
 
 const list = process.env.BENCH_VARIANT === 'list'
@@ -22,8 +26,13 @@ const answerSchema = z.object({
   subscribe: z.boolean().default(true),
 })
 
+const codec = createRequestStateCodec({
+  key: randomBytes(32),
+  bind: ctx => `${ctx.mcpReq.method}\0${ctx.http?.authInfo?.clientId ?? ''}`,
+})
+
 function buildServer(era) {
-  const server = new McpServer({ name: SERVER_NAME, version: '1.0.0' }, { capabilities: { tools: {} } })
+  const server = new McpServer({ name: SERVER_NAME, version: '1.0.0' }, { capabilities: { tools: {} }, requestState: { verify: codec.verify } })
   server.registerTool('echo', { description: 'Repeats the text', inputSchema: z.object({ text: z.string() }) }, async ({ text }) => ({ content: [{ type: 'text', text }] }))
   server.registerTool('ask_form', { description: 'Asks the person for 5 fields' }, async (ctx) => {
     if (era === 'legacy') {
@@ -31,7 +40,10 @@ function buildServer(era) {
       return { content: [{ type: 'text', text: JSON.stringify(r) }] }
     }
     const responses = ctx.mcpReq.inputResponses
-    if (!responses?.form) return inputRequired({ inputRequests: { form: inputRequired.elicit({ message: FORM_MESSAGE, requestedSchema: FORM_SCHEMA }) } })
+    // An answer counts only under a verified state that says the form was asked.
+    if (!responses?.form || ctx.mcpReq.requestState()?.asked !== 'form') {
+      return inputRequired({ inputRequests: { form: inputRequired.elicit({ message: FORM_MESSAGE, requestedSchema: FORM_SCHEMA }) }, requestState: await codec.mint({ asked: 'form' }, ctx) })
+    }
     const content = acceptedContent(responses, 'form', answerSchema)
     return { content: [{ type: 'text', text: JSON.stringify(content ? { action: 'accept', content } : { action: responses.form.action }) }] }
   })
