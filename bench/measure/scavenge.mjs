@@ -18,7 +18,7 @@ const field = (line, name) => Number(new RegExp(`\\b${name}=([\\d.]+)`).exec(lin
 const mean = values => values.reduce((a, b) => a + b, 0) / values.length
 
 for (const id of ids) {
-  const { server } = await startTimed({ ...entries[id].base, nodeArgs: ['--trace-gc-nvp'] })
+  const { server } = await startTimed({ ...entries[id].base, nodeArgs: ['--trace-gc-nvp', ...(process.env.EXTRA_V8 ? process.env.EXTRA_V8.split(' ') : [])] })
   try {
     const sessionId = era === 'legacy' ? await openSession(server.url) : undefined
     const spec = loadSpec(era, sessionId, ...ECHO)
