@@ -83,9 +83,9 @@ export function forgetUrlElicitationsOf(sessionId: string): void {
  * optional `notifications/elicitation/complete`). Call it from the route your URL points to once
  * the person is done. Returns `false` when the id is unknown, expired, declined, already
  * completed, or its session has ended. Works for a flow of any endpoint: the id says which.
- * Modern clients need nothing: they learn completion on
- * their retry. With `NUXT_MCP_REDIS_URL` it may be called on any instance: the one that asked is
- * told through Redis (then `true` means the flow was known and handed over).
+ * Modern clients need nothing: they learn completion on their retry. With `NUXT_MCP_REDIS_URL`
+ * it may be called on any instance: the one that asked is told through Redis (then `true` means
+ * the flow was known and handed over).
  *
  * @example
  * ```ts
