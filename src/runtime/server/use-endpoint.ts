@@ -5,10 +5,11 @@ import { endpointKeys, route as defaultRoute } from '#mcp-elicitation/options'
 import { createMcpEndpoint } from './transport/endpoint'
 import type { McpEndpoint } from './transport/endpoint'
 import { configOfEndpoint } from './common/config'
-import { isGuarded } from './mcp/guards'
+import { hasGuardedDefinitions } from './mcp/registry'
 import { sharedRecordTtl } from './transport/shared-sessions'
 import { relayBeforeFirstRequest } from './transport/shared-relays'
 import type { McpServerConfig } from './common/config'
+import type { McpDefinitions } from './mcp/registry'
 import type { McpSharedState } from './common/shared/shared-state'
 import { recordElicitation } from './devtools/recorder'
 import { onElicitationEvent } from './elicitation/events'
@@ -23,17 +24,36 @@ let stopRecording: (() => void) | undefined
 export const mcpRoutes: string[] = Object.keys(endpointKeys)
 
 /**
- * The route of the endpoint `event` was routed to (Nitro's router records the route it matched),
- * `mcp.route` when unknown.
+ * The route of the endpoint `event` was routed to (Nitro's router records the route it matched,
+ * after `prefix` for a route derived from an endpoint's), `mcp.route` when unknown.
  *
  * @example
  * ```ts
  * endpointRouteOf(event) // '/mcp/admin'
+ * endpointRouteOf(event, '/.well-known/oauth-protected-resource') // '/mcp/admin'
  * ```
  */
-export function endpointRouteOf(event: H3Event): string {
-  const matched = event.context.matchedRoute?.path
-  return matched && Object.hasOwn(endpointKeys, matched) ? matched : defaultRoute
+export function endpointRouteOf(event: H3Event, prefix = ''): string {
+  const matched = event.context.matchedRoute?.path ?? ''
+  const route = matched.startsWith(prefix) ? matched.slice(prefix.length) : ''
+  return Object.hasOwn(endpointKeys, route) ? route : defaultRoute
+}
+
+/**
+ * The settings the endpoint at `route` runs with: the app's, with its `mcp.endpoints.<key>` laid over them.
+ *
+ * @example
+ * ```ts
+ * const config = endpointConfigAt('/mcp/admin', useRuntimeConfig().mcp)
+ * ```
+ */
+export function endpointConfigAt(route: string, appConfig: McpServerConfig): McpServerConfig {
+  return configOfEndpoint(appConfig, endpointKeys[route] ?? '')
+}
+
+/** The definitions discovered for the endpoint at `route`. */
+function definitionsAt(route: string): McpDefinitions {
+  return definitions[endpointKeys[route] ?? ''] ?? { tools: [], resources: [], prompts: [] }
 }
 
 /**
@@ -81,10 +101,9 @@ export function useMcpEndpointAt(route: string, appConfig: McpServerConfig): Mcp
   const existing = endpoints.get(route)
   if (existing) return existing
   const nitro = useNitroApp()
-  const key = endpointKeys[route] ?? ''
-  const config = configOfEndpoint(appConfig, key)
+  const config = endpointConfigAt(route, appConfig)
   const created = createMcpEndpoint({
-    definitions: definitions[key] ?? { tools: [], resources: [], prompts: [] },
+    definitions: definitionsAt(route),
     config,
     route,
     production: !import.meta.dev,
@@ -115,9 +134,6 @@ export function useMcpEndpointAt(route: string, appConfig: McpServerConfig): Mcp
  */
 export function relayUntilFirstRequest(route: string, state: McpSharedState, appConfig: McpServerConfig): void {
   if (endpoints.has(route)) return
-  const key = endpointKeys[route] ?? ''
-  const config = configOfEndpoint(appConfig, key)
-  const own = definitions[key]
-  const guarded = own ? [...own.tools, ...own.resources, ...own.prompts].some(entry => isGuarded(entry.definition)) : false
-  relayBeforeFirstRequest(route, state, { ttlMs: sharedRecordTtl(config), listChanged: guarded || config.listChanged })
+  const config = endpointConfigAt(route, appConfig)
+  relayBeforeFirstRequest(route, state, { ttlMs: sharedRecordTtl(config), listChanged: hasGuardedDefinitions(definitionsAt(route)) || config.listChanged })
 }

@@ -182,8 +182,21 @@ export function createMcpRegistry(input: McpDefinitions): McpRegistry {
     templates: resources.templates,
     prompts: prompts.prompts,
     lists: { tools: tools.list, resources: resources.list, templates: resources.templateList, prompts: prompts.list },
-    guarded: [...input.tools, ...input.resources, ...input.prompts].some(entry => isGuarded(entry.definition)),
+    guarded: hasGuardedDefinitions(input),
   }
+}
+
+/**
+ * Whether any definition carries a guard (`scopes` or `enabled`): lists are then filtered per
+ * caller, and the endpoint advertises `listChanged`.
+ *
+ * @example
+ * ```ts
+ * if (hasGuardedDefinitions(definitions)) console.info('lists depend on the caller')
+ * ```
+ */
+export function hasGuardedDefinitions(definitions: McpDefinitions): boolean {
+  return [...definitions.tools, ...definitions.resources, ...definitions.prompts].some(entry => isGuarded(entry.definition))
 }
 
 /**

@@ -1,17 +1,14 @@
 import { defineEventHandler, setResponseHeader, setResponseStatus } from 'h3'
 import { useRuntimeConfig } from 'nitropack/runtime'
-import { endpointKeys, route as defaultRoute } from '#mcp-elicitation/options'
-import { configOfEndpoint } from '../common/config'
 import type { McpServerConfig } from '../common/config'
+import { endpointConfigAt, endpointRouteOf } from '../use-endpoint'
 import { protectedResourceMetadata, resolveOAuthSettings } from '../transport/oauth/settings'
 
 // GET /.well-known/oauth-protected-resource<route>: where MCP clients learn which authorization
 // server issues tokens for this endpoint (RFC 9728), after a 401 names this URL.
 export default defineEventHandler((event) => {
-  const matched = (event.context.matchedRoute?.path ?? '').slice('/.well-known/oauth-protected-resource'.length)
-  const route = Object.hasOwn(endpointKeys, matched) ? matched : defaultRoute
-  const config = configOfEndpoint(useRuntimeConfig(event).mcp as McpServerConfig, endpointKeys[route] ?? '')
-  const settings = resolveOAuthSettings(config, route)
+  const route = endpointRouteOf(event, '/.well-known/oauth-protected-resource')
+  const settings = resolveOAuthSettings(endpointConfigAt(route, useRuntimeConfig(event).mcp as McpServerConfig), route)
   if (!settings) {
     setResponseStatus(event, 404)
     return { error: 'OAuth is not configured on this MCP endpoint (mcp.auth.issuers is empty).' }
