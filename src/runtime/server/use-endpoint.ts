@@ -1,5 +1,6 @@
 import type { H3Event } from 'h3'
 import { useNitroApp, useRuntimeConfig } from 'nitropack/runtime'
+import type { NitroApp, NitroRuntimeHooks } from 'nitropack/types'
 import definitions from '#mcp-elicitation/definitions'
 import { endpointKeys, route as defaultRoute } from '#mcp-elicitation/options'
 import { createMcpEndpoint } from './transport/endpoint'
@@ -22,6 +23,35 @@ let stopRecording: (() => void) | undefined
 
 /** Every route the app serves MCP at: `mcp.route`, then one per `server/mcp/<key>/` endpoint. */
 export const mcpRoutes: string[] = Object.keys(endpointKeys)
+
+/**
+ * Whether a handler is registered for `name`. Read from hookable's own table on every call (so
+ * hooks added at run time count); a hookable without that table counts as "yes".
+ */
+function hasHandlers(hooks: object, name: string): boolean {
+  const table: unknown = Reflect.get(hooks, '_hooks')
+  if (typeof table !== 'object' || table === null) return true
+  const handlers: unknown = Reflect.get(table, name)
+  return Array.isArray(handlers) && handlers.length > 0
+}
+
+/**
+ * Calls one of the module's Nitro hooks for an MCP request, only when someone listens: an empty
+ * `callHook` still costs a `console.createTask` and a promise chain, paid on every message of a
+ * request-per-call protocol, and most apps register none of these hooks.
+ *
+ * @example
+ * ```ts
+ * await callHookIfAny(useNitroApp().hooks, 'mcp:auth', context)
+ * ```
+ */
+async function callHookIfAny<Name extends 'mcp:auth' | 'mcp:auth:token' | 'mcp:request'>(
+  hooks: NitroApp['hooks'],
+  name: Name,
+  ...args: Parameters<NitroRuntimeHooks[Name]>
+): Promise<void> {
+  if (hasHandlers(hooks, name)) await hooks.callHook(name, ...args)
+}
 
 /**
  * The route of the endpoint `event` was routed to (Nitro's router records the route it matched,
@@ -107,9 +137,9 @@ export function useMcpEndpointAt(route: string, appConfig: McpServerConfig): Mcp
     config,
     route,
     production: !import.meta.dev,
-    authenticate: context => nitro.hooks.callHook('mcp:auth', context),
-    verifyToken: context => nitro.hooks.callHook('mcp:auth:token', context),
-    beforeRequest: context => nitro.hooks.callHook('mcp:request', context),
+    authenticate: context => callHookIfAny(nitro.hooks, 'mcp:auth', context),
+    verifyToken: context => callHookIfAny(nitro.hooks, 'mcp:auth:token', context),
+    beforeRequest: context => callHookIfAny(nitro.hooks, 'mcp:request', context),
     shared: useMcpSharedState(config, route),
   })
   // Only `nuxi dev` records elicitations for the DevTools tab, once for all endpoints.

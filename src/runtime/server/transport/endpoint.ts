@@ -154,7 +154,6 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       throw error
     }
     let parsedBody: unknown
-    let rawBody: string | undefined
     if (method === 'POST') {
       if (!isJsonContentType(event.node.req.headers['content-type'])) {
         return jsonRpcError(415, -32000, `Unsupported Media Type: Content-Type is "${event.node.req.headers['content-type'] ?? '(none)'}"; send JSON-RPC as "application/json".`)
@@ -164,7 +163,6 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       const parsed = parseJson(body.text)
       if (!parsed.ok) return jsonRpcError(400, -32700, `Parse error: the request body is not valid JSON (${parsed.message}). Send one JSON-RPC message as application/json.`)
       parsedBody = parsed.value
-      rawBody = body.text
     }
     else if (!event.node.req.headers['mcp-session-id'] && event.node.req.headers['mcp-protocol-version'] === MODERN_VERSION) {
       return jsonRpcError(405, -32000, `Method ${method} is not used by protocol ${MODERN_VERSION}: send every request as a POST.`, { allow: 'POST' })
@@ -192,7 +190,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       return runInMcpScope(scope, () => sessions.handle(exchange, caller, (id) => { scope.sessionId = id }))
     }
     const requestOptions = { parsedBody, ...(auth.authInfo && { authInfo: auth.authInfo }) }
-    const request = toSdkRequest(event, rawBody)
+    const request = toSdkRequest(event)
     scopes.set(request, scope)
     return runInMcpScope(scope, () => modern.fetch(request, requestOptions))
   }

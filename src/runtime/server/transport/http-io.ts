@@ -51,14 +51,16 @@ export function watchDisconnect(res: ResponseSink): DisconnectWatch {
 }
 
 /**
- * Builds the web `Request` the SDK reads, from the already-read body (no second read).
+ * Builds the web `Request` the SDK reads: method, URL and headers, no body. The SDK is handed
+ * the already-parsed body (`parsedBody`) and never reads the request's; handlers reach the HTTP
+ * request through the h3 event. A body would cost a web stream on every request.
  *
  * @example
  * ```ts
- * const request = toSdkRequest(event, body.text)
+ * const response = await handler.fetch(toSdkRequest(event), { parsedBody })
  * ```
  */
-export function toSdkRequest(event: H3Event, body: string | undefined): Request {
+export function toSdkRequest(event: H3Event): Request {
   const headers = new Headers()
   for (const [name, value] of Object.entries(event.node.req.headers)) {
     if (value === undefined) continue
@@ -68,7 +70,7 @@ export function toSdkRequest(event: H3Event, body: string | undefined): Request 
   const url = `http://${event.node.req.headers.host ?? 'localhost'}${event.node.req.url ?? '/'}`
   // No `signal`: it makes Request construction measurably slower, and the module's own disconnect
   // signal (in the request scope) is what aborts waiting handlers.
-  return new Request(url, { method: event.method, headers, body })
+  return new Request(url, { method: event.method, headers })
 }
 
 /**
