@@ -6,10 +6,11 @@ import { existsSync } from 'node:fs'
 import { readFile, readdir, writeFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { benchDir, repoRoot, workDir } from '../lib/paths.mjs'
-import { buildApp, generateApp } from './nuxt-apps.mjs'
+import { appDirOf, buildApp, generateApp } from './nuxt-apps.mjs'
+import { installPackedModule } from './packed-install.mjs'
 
 export const SERVERS = [
-  { id: 'us', label: 'nuxt-mcp-elicitation', describe: 'Nuxt 4 app, this repo\'s src/module, default config', kind: 'nuxt' },
+  { id: 'us', label: 'nuxt-mcp-elicitation', describe: 'Nuxt 4 app built as a user builds it: the repo\'s npm pack tarball installed into a scratch app outside the repo, default config', kind: 'nuxt' },
   { id: 'v1', label: 'v1 SDK floor', describe: 'node:http + @modelcontextprotocol/sdk 1.32.2 Streamable HTTP transport, in-memory sessions (legacy only)', kind: 'node', script: 'servers/v1-floor.mjs' },
   { id: 'v2', label: 'v2 SDK floor', describe: 'node:http + @modelcontextprotocol/server 2.4.0: isLegacyRequest → sessionful WebStandardStreamableHTTPServerTransport, else createMcpHandler(factory, { legacy: \'reject\' })', kind: 'node', script: 'servers/v2-floor.mjs' },
   { id: 'anchor', label: '@nuxtjs/mcp-toolkit 0.21.0', describe: 'same Nuxt app, sessions: true, nitro.experimental.asyncContext: true (legacy only: no 2026-07-28)', kind: 'nuxt' },
@@ -30,7 +31,7 @@ async function filesUnder(dir) {
 async function buildInputsHash(id) {
   const hash = createHash('sha256').update(id)
   const files = [
-    ...(id === 'us' ? await filesUnder(resolve(repoRoot, 'src')) : []),
+    ...(id === 'us' ? [...await filesUnder(resolve(repoRoot, 'src')), resolve(repoRoot, 'package.json'), resolve(repoRoot, 'build.config.ts'), resolve(benchDir, 'servers/packed-install.mjs')] : []),
     resolve(benchDir, 'servers/nuxt-apps.mjs'),
     resolve(benchDir, 'lib/tools-spec.mjs'),
     resolve(repoRoot, 'package-lock.json'),
@@ -57,7 +58,7 @@ export async function prepareServers({ reuse, log }) {
     builds[server.id] = {}
     try {
       for (const variant of VARIANTS) {
-        const dir = resolve(workDir, 'apps', `${server.id}-${variant}`)
+        const dir = appDirOf(server.id, variant)
         const stamp = resolve(dir, '.bench-build.json')
         const hash = await buildInputsHash(server.id)
         let info
@@ -66,6 +67,10 @@ export async function prepareServers({ reuse, log }) {
           if (previous.hash === hash && existsSync(previous.entry)) info = { ...previous, cached: true }
         }
         if (!info) {
+          if (server.id === 'us') {
+            log('  packing the module and installing the tarball into the scratch app (npm pack, npm install)…')
+            await installPackedModule()
+          }
           log(`  building ${server.id}-${variant} (nuxi build)…`)
           await generateApp(server.id, variant)
           const built = await buildApp(dir, resolve(workDir, 'logs', `build-${server.id}-${variant}.log`))

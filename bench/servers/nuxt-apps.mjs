@@ -1,18 +1,29 @@
 // Generates and builds the two Nuxt apps (ours and the @nuxtjs/mcp-toolkit anchor), each in a
-// "base" variant (echo + ask_form) and a "list" variant (500 tools), under bench/.work/apps.
+// "base" variant (echo, ask_form and the app's other tools) and a "list" variant (500 tools).
 // Both modules take the same tool files: defineMcpTool + useMcpElicitation().form().
+// Ours is built the way a user builds it (packed tarball, scratch app outside the repo, default
+// config: packed-install.mjs); with a deploy preset (runtime and several-instances phases) it is
+// built from src/ under bench/.work/apps, as the anchor always is.
 import { execFile } from 'node:child_process'
 import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { relative, resolve } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { nuxi, repoRoot, workDir } from '../lib/paths.mjs'
 import { dirBytes } from '../lib/proc.mjs'
-import { FORM_MESSAGE, FORM_ZOD_SOURCE, GENERATED_DESCRIPTION, GENERATED_TOOLS, GENERATED_VALUE_DESCRIPTION, generatedToolName } from '../lib/tools-spec.mjs'
+import { APP_TOOLS, CONFIRM_TOOL, CONFIRM_ZOD_SOURCE, FORM_MESSAGE, FORM_ZOD_SOURCE, GENERATED_DESCRIPTION, GENERATED_TOOLS, GENERATED_VALUE_DESCRIPTION, generatedToolName } from '../lib/tools-spec.mjs'
+import { packedNuxi, packedRoot } from './packed-install.mjs'
+
+/** Where an app is generated: ours without a preset in the packed scratch folder. */
+export function appDirOf(kind, variant, preset) {
+  if (kind === 'us' && !preset) return resolve(packedRoot, `us-${variant}`)
+  return resolve(workDir, 'apps', preset ? `${kind}-${variant}-${preset}` : `${kind}-${variant}`)
+}
 
 const COMMON = `compatibilityDate: '2026-11-01',\n  devtools: { enabled: false },`
 
 /** nuxt.config per app kind; ours with its default config, the anchor as the brief asks. */
 function nuxtConfig(kind, appDir, preset) {
+  if (kind === 'us' && !preset) return `export default defineNuxtConfig({\n  modules: ['nuxt-mcp-elicitation'],\n  ${COMMON}\n})\n`
   if (kind === 'us') {
     const modulePath = relative(appDir, resolve(repoRoot, 'src/module'))
     const nitro = preset ? `\n  nitro: { preset: ${JSON.stringify(preset)} },` : ''
@@ -62,6 +73,32 @@ export default defineMcpTool({
 })
 `
 
+const CONFIRM = `import { z } from 'zod'
+
+export default defineMcpTool({
+  name: '${CONFIRM_TOOL.name}',
+  description: ${JSON.stringify(CONFIRM_TOOL.description)},
+  handler: async () => {
+    const r = await useMcpElicitation().form({ message: ${JSON.stringify(CONFIRM_TOOL.message)}, schema: ${CONFIRM_ZOD_SOURCE} })
+    return r.action === 'accept' && r.content.confirm ? 'deleted' : 'kept'
+  },
+})
+`
+
+function appTool({ name, description, shape, body }) {
+  return `import { z } from 'zod'
+
+export default defineMcpTool({
+  name: '${name}',
+  description: ${JSON.stringify(description)},
+  inputSchema: ${shape},
+  handler: async (args) => {
+    ${body}
+  },
+})
+`
+}
+
 // Same as servers/gc-route.mjs, as a Nitro route (both Nuxt apps get it).
 const GC_ROUTE = `export default defineEventHandler(() => {
   for (let i = 0; i < 3; i++) globalThis.gc?.()
@@ -86,7 +123,7 @@ export default defineMcpTool({
  * `preset` when given (the runtimes phase: bench/measure/runtimes.mjs).
  */
 export async function generateApp(kind, variant, preset) {
-  const dir = resolve(workDir, 'apps', preset ? `${kind}-${variant}-${preset}` : `${kind}-${variant}`)
+  const dir = appDirOf(kind, variant, preset)
   await rm(dir, { recursive: true, force: true })
   const tools = resolve(dir, 'server/mcp/tools')
   await mkdir(tools, { recursive: true })
@@ -95,6 +132,8 @@ export async function generateApp(kind, variant, preset) {
   await writeFile(resolve(tools, 'echo.ts'), ECHO_TOOL)
   await writeFile(resolve(tools, 'ask-form.ts'), FORM_TOOL)
   if (kind === 'us') await writeFile(resolve(tools, 'ask-form-hoisted.ts'), FORM_TOOL_HOISTED)
+  await writeFile(resolve(tools, 'confirm-delete.ts'), CONFIRM)
+  for (const tool of APP_TOOLS) await writeFile(resolve(tools, `${tool.name.replaceAll('_', '-')}.ts`), appTool(tool))
   await mkdir(resolve(dir, 'server/routes/__bench'), { recursive: true })
   await writeFile(resolve(dir, 'server/routes/__bench/gc.get.ts'), GC_ROUTE)
   if (variant === 'list') {
@@ -103,11 +142,15 @@ export async function generateApp(kind, variant, preset) {
   return dir
 }
 
-/** `nuxi build` with a time limit; resolves with the wall time, the output size and the log. */
+/**
+ * `nuxi build` with a time limit (the scratch app's own CLI for a packed app); resolves with the
+ * wall time, the output size and the log.
+ */
 export async function buildApp(dir, logFile) {
   const started = performance.now()
+  const cli = dir.startsWith(packedRoot) ? packedNuxi : nuxi
   const log = await new Promise((resolveBuild, reject) => {
-    execFile(process.execPath, [nuxi, 'build', dir], {
+    execFile(process.execPath, [cli, 'build', dir], {
       cwd: dir,
       timeout: 300_000,
       maxBuffer: 64 * 1024 * 1024,

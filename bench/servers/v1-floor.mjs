@@ -4,7 +4,7 @@
 import { createServer } from 'node:http'
 import { randomUUID } from 'node:crypto'
 import { importRoot } from '../lib/paths.mjs'
-import { FORM_MESSAGE, FORM_SCHEMA, GENERATED_DESCRIPTION, GENERATED_TOOLS, GENERATED_VALUE_DESCRIPTION, SERVER_NAME, generatedToolName } from '../lib/tools-spec.mjs'
+import { APP_TOOLS, CONFIRM_SCHEMA, CONFIRM_TOOL, FORM_MESSAGE, FORM_SCHEMA, GENERATED_DESCRIPTION, GENERATED_TOOLS, GENERATED_VALUE_DESCRIPTION, SERVER_NAME, compileAppTool, generatedToolName } from '../lib/tools-spec.mjs'
 import { serveGc } from './gc-route.mjs'
 
 const { McpServer } = await importRoot('sdk-v1/server-mcp')
@@ -13,6 +13,7 @@ const { isInitializeRequest } = await importRoot('sdk-v1/types')
 const { z } = await importRoot('zod')
 
 const list = process.env.BENCH_VARIANT === 'list'
+const appTools = APP_TOOLS.map(compileAppTool)
 
 function buildServer() {
   const server = new McpServer({ name: SERVER_NAME, version: '1.0.0' }, { capabilities: { tools: {} } })
@@ -21,6 +22,13 @@ function buildServer() {
     const r = await server.server.elicitInput({ mode: 'form', message: FORM_MESSAGE, requestedSchema: FORM_SCHEMA }, { relatedRequestId: extra.requestId })
     return { content: [{ type: 'text', text: JSON.stringify(r) }] }
   })
+  server.registerTool(CONFIRM_TOOL.name, { description: CONFIRM_TOOL.description }, async (extra) => {
+    const r = await server.server.elicitInput({ mode: 'form', message: CONFIRM_TOOL.message, requestedSchema: CONFIRM_SCHEMA }, { relatedRequestId: extra.requestId })
+    return { content: [{ type: 'text', text: r.action === 'accept' && r.content?.confirm ? 'deleted' : 'kept' }] }
+  })
+  for (const tool of appTools) {
+    server.registerTool(tool.name, { description: tool.description, inputSchema: tool.makeShape(z) }, async args => ({ content: [{ type: 'text', text: tool.run(args) }] }))
+  }
   if (list) {
     for (let i = 0; i < GENERATED_TOOLS; i++) {
       server.registerTool(generatedToolName(i), { description: GENERATED_DESCRIPTION(i), inputSchema: { value: z.string().describe(GENERATED_VALUE_DESCRIPTION) } }, async ({ value }) => ({ content: [{ type: 'text', text: value }] }))

@@ -10,7 +10,7 @@
 import { createServer } from 'node:http'
 import { randomBytes, randomUUID } from 'node:crypto'
 import { importRoot } from '../lib/paths.mjs'
-import { FORM_MESSAGE, FORM_SCHEMA, GENERATED_DESCRIPTION, GENERATED_TOOLS, GENERATED_VALUE_DESCRIPTION, SERVER_NAME, generatedToolName } from '../lib/tools-spec.mjs'
+import { APP_TOOLS, CONFIRM_SCHEMA, CONFIRM_TOOL, FORM_MESSAGE, FORM_SCHEMA, GENERATED_DESCRIPTION, GENERATED_TOOLS, GENERATED_VALUE_DESCRIPTION, SERVER_NAME, compileAppTool, generatedToolName } from '../lib/tools-spec.mjs'
 import { serveGc } from './gc-route.mjs'
 import { readBody, sendWebResponse, toWebRequest } from './node-fetch.mjs'
 
@@ -18,6 +18,13 @@ const { McpServer, WebStandardStreamableHTTPServerTransport, acceptedContent, cr
 const { z } = await importRoot('zod')
 
 const list = process.env.BENCH_VARIANT === 'list'
+// BENCH_APP_TOOLS=none (investigation aid): only echo and ask_form, the bench's tools before 2026-12-02.
+const appToolsOff = process.env.BENCH_APP_TOOLS === 'none'
+const appTools = appToolsOff ? [] : APP_TOOLS.map(compileAppTool)
+// BENCH_SHAPES=module (investigation aid, measure/floor-shapes.mjs): the tools' Zod schemas built
+// once at module level instead of in the per-request factory as the SDK's examples write them.
+const echoInput = z.object({ text: z.string() })
+const moduleShapes = process.env.BENCH_SHAPES === 'module' ? new Map(appTools.map(tool => [tool.name, z.object(tool.makeShape(z))])) : undefined
 const answerSchema = z.object({
   name: z.string().min(2),
   age: z.number().int().min(0).optional(),
@@ -25,28 +32,38 @@ const answerSchema = z.object({
   tags: z.array(z.enum(['a', 'b', 'c'])).optional(),
   subscribe: z.boolean().default(true),
 })
+const confirmSchema = z.object({ confirm: z.boolean() })
 
 const codec = createRequestStateCodec({
   key: randomBytes(32),
   bind: ctx => `${ctx.mcpReq.method}\0${ctx.http?.authInfo?.clientId ?? ''}`,
 })
 
-function buildServer(era) {
-  const server = new McpServer({ name: SERVER_NAME, version: '1.0.0' }, { capabilities: { tools: {} }, requestState: { verify: codec.verify } })
-  server.registerTool('echo', { description: 'Repeats the text', inputSchema: z.object({ text: z.string() }) }, async ({ text }) => ({ content: [{ type: 'text', text }] }))
-  server.registerTool('ask_form', { description: 'Asks the person for 5 fields' }, async (ctx) => {
+/** A tool asking one form: pushed in a legacy session, input_required + signed state in modern. */
+function registerAskTool(server, era, { name, description, message, requestedSchema, answer, reply }) {
+  server.registerTool(name, { description }, async (ctx) => {
     if (era === 'legacy') {
-      const r = await ctx.mcpReq.elicitInput({ mode: 'form', message: FORM_MESSAGE, requestedSchema: FORM_SCHEMA }, { relatedRequestId: ctx.mcpReq.id })
-      return { content: [{ type: 'text', text: JSON.stringify(r) }] }
+      const r = await ctx.mcpReq.elicitInput({ mode: 'form', message, requestedSchema }, { relatedRequestId: ctx.mcpReq.id })
+      return { content: [{ type: 'text', text: reply(r) }] }
     }
     const responses = ctx.mcpReq.inputResponses
     // An answer counts only under a verified state that says the form was asked.
     if (!responses?.form || ctx.mcpReq.requestState()?.asked !== 'form') {
-      return inputRequired({ inputRequests: { form: inputRequired.elicit({ message: FORM_MESSAGE, requestedSchema: FORM_SCHEMA }) }, requestState: await codec.mint({ asked: 'form' }, ctx) })
+      return inputRequired({ inputRequests: { form: inputRequired.elicit({ message, requestedSchema }) }, requestState: await codec.mint({ asked: 'form' }, ctx) })
     }
-    const content = acceptedContent(responses, 'form', answerSchema)
-    return { content: [{ type: 'text', text: JSON.stringify(content ? { action: 'accept', content } : { action: responses.form.action }) }] }
+    const content = acceptedContent(responses, 'form', answer)
+    return { content: [{ type: 'text', text: reply(content ? { action: 'accept', content } : { action: responses.form.action }) }] }
   })
+}
+
+function buildServer(era) {
+  const server = new McpServer({ name: SERVER_NAME, version: '1.0.0' }, { capabilities: { tools: {} }, requestState: { verify: codec.verify } })
+  server.registerTool('echo', { description: 'Repeats the text', inputSchema: moduleShapes ? echoInput : z.object({ text: z.string() }) }, async ({ text }) => ({ content: [{ type: 'text', text }] }))
+  registerAskTool(server, era, { name: 'ask_form', description: 'Asks the person for 5 fields', message: FORM_MESSAGE, requestedSchema: FORM_SCHEMA, answer: answerSchema, reply: r => JSON.stringify(r) })
+  if (!appToolsOff) registerAskTool(server, era, { name: CONFIRM_TOOL.name, description: CONFIRM_TOOL.description, message: CONFIRM_TOOL.message, requestedSchema: CONFIRM_SCHEMA, answer: confirmSchema, reply: r => (r.action === 'accept' && r.content?.confirm ? 'deleted' : 'kept') })
+  for (const tool of appTools) {
+    server.registerTool(tool.name, { description: tool.description, inputSchema: moduleShapes?.get(tool.name) ?? z.object(tool.makeShape(z)) }, async args => ({ content: [{ type: 'text', text: tool.run(args) }] }))
+  }
   if (list) {
     for (let i = 0; i < GENERATED_TOOLS; i++) {
       server.registerTool(generatedToolName(i), { description: GENERATED_DESCRIPTION(i), inputSchema: z.object({ value: z.string().describe(GENERATED_VALUE_DESCRIPTION) }) }, async ({ value }) => ({ content: [{ type: 'text', text: value }] }))
