@@ -69,7 +69,7 @@ export async function benchRuntimes({ rounds, seconds, iterations, log }) {
   const lines = [
     '## Runtimes: the module on each deploy target',
     '',
-    `Same app (echo + ask_form, default config) built with each preset and served by its runtime; ${rounds} interleaved round(s), medians. Workers: \`wrangler dev\` (workerd locally), a development server.`,
+    `Same app (the bench's tools, default config, built from src/) built with each preset and served by its runtime; ${rounds} interleaved round(s), medians. Workers: \`wrangler dev\` (workerd locally), a development server.`,
     '',
     '| target | modern echo c10 (req/s) | ÷ Node | echo c10 p99 (ms) | one modern call p50 (ms) | modern elicitation flow p50 (ms) | ÷ Node |',
     '|---|---|---|---|---|---|---|',
