@@ -63,6 +63,8 @@ export async function runServerRound(entries, plan, log, id) {
     if (modern) await step('elicitation RTT (modern)', async () => { out.rtt_modern = await measureElicitRtt('modern', server.url, plan.rttIterations) })
     // Ours also serves the form with its shape defined once: the breakdown in the report.
     if (modern && id === 'us') await step('elicitation RTT (modern, shape at module level)', async () => { out.rtt_modern_hoisted = await measureElicitRtt('modern', server.url, plan.rttIterations, 10, 'ask_form_hoisted') })
+    // And behind a once() step: the flow with the replay guard (the floor keeps no replay record).
+    if (modern && id === 'us') await step('elicitation RTT (modern, with a once() step)', async () => { out.rtt_modern_once = await measureElicitRtt('modern', server.url, plan.rttIterations, 10, 'ask_form_once') })
     out.rss_after_load_mb = await rssMb(server.pid)
     await step('memory', async () => { out.memory = await measureMemory(server, plan.memory) })
   }

@@ -99,6 +99,25 @@ export default defineMcpTool({
 `
 }
 
+// Ours only, for the report: the form behind a `once()` step, so the flow pays the replay guard
+// (a record in the store per step, checked on every round) that the SDK floor has no counterpart of.
+const FORM_TOOL_ONCE = `import { z } from 'zod'
+
+export default defineMcpTool({
+  name: 'ask_form_once',
+  description: 'Reserves an id once, then asks the person for 5 fields',
+  handler: async () => {
+    const elicit = useMcpElicitation()
+    const reservation = await elicit.once('reserve', async () => 'r-1')
+    const r = await elicit.form({
+      message: ${JSON.stringify(FORM_MESSAGE)},
+      schema: ${FORM_ZOD_SOURCE},
+    })
+    return JSON.stringify({ reservation, ...r })
+  },
+})
+`
+
 // Same as servers/gc-route.mjs, as a Nitro route (both Nuxt apps get it).
 const GC_ROUTE = `export default defineEventHandler(() => {
   for (let i = 0; i < 3; i++) globalThis.gc?.()
@@ -132,6 +151,7 @@ export async function generateApp(kind, variant, preset) {
   await writeFile(resolve(tools, 'echo.ts'), ECHO_TOOL)
   await writeFile(resolve(tools, 'ask-form.ts'), FORM_TOOL)
   if (kind === 'us') await writeFile(resolve(tools, 'ask-form-hoisted.ts'), FORM_TOOL_HOISTED)
+  if (kind === 'us') await writeFile(resolve(tools, 'ask-form-once.ts'), FORM_TOOL_ONCE)
   await writeFile(resolve(tools, 'confirm-delete.ts'), CONFIRM)
   for (const tool of APP_TOOLS) await writeFile(resolve(tools, `${tool.name.replaceAll('_', '-')}.ts`), appTool(tool))
   await mkdir(resolve(dir, 'server/routes/__bench'), { recursive: true })
