@@ -10,6 +10,7 @@ import { resultsDir, workDir } from './lib/paths.mjs'
 import { ensureBenchDeps, ensureLoadTool } from './lib/setup.mjs'
 import { profileMarkdown, profileServer } from './measure/profile.mjs'
 import { runServerRound } from './measure/server-round.mjs'
+import { measureFlowPairs } from './measure/flow-pairs.mjs'
 import { benchRuntimes } from './measure/runtimes.mjs'
 import { benchSharedState } from './measure/shared-state.mjs'
 import { SERVERS, prepareServers } from './servers/catalog.mjs'
@@ -90,6 +91,21 @@ async function main() {
         rounds[server.id].push(undefined)
         notes.push(`round ${round}, ${server.id} failed: ${error.message.split('\n')[0]}`)
         log(`  ! ${server.id} failed: ${error.message}`)
+      }
+    }
+    // The modern flow, paired (both up at once, calls alternating): what the flow targets judge.
+    const usRound = rounds.us?.[round - 1]
+    const v2Round = rounds.v2?.[round - 1]
+    if (usRound?.serves_modern && v2Round?.serves_modern) {
+      try {
+        const [pass] = await measureFlowPairs(entries, { pairs: quick ? 30 : 150 })
+        usRound.rtt_modern_paired = pass.us
+        v2Round.rtt_modern_paired = pass.v2
+        log(`round ${round}/${plan.rounds}: modern flow paired, us ${pass.us.flow_p50_ms.toFixed(2)} ms, v2 ${pass.v2.flow_p50_ms.toFixed(2)} ms`)
+      }
+      catch (error) {
+        notes.push(`round ${round}, paired modern flow failed: ${error.message.split('\n')[0]}`)
+        log(`  ! paired modern flow failed: ${error.message}`)
       }
     }
   }

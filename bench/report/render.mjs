@@ -3,7 +3,7 @@ import { writeFile, readFile } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { resultsDir } from '../lib/paths.mjs'
-import { METRICS } from './metrics.mjs'
+import { KEY_RATIOS, METRICS } from './metrics.mjs'
 
 export function fmt(value) {
   if (value === undefined || value === null || Number.isNaN(value)) return 'n/a'
@@ -50,6 +50,15 @@ export function targetsTable(summary) {
   }))
 }
 
+/** The ratios without a target (KEY_RATIOS marked "info"): median [min–max] of the per-round values. */
+export function infoTable(summary) {
+  const targeted = new Set(summary.targets.map(t => t.key))
+  return mdTable(['ratio (information, no target)', 'median of per-round values [min–max]'], KEY_RATIOS.filter(r => !targeted.has(r.key)).map((r) => {
+    const v = summary.ratios[r.key]
+    return [r.label, v ? `${fmt(v.median)}${v.n > 1 ? ` [${fmt(v.min)}–${fmt(v.max)}]` : ''}` : 'n/a']
+  }))
+}
+
 export async function writeResults({ meta, servers, summary, builds, rounds, notes, analysis, profile }) {
   const md = [
     '# nuxt-mcp-elicitation benchmark — latest run',
@@ -65,6 +74,8 @@ export async function writeResults({ meta, servers, summary, builds, rounds, not
     '',
     targetsTable(summary),
     '',
+    infoTable(summary),
+    '',
     '## All figures (median [min–max] over rounds)',
     '',
     mdTable(header(servers), rows(summary, servers)),
@@ -78,6 +89,7 @@ export async function writeResults({ meta, servers, summary, builds, rounds, not
     '## How each figure is taken',
     '',
     '- Throughput/latency: `wrk -t1 -cN` for a fixed time, after a warm-up run; every answer is checked (HTTP 200 and the expected text); legacy requests go to one session opened first (its `Mcp-Session-Id` in the script), modern ones carry `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` and the `_meta` envelope.',
+    '- Modern elicitation flow, paired (what the flow targets judge): once per round, `us` and the v2 floor up at once, one v2 `Client` each in one process, calls alternating (`ask_form` on each, then ours with the shape at module level and behind a `once()` step, then `echo` on each), so machine drift hits both alike; medians of 150 calls each.',
     '- Elicitation RTT: one SDK client answering at once, `echo` and `ask_form` calls interleaved; legacy = v1 `Client` (pushed `elicitation/create`), modern = v2 `Client` pinned to 2026-07-28 (`input_required` + retry: both HTTP rounds inside one measured call).',
     '- Cold start: spawn of `node` to the first answered `initialize`. Idle RSS: 1 s after that. RSS after load: after the throughput and RTT runs.',
     '- Memory: the servers run with `--expose-gc` and expose `GET /__bench/gc` (bench-only) so every reading is taken after a full GC. Sessions: N idle legacy sessions opened, growth ÷ N. Pending: 1000 `ask_form` calls held unanswered at once on 10 sessions (GET streams open, for servers that push there), growth measured; then all answered, all sessions closed, memory compared with the baseline taken before the sessions.',
