@@ -14,7 +14,8 @@ const v1 = {
 }
 const v2 = await importRoot('sdk-v2/client')
 
-async function connect(era, url) {
+/** An auto-answering SDK client of one era: legacy = v1 `Client`, modern = v2 `Client` pinned to 2026-07-28. */
+export async function connect(era, url) {
   if (era === 'legacy') {
     const client = new v1.Client({ name: 'bench-legacy', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } })
     client.setRequestHandler(v1.ElicitRequestSchema, async () => FORM_ANSWER)

@@ -6,20 +6,11 @@
 // standalone, after one bench build:
 //   node bench/measure/flow-pairs.mjs [pairs=200] [passes=3] [floor schemas: factory|module]
 import { performance } from 'node:perf_hooks'
-import { importRoot } from '../lib/paths.mjs'
-import { FORM_ANSWER } from '../lib/tools-spec.mjs'
 import { percentile } from '../lib/stats.mjs'
 import { startTimed } from './cold-start.mjs'
+import { connect } from './elicit-rtt.mjs'
 
 const WARMUP = 20
-
-async function connect(url) {
-  const v2 = await importRoot('sdk-v2/client')
-  const client = new v2.Client({ name: 'bench-pairs', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } })
-  client.setRequestHandler('elicitation/create', async () => FORM_ANSWER)
-  await client.connect(new v2.StreamableHTTPClientTransport(new URL(url)))
-  return client
-}
 
 async function timed(client, name) {
   const started = performance.now()
@@ -41,9 +32,9 @@ export async function measureFlowPairs(entries, { pairs = 150, passes = 1, floor
     throw error
   })
   try {
-    const ours = await connect(us.url)
-    const theirs = await connect(floor.url)
-    const calls = [['us', ours, 'ask_form'], ['v2', theirs, 'ask_form'], ['us', ours, 'ask_form_hoisted'], ['us', ours, 'ask_form_once'], ['us', ours, 'echo'], ['v2', theirs, 'echo']]
+    const ours = await connect('modern', us.url)
+    const theirs = await connect('modern', floor.url)
+    const calls = [['us', ours.client, 'ask_form'], ['v2', theirs.client, 'ask_form'], ['us', ours.client, 'ask_form_hoisted'], ['us', ours.client, 'ask_form_once'], ['us', ours.client, 'echo'], ['v2', theirs.client, 'echo']]
     const out = []
     for (let pass = 1; pass <= passes; pass++) {
       const samples = Object.fromEntries(calls.map(([id, , name]) => [`${id} ${name}`, []]))
