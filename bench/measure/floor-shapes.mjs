@@ -7,9 +7,7 @@ import { resolve } from 'node:path'
 import { benchDir } from '../lib/paths.mjs'
 import { summarize } from '../lib/stats.mjs'
 import { prepareServers } from '../servers/catalog.mjs'
-import { startTimed } from './cold-start.mjs'
-import { runLoad } from './load.mjs'
-import { ECHO, loadSpec, measureThroughput } from './throughput.mjs'
+import { echoFromCold } from './throughput.mjs'
 
 const [seconds = 5, rounds = 4] = process.argv.slice(2, 4).map(Number)
 const { entries } = await prepareServers({ reuse: true, log: () => {} })
@@ -23,17 +21,9 @@ const contenders = {
 const figures = Object.fromEntries(Object.keys(contenders).map(name => [name, []]))
 for (let round = 1; round <= rounds; round++) {
   for (const [name, start] of Object.entries(contenders)) {
-    const { server } = await startTimed(start)
-    try {
-      const spec = loadSpec('modern', undefined, ...ECHO)
-      await runLoad({ url: server.url, ...spec, connections: 10, seconds: 2, expect: '"hello"' })
-      const r = (await measureThroughput(server.url, spec, [10], seconds, '"hello"', server.pid)).c10
-      figures[name].push(r)
-      console.log(`round ${round} ${name}: ${r.rps.toFixed(0)} req/s, CPU ${r.cpu_ms_per_1k.toFixed(0)} ms per 1000 requests`)
-    }
-    finally {
-      await server.stop()
-    }
+    const r = await echoFromCold(start, { seconds })
+    figures[name].push(r)
+    console.log(`round ${round} ${name}: ${r.rps.toFixed(0)} req/s, CPU ${r.cpu_ms_per_1k.toFixed(0)} ms per 1000 requests`)
   }
 }
 for (const [name, runs] of Object.entries(figures)) {

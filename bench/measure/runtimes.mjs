@@ -11,9 +11,9 @@ import { buildApp, generateApp } from '../servers/nuxt-apps.mjs'
 import { workDir } from '../lib/paths.mjs'
 import { measureElicitRtt } from './elicit-rtt.mjs'
 import { ECHO, loadSpec, measureThroughput } from './throughput.mjs'
+import { STATE_SECRET } from '../servers/catalog.mjs'
 
 export const RUNTIME_TARGETS = ['node', 'bun', 'deno', 'workers']
-const SECRET = 'bench-state-secret-bench-state-secret-0123456789'
 
 /** Builds one app per target; returns target → app folder. */
 async function buildRuntimeApps(log) {
@@ -43,7 +43,7 @@ export async function benchRuntimes({ rounds, seconds, iterations, log }) {
   const raw = Object.fromEntries(RUNTIME_TARGETS.map(target => [target, []]))
   for (let round = 1; round <= rounds; round++) {
     for (const target of RUNTIME_TARGETS) {
-      const app = await startRuntime({ target, root: roots[target], port: await freePort(), env: { NUXT_MCP_STATE_SECRET: SECRET } })
+      const app = await startRuntime({ target, root: roots[target], port: await freePort(), env: { NUXT_MCP_STATE_SECRET: STATE_SECRET } })
       try {
         const echo = await measureThroughput(app.url.href, loadSpec('modern', undefined, ...ECHO), [10], seconds, '"result"')
         const rtt = await measureElicitRtt('modern', app.url.href, iterations)

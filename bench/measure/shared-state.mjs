@@ -14,8 +14,8 @@ import { percentile } from '../lib/stats.mjs'
 import { buildApp, generateApp } from '../servers/nuxt-apps.mjs'
 import { measureElicitRtt } from './elicit-rtt.mjs'
 import { ECHO, loadSpec, measureThroughput } from './throughput.mjs'
+import { STATE_SECRET } from '../servers/catalog.mjs'
 
-const SECRET = 'bench-state-secret-bench-state-secret-0123456789'
 const SETUPS = ['one instance', 'two instances + Redis']
 /** Ordinary legacy requests sent to count Redis commands per request. */
 const COUNTED_REQUESTS = 200
@@ -24,7 +24,7 @@ async function startSetup(setup, root) {
   const redis = setup === SETUPS[1] ? await startRedis() : undefined
   const count = redis ? 2 : 1
   const ports = await Promise.all(Array.from({ length: count }, () => freePort()))
-  const env = { NUXT_MCP_STATE_SECRET: SECRET, ...(redis && { NUXT_MCP_REDIS_URL: redis.url }) }
+  const env = { NUXT_MCP_STATE_SECRET: STATE_SECRET, ...(redis && { NUXT_MCP_REDIS_URL: redis.url }) }
   const instances = await Promise.all(ports.map(port => startRuntime({ target: 'node', root, port, env })))
   const lb = await startLoadBalancer(ports)
   return {

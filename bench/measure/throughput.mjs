@@ -1,7 +1,8 @@
 // Throughput and latency of one MCP request under wrk: legacy inside an open session (its
 // Mcp-Session-Id in the script's headers), modern stateless with the 2026-07-28 headers + _meta.
-import { legacyBody, legacyHeaders, modernBody, modernHeaders, send } from '../lib/mcp-http.mjs'
+import { closeSession, legacyBody, legacyHeaders, modernBody, modernHeaders, openSession, send } from '../lib/mcp-http.mjs'
 import { cpuMs } from '../lib/proc.mjs'
+import { startTimed } from './cold-start.mjs'
 import { runLoad } from './load.mjs'
 
 const ID = 987654321
@@ -39,4 +40,23 @@ export async function measureThroughput(url, spec, connectionCounts, seconds, ex
     out[`c${connections}`] = r
   }
   return out
+}
+
+/**
+ * Starts a server cold (`start` as for startTimed), runs a 2 s warm-up and one measured echo load
+ * in `era` at `connections`, stops it; resolves with that load's figures (the A/B aids' unit).
+ */
+export async function echoFromCold(start, { era = 'modern', connections = 10, seconds = 5 } = {}) {
+  const { server } = await startTimed(start)
+  try {
+    const sessionId = era === 'legacy' ? await openSession(server.url) : undefined
+    const spec = loadSpec(era, sessionId, ...ECHO)
+    await runLoad({ url: server.url, ...spec, connections: 10, seconds: 2, expect: '"hello"' })
+    const r = (await measureThroughput(server.url, spec, [connections], seconds, '"hello"', server.pid))[`c${connections}`]
+    if (sessionId) await closeSession(server.url, sessionId)
+    return r
+  }
+  finally {
+    await server.stop()
+  }
 }

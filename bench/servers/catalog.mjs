@@ -16,6 +16,8 @@ export const SERVERS = [
   { id: 'anchor', label: '@nuxtjs/mcp-toolkit 0.21.0', describe: 'same Nuxt app, sessions: true, nitro.experimental.asyncContext: true (legacy only: no 2026-07-28)', kind: 'nuxt' },
 ]
 export const VARIANTS = ['base', 'list']
+/** The `requestState` secret every build of ours runs with in the bench (a fixed one: cold starts stay comparable). */
+export const STATE_SECRET = 'bench-state-secret-bench-state-secret-0123456789'
 
 async function filesUnder(dir) {
   const out = []
@@ -80,7 +82,7 @@ export async function prepareServers({ reuse, log }) {
         log(`  ${server.id}-${variant}: build ${(info.buildMs / 1000).toFixed(1)} s${info.cached ? ' (cached from an earlier run)' : ''}, .output ${(info.outputBytes / 2 ** 20).toFixed(2)} MB`)
         builds[server.id][variant] = info
         // The memory runs open 1000 idle sessions from one loopback client: above the per-client cap (100).
-        entries[server.id][variant] = { entry: info.entry, env: { NUXT_MCP_STATE_SECRET: 'bench-state-secret-bench-state-secret-0123456789', NUXT_MCP_SESSIONS_MAX_PER_PRINCIPAL: '1000' } }
+        entries[server.id][variant] = { entry: info.entry, env: { NUXT_MCP_STATE_SECRET: STATE_SECRET, NUXT_MCP_SESSIONS_MAX_PER_PRINCIPAL: '1000' } }
       }
     }
     catch (error) {
