@@ -62,3 +62,27 @@ describe('mcp:request middleware', () => {
     await client.close()
   })
 })
+
+describe('mcp:request hooks registered while the server runs', () => {
+  let basic: RunningFixture
+  beforeAll(async () => {
+    basic = await startFixture('basic')
+  })
+  afterAll(async () => {
+    await basic?.stop()
+  })
+
+  const toggle = async (on: boolean) => expect((await fetch(new URL(`/late-hook?on=${on ? 1 : 0}`, basic.url), { method: 'POST' })).status).toBe(200)
+  const call = () => postModern(basic.url, 'tools/call', { name: 'echo', arguments: { text: 'x' } }, { headers: { 'x-late-hook': 'refuse' } })
+
+  it('are run from the next request on, and no longer once removed', async () => {
+    // The app starts with no mcp:request hook: the request is served.
+    expect((await call()).status).toBe(200)
+    await toggle(true)
+    const refused = await call()
+    expect(refused.status).toBe(403)
+    expect(refused.message.error?.message).toBe('Refused by the hook registered at run time.')
+    await toggle(false)
+    expect((await call()).status).toBe(200)
+  })
+})

@@ -1,6 +1,5 @@
 import type { H3Event } from 'h3'
 import { useNitroApp, useRuntimeConfig } from 'nitropack/runtime'
-import type { NitroApp, NitroRuntimeHooks } from 'nitropack/types'
 import definitions from '#mcp-elicitation/definitions'
 import { endpointKeys, route as defaultRoute } from '#mcp-elicitation/options'
 import { createMcpEndpoint } from './transport/endpoint'
@@ -33,24 +32,6 @@ function hasHandlers(hooks: object, name: string): boolean {
   if (typeof table !== 'object' || table === null) return true
   const handlers: unknown = Reflect.get(table, name)
   return Array.isArray(handlers) && handlers.length > 0
-}
-
-/**
- * Calls one of the module's Nitro hooks for an MCP request, only when someone listens: an empty
- * `callHook` still costs a `console.createTask` and a promise chain, paid on every message of a
- * request-per-call protocol, and most apps register none of these hooks.
- *
- * @example
- * ```ts
- * await callHookIfAny(useNitroApp().hooks, 'mcp:auth', context)
- * ```
- */
-async function callHookIfAny<Name extends 'mcp:auth' | 'mcp:auth:token' | 'mcp:request'>(
-  hooks: NitroApp['hooks'],
-  name: Name,
-  ...args: Parameters<NitroRuntimeHooks[Name]>
-): Promise<void> {
-  if (hasHandlers(hooks, name)) await hooks.callHook(name, ...args)
 }
 
 /**
@@ -137,9 +118,20 @@ export function useMcpEndpointAt(route: string, appConfig: McpServerConfig): Mcp
     config,
     route,
     production: !import.meta.dev,
-    authenticate: context => callHookIfAny(nitro.hooks, 'mcp:auth', context),
-    verifyToken: context => callHookIfAny(nitro.hooks, 'mcp:auth:token', context),
-    beforeRequest: context => callHookIfAny(nitro.hooks, 'mcp:request', context),
+    // Each hook is asked per request whether anyone listens (hooks may be added at run time): an
+    // empty `callHook` still costs a `console.createTask` and a promise chain.
+    authenticate: {
+      listening: () => hasHandlers(nitro.hooks, 'mcp:auth'),
+      call: async (context) => { await nitro.hooks.callHook('mcp:auth', context) },
+    },
+    verifyToken: {
+      listening: () => hasHandlers(nitro.hooks, 'mcp:auth:token'),
+      call: async (context) => { await nitro.hooks.callHook('mcp:auth:token', context) },
+    },
+    beforeRequest: {
+      listening: () => hasHandlers(nitro.hooks, 'mcp:request'),
+      call: async (context) => { await nitro.hooks.callHook('mcp:request', context) },
+    },
     shared: useMcpSharedState(config, route),
   })
   // Only `nuxi dev` records elicitations for the DevTools tab, once for all endpoints.

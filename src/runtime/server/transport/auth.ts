@@ -25,6 +25,12 @@ export interface McpAuthContext {
   reject: (message: string, wwwAuthenticate?: string) => never
 }
 
+/** Who is calling, once authentication is done: both unset for an anonymous caller. */
+export interface McpCaller {
+  principal?: string
+  authInfo?: AuthInfo
+}
+
 /**
  * Builds the context handed to `mcp:auth` hooks.
  *

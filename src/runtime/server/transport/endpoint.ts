@@ -4,7 +4,7 @@ import type { McpHttpHandler } from '@modelcontextprotocol/server'
 import { createAuthContext, McpUnauthorizedError, settlePrincipal } from './auth'
 import { createBearerCheck } from './oauth/bearer'
 import { resolveOAuthSettings } from './oauth/settings'
-import type { McpAuthContext, McpTokenContext } from './auth'
+import type { McpAuthContext, McpCaller, McpTokenContext } from './auth'
 import { resolveStateSecret, toList } from '../common/config'
 import type { McpServerConfig } from '../common/config'
 import { runInMcpScope } from '../common/context'
@@ -33,6 +33,8 @@ import { createSharedEventBus } from './shared-event-bus'
 import { connectListChanges } from '../mcp/list-changes'
 import { advertisesListChanged } from '../mcp/server-factory'
 import type { McpRequestContext } from './middleware'
+import { listeningHook } from './app-hook'
+import type { McpAppHook } from './app-hook'
 import type { ResponseSink } from './response-sink'
 
 export interface McpEndpointOptions {
@@ -41,12 +43,12 @@ export interface McpEndpointOptions {
   /** Where the endpoint is served (`mcp.route`): part of the OAuth resource identifier. */
   route?: string
   production: boolean
-  /** Runs the app's `mcp:auth` hooks. */
-  authenticate?: (context: McpAuthContext) => Promise<void>
-  /** Runs the app's `mcp:request` hooks (middleware), once the caller is known. */
-  beforeRequest?: (context: McpRequestContext) => Promise<void>
-  /** Runs the app's `mcp:auth:token` hooks (opaque access tokens, while `mcp.auth` is on). */
-  verifyToken?: (context: McpTokenContext) => Promise<void>
+  /** The app's `mcp:auth` hooks. */
+  authenticate?: McpAppHook<McpAuthContext>
+  /** The app's `mcp:request` hooks (middleware), run once the caller is known. */
+  beforeRequest?: McpAppHook<McpRequestContext>
+  /** The app's `mcp:auth:token` hooks (opaque access tokens, while `mcp.auth` is on). */
+  verifyToken?: McpAppHook<McpTokenContext>
   /** Where modern `once()` steps are guarded against replays (default: in this process, or `shared`). */
   store?: McpStateStore
   /**
@@ -121,10 +123,37 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const trustedProxies = toList(config.trustedProxies)
   const policy: OriginPolicy = { allowedHosts: toList(config.allowedHosts), allowedOrigins: toList(config.allowedOrigins), ...(publicHost && { publicHost }) }
 
-  // The built-in OAuth check (when mcp.auth is on) runs before the app's mcp:auth hooks, which
-  // then see the verified token and principal and may refine or refuse.
   const oauth = resolveOAuthSettings(config, endpointRoute)
   const bearer = oauth && createBearerCheck(oauth)
+
+  /**
+   * Who is calling: the built-in OAuth check (when `mcp.auth` is on), then the app's `mcp:auth`
+   * hooks, which see the verified token and may refine or refuse. A refusal comes back as the
+   * response to send.
+   */
+  async function identify(event: H3Event, authenticate: McpAppHook<McpAuthContext>['call'] | undefined): Promise<McpCaller | Response> {
+    const auth = createAuthContext(event, endpointRoute)
+    if (bearer) {
+      const verifyToken = listeningHook(options.verifyToken)
+      const verified = await bearer(event.node.req.headers.authorization, verifyToken && (async (token) => {
+        const context: McpTokenContext = { token, event }
+        await verifyToken(context)
+        return context.claims
+      }))
+      if (verified instanceof Response) return verified
+      auth.authInfo = verified.authInfo
+      auth.principal = verified.principal
+    }
+    try {
+      await authenticate?.(auth)
+      settlePrincipal(auth)
+    }
+    catch (error) {
+      if (error instanceof McpUnauthorizedError) return jsonRpcError(401, -32001, `Unauthorized: ${error.message}`, { 'www-authenticate': error.wwwAuthenticate })
+      throw error
+    }
+    return { ...(auth.principal !== undefined && { principal: auth.principal }), ...(auth.authInfo !== undefined && { authInfo: auth.authInfo }) }
+  }
 
   async function route(event: H3Event, res: ResponseSink): Promise<Response | undefined> {
     const refusal = checkOriginPolicy(event, policy)
@@ -133,26 +162,10 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     if (method !== 'POST' && method !== 'GET' && method !== 'DELETE') {
       return jsonRpcError(405, -32000, `Method ${method} is not allowed on the MCP endpoint: use POST (and GET/DELETE for legacy sessions).`, { allow: 'POST, GET, DELETE' })
     }
-    const auth = createAuthContext(event, endpointRoute)
-    if (bearer) {
-      const verifyToken = options.verifyToken
-      const caller = await bearer(event.node.req.headers.authorization, verifyToken && (async (token) => {
-        const context: McpTokenContext = { token, event }
-        await verifyToken(context)
-        return context.claims
-      }))
-      if (caller instanceof Response) return caller
-      auth.authInfo = caller.authInfo
-      auth.principal = caller.principal
-    }
-    try {
-      await options.authenticate?.(auth)
-      settlePrincipal(auth)
-    }
-    catch (error) {
-      if (error instanceof McpUnauthorizedError) return jsonRpcError(401, -32001, `Unauthorized: ${error.message}`, { 'www-authenticate': error.wwwAuthenticate })
-      throw error
-    }
+    // Without the OAuth check and an mcp:auth hook the caller is anonymous: nothing to build or await.
+    const authenticate = listeningHook(options.authenticate)
+    const caller = bearer || authenticate ? await identify(event, authenticate) : {}
+    if (caller instanceof Response) return caller
     let parsedBody: unknown
     if (method === 'POST') {
       if (!isJsonContentType(event.node.req.headers['content-type'])) {
@@ -169,9 +182,12 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     }
     const disconnected = watchDisconnect(res)
     const legacy = classifyEra(method, event.node.req.headers, parsedBody) === 'legacy'
-    const middleware = { event, era: legacy ? 'legacy' as const : 'modern' as const, method, body: parsedBody, route: endpointRoute, principal: auth.principal, authInfo: auth.authInfo }
-    const refused = await runRequestMiddleware(options.beforeRequest, middleware)
-    if (refused) return refused
+    const beforeRequest = listeningHook(options.beforeRequest)
+    if (beforeRequest) {
+      const middleware = { event, era: legacy ? 'legacy' as const : 'modern' as const, method, body: parsedBody, route: endpointRoute, ...caller }
+      const refused = await runRequestMiddleware(beforeRequest, middleware)
+      if (refused) return refused
+    }
     const scope: McpRequestScope = {
       event,
       era: legacy ? 'legacy' : 'modern',
@@ -180,16 +196,15 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
         return disconnected.signal()
       },
       body: parsedBody,
-      ...(auth.principal !== undefined && { principal: auth.principal }),
-      ...(auth.authInfo !== undefined && { authInfo: auth.authInfo }),
+      ...caller,
     }
     if (legacy) {
       if (!sessions) return legacyOff(parsedBody)
       const exchange = { req: event.node.req, res, body: parsedBody, deferAbort: disconnected.defer }
-      const caller = { principal: auth.principal, authInfo: auth.authInfo, address: clientAddressOf(event.node.req, trustedProxies) }
-      return runInMcpScope(scope, () => sessions.handle(exchange, caller, (id) => { scope.sessionId = id }))
+      const owner = { ...caller, address: clientAddressOf(event.node.req, trustedProxies) }
+      return runInMcpScope(scope, () => sessions.handle(exchange, owner, (id) => { scope.sessionId = id }))
     }
-    const requestOptions = { parsedBody, ...(auth.authInfo && { authInfo: auth.authInfo }) }
+    const requestOptions = { parsedBody, ...(caller.authInfo && { authInfo: caller.authInfo }) }
     const request = toSdkRequest(event)
     scopes.set(request, scope)
     return runInMcpScope(scope, () => modern.fetch(request, requestOptions))

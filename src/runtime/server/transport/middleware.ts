@@ -50,15 +50,15 @@ function methodsOf(body: unknown): string[] {
  *
  * @example
  * ```ts
- * const refusal = await runRequestMiddleware(options.beforeRequest, { event, era, method: 'POST', body, route: '/mcp' })
+ * const beforeRequest = listeningHook(options.beforeRequest)
+ * const refusal = beforeRequest && await runRequestMiddleware(beforeRequest, { event, era, method: 'POST', body, route: '/mcp' })
  * if (refusal) return refusal
  * ```
  */
 export async function runRequestMiddleware(
-  hooks: ((context: McpRequestContext) => Promise<void>) | undefined,
+  hooks: (context: McpRequestContext) => Promise<void>,
   request: { event: H3Event, era: McpEra, method: string, body: unknown, route: string, principal?: string, authInfo?: AuthInfo },
 ): Promise<Response | undefined> {
-  if (!hooks) return undefined
   const { body, ...rest } = request
   const context: McpRequestContext = {
     ...rest,
