@@ -1,6 +1,9 @@
 // Legacy floor: plain node:http + the v1 SDK (@modelcontextprotocol/sdk, root devDependency) with
 // its Node Streamable HTTP transport and in-memory sessions, as in the SDK's README.
-// Env: PORT, HOST, BENCH_VARIANT=base|list.
+// Env: PORT, HOST, BENCH_VARIANT=base|list; BENCH_ALS=1 runs each request inside an
+// AsyncLocalStorage scope, as a server whose handlers read their request from a composable must
+// (measure/als-cost.mjs prices that alone).
+import { AsyncLocalStorage } from 'node:async_hooks'
 import { createServer } from 'node:http'
 import { randomUUID } from 'node:crypto'
 import { importRoot } from '../lib/paths.mjs'
@@ -49,7 +52,9 @@ async function readJson(req) {
   return JSON.parse(Buffer.concat(chunks).toString('utf8'))
 }
 
-createServer(async (req, res) => {
+const scope = process.env.BENCH_ALS === '1' ? new AsyncLocalStorage() : undefined
+
+async function serve(req, res) {
   if (serveGc(req, res)) return
   if (!req.url.startsWith('/mcp')) return fail(res, 404, 'not found')
   try {
@@ -72,7 +77,9 @@ createServer(async (req, res) => {
   catch (error) {
     if (!res.headersSent) fail(res, 500, String(error))
   }
-}).listen(Number(process.env.PORT), process.env.HOST ?? '127.0.0.1')
+}
+
+createServer((req, res) => scope ? scope.run({ req }, serve, req, res) : serve(req, res)).listen(Number(process.env.PORT), process.env.HOST ?? '127.0.0.1')
 
 // Exit on SIGTERM like the Nitro servers do, so `--cpu-prof` profiles get written.
 process.on('SIGTERM', () => process.exit(0))
