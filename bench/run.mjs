@@ -125,7 +125,7 @@ async function main() {
     plan,
     load_tool: loadTool,
     duration_s: (performance.now() - t0) / 1000,
-    machine: { node: process.version, cpus: os.cpus().length, loadavg_start: loadStart, loadavg_end: os.loadavg() },
+    machine: { node: process.version, ...(process.env.NODE_OPTIONS && { node_options: process.env.NODE_OPTIONS }), cpus: os.cpus().length, loadavg_start: loadStart, loadavg_end: os.loadavg() },
   }
   await writeResults({ meta, servers, summary, builds, rounds, notes, profile, analysis: await readAnalysis() })
   if (!args.includes('--no-runtimes') && !only) {
