@@ -2,18 +2,19 @@
 // floor with each request run inside `AsyncLocalStorage.run` (BENCH_ALS=1), started cold in turn,
 // interleaved rounds, legacy echo. The figure prices the scope that `useMcpElicitation()` and
 // every other composable read their request from; run it under each Node to compare.
-// Standalone: node bench/measure/als-cost.mjs [connections=10] [seconds=5] [rounds=5]
+// With `two`, the scoped side runs each request inside two nested scopes (BENCH_ALS=2), against one.
+// Standalone: node bench/measure/als-cost.mjs [connections=10] [seconds=5] [rounds=5] [two]
 import { resolve } from 'node:path'
 import { benchDir } from '../lib/paths.mjs'
 import { summarize } from '../lib/stats.mjs'
 import { echoFromCold } from './throughput.mjs'
 
-const [connections = '10', seconds = '5', rounds = '5'] = process.argv.slice(2)
+const [connections = '10', seconds = '5', rounds = '5', two] = process.argv.slice(2)
 const entry = resolve(benchDir, 'servers/v1-floor.mjs')
-const variants = { plain: { BENCH_ALS: '0' }, scoped: { BENCH_ALS: '1' } }
+const variants = two === 'two' ? { plain: { BENCH_ALS: '1' }, scoped: { BENCH_ALS: '2' } } : { plain: { BENCH_ALS: '0' }, scoped: { BENCH_ALS: '1' } }
 const figures = { plain: [], scoped: [] }
 
-console.log(`Node ${process.version}: v1 floor, legacy echo at ${connections} connections, ${seconds} s × ${rounds} rounds`)
+console.log(`Node ${process.version}: v1 floor with ${variants.plain.BENCH_ALS} against ${variants.scoped.BENCH_ALS} AsyncLocalStorage scopes, legacy echo at ${connections} connections, ${seconds} s × ${rounds} rounds`)
 for (let round = 1; round <= Number(rounds); round++) {
   const order = round % 2 ? ['plain', 'scoped'] : ['scoped', 'plain']
   for (const label of order) {

@@ -1,7 +1,8 @@
 // Legacy floor: plain node:http + the v1 SDK (@modelcontextprotocol/sdk, root devDependency) with
 // its Node Streamable HTTP transport and in-memory sessions, as in the SDK's README.
 // Env: PORT, HOST, BENCH_VARIANT=base|list; BENCH_ALS=1 runs each request inside an
-// AsyncLocalStorage scope, as a server whose handlers read their request from a composable must
+// AsyncLocalStorage scope, as a server whose handlers read their request from a composable must;
+// BENCH_ALS=2 inside two nested ones (the module keeps a request scope and an elicitation run)
 // (measure/als-cost.mjs prices that alone).
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { createServer } from 'node:http'
@@ -52,7 +53,12 @@ async function readJson(req) {
   return JSON.parse(Buffer.concat(chunks).toString('utf8'))
 }
 
-const scope = process.env.BENCH_ALS === '1' ? new AsyncLocalStorage() : undefined
+const scopes = Array.from({ length: Number(process.env.BENCH_ALS ?? 0) }, () => new AsyncLocalStorage())
+
+/** `serve` inside every scope in turn (none without BENCH_ALS). */
+function serveScoped(req, res, depth = 0) {
+  return depth < scopes.length ? scopes[depth].run({ req }, serveScoped, req, res, depth + 1) : serve(req, res)
+}
 
 async function serve(req, res) {
   if (serveGc(req, res)) return
@@ -79,7 +85,7 @@ async function serve(req, res) {
   }
 }
 
-createServer((req, res) => scope ? scope.run({ req }, serve, req, res) : serve(req, res)).listen(Number(process.env.PORT), process.env.HOST ?? '127.0.0.1')
+createServer((req, res) => serveScoped(req, res)).listen(Number(process.env.PORT), process.env.HOST ?? '127.0.0.1')
 
 // Exit on SIGTERM like the Nitro servers do, so `--cpu-prof` profiles get written.
 process.on('SIGTERM', () => process.exit(0))
