@@ -1,5 +1,5 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
 import type { ClientCapabilities, InputRequest, Server, ServerContext } from '@modelcontextprotocol/server'
-import { getMcpFrame, runInMcpFrame } from '../common/context'
 import type { McpRequestScope } from '../common/context'
 import type { McpServerConfig } from '../common/config'
 import type { McpStateStore } from '../common/store/store'
@@ -47,21 +47,16 @@ export interface ElicitationRun {
   }
 }
 
-declare module '../common/context' {
-  interface McpFrameSlots {
-    /** The handler run that `useMcpElicitation()` reads. */
-    run: ElicitationRun
-  }
-}
+const runs = new AsyncLocalStorage<ElicitationRun>()
 
-/** Runs `fn` as handler code of `run` (in the request's frame: one storage for both). */
+/** Runs `fn` as handler code of `run`. */
 export function runAsHandler<T>(run: ElicitationRun, fn: () => T): T {
-  return runInMcpFrame({ run }, fn)
+  return runs.run(run, fn)
 }
 
 /** The run of the handler currently executing, if any. */
 export function getCurrentRun(): ElicitationRun | undefined {
-  return getMcpFrame()?.run
+  return runs.getStore()
 }
 
 /** Counters for leak tests; not part of the public API. */
