@@ -6,22 +6,11 @@
 // Standalone: node bench/measure/als-cost.mjs [connections=10] [seconds=5] [rounds=5] [two]
 import { resolve } from 'node:path'
 import { benchDir } from '../lib/paths.mjs'
-import { summarize } from '../lib/stats.mjs'
-import { echoFromCold } from './throughput.mjs'
+import { compareFromCold, medianOf } from './throughput.mjs'
 
 const [connections = '10', seconds = '5', rounds = '5', two] = process.argv.slice(2)
 const entry = resolve(benchDir, 'servers/v1-floor.mjs')
-const variants = two === 'two' ? { plain: { BENCH_ALS: '1' }, scoped: { BENCH_ALS: '2' } } : { plain: { BENCH_ALS: '0' }, scoped: { BENCH_ALS: '1' } }
-const figures = { plain: [], scoped: [] }
-
-console.log(`Node ${process.version}: v1 floor with ${variants.plain.BENCH_ALS} against ${variants.scoped.BENCH_ALS} AsyncLocalStorage scopes, legacy echo at ${connections} connections, ${seconds} s × ${rounds} rounds`)
-for (let round = 1; round <= Number(rounds); round++) {
-  const order = round % 2 ? ['plain', 'scoped'] : ['scoped', 'plain']
-  for (const label of order) {
-    const r = await echoFromCold({ entry, env: variants[label] }, { era: 'legacy', connections: Number(connections), seconds: Number(seconds) })
-    figures[label].push(r)
-    console.log(`round ${round} ${label}: ${r.rps.toFixed(0)} req/s, p99 ${r.p99_ms.toFixed(2)} ms, CPU ${r.cpu_ms_per_1k.toFixed(0)} ms per 1000 requests`)
-  }
-}
-const med = (label, key) => summarize(figures[label].map(r => r[key])).median
-for (const key of ['rps', 'cpu_ms_per_1k', 'p99_ms']) console.log(`${key}: plain ${med('plain', key).toFixed(2)}, scoped ${med('scoped', key).toFixed(2)}, scoped ÷ plain ${(med('scoped', key) / med('plain', key)).toFixed(3)}`)
+const [plain, scoped] = two === 'two' ? ['1', '2'] : ['0', '1']
+console.log(`Node ${process.version}: v1 floor with ${plain} against ${scoped} AsyncLocalStorage scopes, legacy echo at ${connections} connections, ${seconds} s × ${rounds} rounds`)
+const figures = await compareFromCold({ plain: { entry, env: { BENCH_ALS: plain } }, scoped: { entry, env: { BENCH_ALS: scoped } } }, { rounds: Number(rounds), era: 'legacy', connections: Number(connections), seconds: Number(seconds) })
+for (const key of ['rps', 'cpu_ms_per_1k', 'p99_ms']) console.log(`${key}: plain ${medianOf(figures.plain, key).toFixed(2)}, scoped ${medianOf(figures.scoped, key).toFixed(2)}, scoped ÷ plain ${(medianOf(figures.scoped, key) / medianOf(figures.plain, key)).toFixed(3)}`)

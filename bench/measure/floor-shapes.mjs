@@ -7,7 +7,7 @@ import { resolve } from 'node:path'
 import { benchDir } from '../lib/paths.mjs'
 import { summarize } from '../lib/stats.mjs'
 import { prepareServers } from '../servers/catalog.mjs'
-import { echoFromCold } from './throughput.mjs'
+import { compareFromCold } from './throughput.mjs'
 
 const [seconds = 5, rounds = 4] = process.argv.slice(2, 4).map(Number)
 const { entries } = await prepareServers({ reuse: true, log: () => {} })
@@ -18,14 +18,7 @@ const contenders = {
   'v2 floor, shapes at module level': { entry: floor, env: { BENCH_SHAPES: 'module' } },
   'v2 floor, echo + ask_form only': { entry: floor, env: { BENCH_APP_TOOLS: 'none' } },
 }
-const figures = Object.fromEntries(Object.keys(contenders).map(name => [name, []]))
-for (let round = 1; round <= rounds; round++) {
-  for (const [name, start] of Object.entries(contenders)) {
-    const r = await echoFromCold(start, { seconds })
-    figures[name].push(r)
-    console.log(`round ${round} ${name}: ${r.rps.toFixed(0)} req/s, CPU ${r.cpu_ms_per_1k.toFixed(0)} ms per 1000 requests`)
-  }
-}
+const figures = await compareFromCold(contenders, { rounds, seconds })
 for (const [name, runs] of Object.entries(figures)) {
   const rps = summarize(runs.map(r => r.rps))
   const cpu = summarize(runs.map(r => r.cpu_ms_per_1k))

@@ -2,6 +2,7 @@
 // Mcp-Session-Id in the script's headers), modern stateless with the 2026-07-28 headers + _meta.
 import { closeSession, legacyBody, legacyHeaders, modernBody, modernHeaders, openSession, send } from '../lib/mcp-http.mjs'
 import { cpuMs } from '../lib/proc.mjs'
+import { summarize } from '../lib/stats.mjs'
 import { startTimed } from './cold-start.mjs'
 import { runLoad } from './load.mjs'
 
@@ -59,4 +60,27 @@ export async function echoFromCold(start, { era = 'modern', connections = 10, se
   finally {
     await server.stop()
   }
+}
+
+/**
+ * The A/B aids' loop: each contender (name → start, as for startTimed) started cold in turn for
+ * `rounds` interleaved rounds, the order reversed every other round, one echo load each
+ * (`load` as for echoFromCold). Logs every load; resolves with name → the loads' figures.
+ */
+export async function compareFromCold(contenders, { rounds, ...load }) {
+  const names = Object.keys(contenders)
+  const figures = Object.fromEntries(names.map(name => [name, []]))
+  for (let round = 1; round <= rounds; round++) {
+    for (const name of round % 2 ? names : [...names].reverse()) {
+      const r = await echoFromCold(contenders[name], load)
+      figures[name].push(r)
+      console.log(`round ${round} ${name}: ${r.rps.toFixed(0)} req/s, p99 ${r.p99_ms.toFixed(2)} ms, CPU ${r.cpu_ms_per_1k.toFixed(0)} ms per 1000 requests${r.errors ? `, ${r.errors} errors` : ''}`)
+    }
+  }
+  return figures
+}
+
+/** The median of one figure (`rps`, `cpu_ms_per_1k`, `p99_ms`) over a contender's loads. */
+export function medianOf(loads, key) {
+  return summarize(loads.map(r => r[key])).median
 }
