@@ -1,4 +1,4 @@
-// The real runtimes the deploy targets are served by, for the tests (test/e2e/runtimes.test.ts)
+// The real runtimes the deploy targets are served by, for the tests (test/e2e/runtimes/runtimes.test.ts)
 // and the bench: Node, Bun and Deno, and Cloudflare's workerd through `wrangler dev`, from npm
 // (their packages ship the binaries), cached in .cache/runtimes, never project dependencies.
 import { spawn } from 'node:child_process'

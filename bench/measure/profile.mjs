@@ -28,7 +28,7 @@ function sourceMapFor(url) {
   return maps.get(url)
 }
 
-/** "src/runtime/server/transport/sessions.ts:40" for bundled code of ours, else "pkg/file" or the url. */
+/** "src/runtime/server/transport/sessions/legacy-sessions.ts:40" for bundled code of ours, else "pkg/file" or the url. */
 function where(frame) {
   const map = frame.url && sourceMapFor(frame.url)
   if (map) {

@@ -1,6 +1,6 @@
 import { classifyInboundRequest, PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server'
 import { describe, expect, it } from 'vitest'
-import { classifyEra, isClaimedModernMessage, isPlainLegacyMessage } from '../../src/runtime/server/transport/era'
+import { classifyEra, isClaimedModernMessage, isPlainLegacyMessage } from '../../src/runtime/server/transport/door/era'
 
 const claim = { [PROTOCOL_VERSION_META_KEY]: '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { isAllowedHost, publicHostOf } from '../../src/runtime/server/transport/security'
-import type { OriginPolicy } from '../../src/runtime/server/transport/security'
+import { isAllowedHost, publicHostOf } from '../../src/runtime/server/transport/door/security'
+import type { OriginPolicy } from '../../src/runtime/server/transport/door/security'
 
 const none: OriginPolicy = { allowedHosts: [], allowedOrigins: [] }
 

@@ -3,7 +3,7 @@ import type { Server } from 'node:http'
 import { connect } from 'node:net'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { graceIdleConnection } from '../../src/runtime/server/transport/keep-alive'
+import { graceIdleConnection } from '../../src/runtime/server/transport/door/keep-alive'
 
 let server: Server | undefined
 

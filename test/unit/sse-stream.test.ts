@@ -2,8 +2,8 @@ import { createServer } from 'node:http'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { openSseStream } from '../../src/runtime/server/transport/sse-stream'
-import type { SseStream } from '../../src/runtime/server/transport/sse-stream'
+import { openSseStream } from '../../src/runtime/server/transport/streams/sse'
+import type { SseStream } from '../../src/runtime/server/transport/streams/sse'
 
 let server: Server | undefined
 

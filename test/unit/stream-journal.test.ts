@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { StreamJournal, eventIdOf, instanceOfStream, parseEventId } from '../../src/runtime/server/transport/stream-journal'
-import { parseEnvelope } from '../../src/runtime/server/transport/session-envelopes'
+import { StreamJournal, eventIdOf, instanceOfStream, parseEventId } from '../../src/runtime/server/transport/streams/journal'
+import { parseEnvelope } from '../../src/runtime/server/transport/shared/envelopes'
 
 describe('a resumable stream\'s journal', () => {
   it('numbers events after the priming event 0, and replays those after a given one', () => {

@@ -98,6 +98,23 @@ export function findWrongWayImports(graph: Map<string, ImportEdge[]>, wings: Win
   return problems
 }
 
+/**
+ * Every import into a wing that `reachedOnlyFrom` keeps for some wings (by name) from a file of
+ * another wing, whatever the ranks allow.
+ */
+export function findUninvitedImports(graph: Map<string, ImportEdge[]>, wings: Wing[], reachedOnlyFrom: Record<string, string[]>): string[] {
+  const problems: string[] = []
+  for (const edges of graph.values()) {
+    for (const edge of edges) {
+      const from = wingOf(edge.from, wings)
+      const to = wingOf(edge.to, wings)
+      const invited = reachedOnlyFrom[to.name]
+      if (invited && from.name !== to.name && !invited.includes(from.name)) problems.push(`${edge.from}:${edge.line} (${from.name}) imports "${edge.specifier}" (${to.name}), which only ${invited.join(', ')} may import`)
+    }
+  }
+  return problems
+}
+
 /** Every import circle, each as the files along it (`a → b → a`), found once. */
 export function findCircles(graph: Map<string, ImportEdge[]>): string[] {
   const circles: string[] = []

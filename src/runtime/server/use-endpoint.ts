@@ -1,13 +1,15 @@
 import type { H3Event } from 'h3'
 import { useNitroApp, useRuntimeConfig } from 'nitropack/runtime'
+import type { NitroApp, NitroRuntimeHooks } from 'nitropack/types'
+import type { McpAppHook } from './transport/door/app-hook'
 import definitions from '#mcp-elicitation/definitions'
 import { endpointKeys, route as defaultRoute } from '#mcp-elicitation/options'
-import { createMcpEndpoint } from './transport/endpoint'
-import type { McpEndpoint } from './transport/endpoint'
+import { createMcpEndpoint } from './transport/door/endpoint'
+import type { McpEndpoint } from './transport/door/endpoint'
 import { configOfEndpoint } from './common/config'
 import { hasGuardedDefinitions } from './mcp/registry'
-import { sharedRecordTtl } from './transport/shared-sessions'
-import { relayBeforeFirstRequest } from './transport/shared-relays'
+import { sharedRecordTtl } from './transport/shared/sessions'
+import { relayBeforeFirstRequest } from './transport/shared/relays'
 import type { McpServerConfig } from './common/config'
 import type { McpDefinitions } from './mcp/registry'
 import type { McpSharedState } from './common/shared/shared-state'
@@ -32,6 +34,22 @@ function hasHandlers(hooks: object, name: string): boolean {
   if (typeof table !== 'object' || table === null) return true
   const handlers: unknown = Reflect.get(table, name)
   return Array.isArray(handlers) && handlers.length > 0
+}
+
+/** The module's own hooks, each called with one context. */
+type McpHookName = 'mcp:auth' | 'mcp:auth:token' | 'mcp:request'
+
+/**
+ * The app's hook `name` as the endpoint holds it: asked per request whether anyone listens, then
+ * called with the context its declaration (`NitroRuntimeHooks`) names. The signature derives that
+ * context from the declaration; the body, shared by the three, passes it on unread.
+ */
+function appHook<Name extends McpHookName>(hooks: NitroApp['hooks'], name: Name): McpAppHook<Parameters<NitroRuntimeHooks[Name]>[0]>
+function appHook(hooks: NitroApp['hooks'], name: McpHookName): McpAppHook<never> {
+  return {
+    listening: () => hasHandlers(hooks, name),
+    call: async (context) => { await hooks.callHook(name, context) },
+  }
 }
 
 /**
@@ -120,18 +138,9 @@ export function useMcpEndpointAt(route: string, appConfig: McpServerConfig): Mcp
     production: !import.meta.dev,
     // Each hook is asked per request whether anyone listens (hooks may be added at run time): an
     // empty `callHook` still costs a `console.createTask` and a promise chain.
-    authenticate: {
-      listening: () => hasHandlers(nitro.hooks, 'mcp:auth'),
-      call: async (context) => { await nitro.hooks.callHook('mcp:auth', context) },
-    },
-    verifyToken: {
-      listening: () => hasHandlers(nitro.hooks, 'mcp:auth:token'),
-      call: async (context) => { await nitro.hooks.callHook('mcp:auth:token', context) },
-    },
-    beforeRequest: {
-      listening: () => hasHandlers(nitro.hooks, 'mcp:request'),
-      call: async (context) => { await nitro.hooks.callHook('mcp:request', context) },
-    },
+    authenticate: appHook(nitro.hooks, 'mcp:auth'),
+    verifyToken: appHook(nitro.hooks, 'mcp:auth:token'),
+    beforeRequest: appHook(nitro.hooks, 'mcp:request'),
     shared: useMcpSharedState(config, route),
   })
   // Only `nuxi dev` records elicitations for the DevTools tab, once for all endpoints.

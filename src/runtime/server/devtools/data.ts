@@ -1,4 +1,4 @@
-import type { McpEndpoint } from '../transport/endpoint'
+import type { McpEndpoint } from '../transport/door/endpoint'
 import type { McpServerConfig } from '../common/config'
 import { listElicitationRecords } from './recorder'
 import type { ElicitationRecord } from './recorder'

@@ -1,7 +1,7 @@
 import { defineNitroPlugin, useRuntimeConfig } from 'nitropack/runtime'
 import { checkStateSecret } from '../common/config'
 import type { McpServerConfig } from '../common/config'
-import { publicHostOf } from '../transport/security'
+import { publicHostOf } from '../transport/door/security'
 
 // Refuses a configuration that cannot be served safely when the server starts, instead of at the
 // first MCP request: a state secret under 32 bytes in production, a public URL that is no URL.

@@ -5,8 +5,8 @@ import type { McpServerConfig } from '../common/config'
 import { toList } from '../common/config'
 import { collectDevtoolsData } from '../devtools/data'
 import { devtoolsPolicy, renderDevtoolsPage } from '../devtools/page'
-import { jsonRpcError } from '../transport/http-errors'
-import { checkOriginPolicy, isHostForThisMachine } from '../transport/security'
+import { jsonRpcError } from '../transport/http/errors'
+import { checkOriginPolicy, isHostForThisMachine } from '../transport/door/security'
 import { useMcpEndpoint } from '../use-endpoint'
 
 // Registered by the module in `nuxi dev` only: `<route>` serves the page, `<route>.json` its data.

@@ -1,7 +1,7 @@
 import { defineEventHandler } from 'h3'
-import { jsonRpcError } from '../transport/http-errors'
+import { jsonRpcError } from '../transport/http/errors'
 import { useMcpEndpoint } from '../use-endpoint'
-import type { McpEndpoint } from '../transport/endpoint'
+import type { McpEndpoint } from '../transport/door/endpoint'
 
 let reported = false
 

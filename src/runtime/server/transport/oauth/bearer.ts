@@ -1,6 +1,6 @@
 import type { AuthInfo } from '@modelcontextprotocol/server'
 import type { JWTPayload } from 'jose'
-import { jsonRpcError } from '../http-errors'
+import { jsonRpcError } from '../http/errors'
 import { BearerError } from './bearer-error'
 import { createIntrospector } from './introspect'
 import type { OAuthSettings } from './settings'

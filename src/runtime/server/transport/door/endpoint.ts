@@ -1,0 +1,242 @@
+import type { H3Event } from 'h3'
+import { InMemoryServerEventBus, createMcpHandler } from '@modelcontextprotocol/server'
+import type { McpHttpHandler } from '@modelcontextprotocol/server'
+import { createAuthContext, McpUnauthorizedError, settlePrincipal } from './auth'
+import { createBearerCheck } from '../oauth/bearer'
+import { resolveOAuthSettings } from '../oauth/settings'
+import type { McpAuthContext, McpCaller, McpTokenContext } from './auth'
+import { resolveStateSecret, toList } from '../../common/config'
+import type { McpServerConfig } from '../../common/config'
+import { runInMcpScope } from '../../common/context'
+import { isRecord } from '../../common/is-record'
+import { createMemoryStore } from '../../common/store/memory'
+import type { McpStateStore } from '../../common/store/store'
+import { deferredStore } from '../../common/shared/deferred-store'
+import type { McpSharedState } from '../../common/shared/shared-state'
+import { SharedSessionDirectory, sharedRecordTtl } from '../shared/sessions'
+import type { McpRequestScope } from '../../common/context'
+import { jsonRpcError } from '../http/errors'
+import { readLimitedBody } from '../../common/read-body'
+import { isJsonContentType, parseJson, sendResponse, toSdkRequest, watchDisconnect } from './http-io'
+import { classifyEra } from './era'
+import { graceIdleConnection } from './keep-alive'
+import { createMcpRegistry } from '../../mcp/registry'
+import type { McpDefinitions, McpRegistry } from '../../mcp/registry'
+import { checkOriginPolicy, publicHostOf } from './security'
+import { clientAddressOf } from './client-address'
+import type { OriginPolicy } from './security'
+import { createMcpServer } from '../../mcp/server-factory'
+import { LegacySessions } from '../sessions/legacy-sessions'
+import { WebResponseSink } from '../http/response-sink'
+import { runRequestMiddleware } from './middleware'
+import { createSharedEventBus } from '../shared/event-bus'
+import { connectListChanges } from '../../mcp/list-changes'
+import { advertisesListChanged } from '../../mcp/server-factory'
+import type { McpRequestContext } from './middleware'
+import { listeningHook } from './app-hook'
+import type { McpAppHook } from './app-hook'
+import type { ResponseSink } from '../http/response-sink'
+
+export interface McpEndpointOptions {
+  definitions: McpDefinitions
+  config: McpServerConfig
+  /** Where the endpoint is served (`mcp.route`): part of the OAuth resource identifier. */
+  route?: string
+  production: boolean
+  /** The app's `mcp:auth` hooks. */
+  authenticate?: McpAppHook<McpAuthContext>
+  /** The app's `mcp:request` hooks (middleware), run once the caller is known. */
+  beforeRequest?: McpAppHook<McpRequestContext>
+  /** The app's `mcp:auth:token` hooks (opaque access tokens, while `mcp.auth` is on). */
+  verifyToken?: McpAppHook<McpTokenContext>
+  /** Where modern `once()` steps are guarded against replays (default: in this process, or `shared`). */
+  store?: McpStateStore
+  /**
+   * The state every instance shares (`NUXT_MCP_REDIS_URL`): legacy sessions, the answers that
+   * cross instances, and the replay guard. Without it, everything stays in this process.
+   */
+  shared?: Promise<McpSharedState>
+}
+
+/** One MCP endpoint serving both protocol eras. */
+export interface McpEndpoint {
+  /**
+   * Answers one HTTP request. On Node it writes to the Node response and resolves with nothing;
+   * where Nitro hands h3 a stand-in response (Workers, Bun, Deno) it resolves with the web
+   * `Response` for h3 to send, which streams.
+   */
+  serve: (event: H3Event) => Promise<Response | undefined>
+  registry: McpRegistry
+  /** Absent when legacy sessions are off (`mcp.legacy: false`, the default on Workers). */
+  sessions: LegacySessions | undefined
+  close: () => Promise<void>
+}
+
+/**
+ * Whether h3 got a stand-in Node response (Workers, Bun, Deno): it buffers every write until
+ * `end()`. A real Node response has its socket while the handler runs.
+ */
+function isStandInResponse(event: H3Event): boolean {
+  return !event.node.res.socket
+}
+
+function legacyOff(body: unknown): Response {
+  const id = isRecord(body) && (typeof body.id === 'string' || typeof body.id === 'number') ? body.id : null
+  return jsonRpcError(400, -32602, `This server speaks MCP ${MODERN_VERSION} only (stateless requests): legacy sessions (initialize, protocol ≤ 2025-11-25) are off here, as they need one long-lived process (mcp.legacy). Connect with a client that speaks ${MODERN_VERSION}; see the module's deployment docs.`, {}, id, { supported: [MODERN_VERSION] })
+}
+
+const MODERN_VERSION = '2026-07-28'
+
+/**
+ * Creates the endpoint: Origin/Host policy, authentication, one body read, then per request the
+ * era decision — `initialize` and session traffic go to legacy sessions, requests carrying the
+ * 2026-07-28 `_meta` envelope to the SDK's stateless modern handler.
+ *
+ * @example
+ * ```ts
+ * const endpoint = createMcpEndpoint({ definitions, config, production: true })
+ * export default defineEventHandler(event => endpoint.serve(event))
+ * ```
+ */
+export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
+  const { config } = options
+  const registry = createMcpRegistry(options.definitions)
+  const shared = options.shared
+  const store = options.store ?? (shared ? deferredStore(shared) : createMemoryStore())
+  const endpointRoute = options.route ?? '/mcp'
+  const deps = { registry, config, secret: resolveStateSecret(config, options.production), store, route: endpointRoute }
+  // No session table (and no idle sweeper) where legacy is off: on Workers a timer would belong
+  // to the request that happened to create the endpoint.
+  const directory = config.legacy === false ? undefined : shared?.then(state => new SharedSessionDirectory(state, sharedRecordTtl(config)))
+  const sessions = config.legacy === false ? undefined : new LegacySessions(deps, directory)
+  // Each modern request gets a server built for it, holding its scope: nothing on the modern path
+  // depends on the request context following the SDK's awaits.
+  const scopes = new WeakMap<Request, McpRequestScope>()
+  // List changes travel on one bus: to this process's listeners, or through Redis to every instance's.
+  const bus = shared ? createSharedEventBus(shared) : new InMemoryServerEventBus()
+  const stopListChanges = connectListChanges(endpointRoute, bus, advertisesListChanged(deps))
+  const modern: McpHttpHandler = createMcpHandler(
+    ({ requestInfo }) => createMcpServer({ ...deps, scope: requestInfo && scopes.get(requestInfo) }, 'modern'),
+    { legacy: 'reject', maxRequestBodySize: config.maxBodySize, bus },
+  )
+  const publicHost = publicHostOf(config.publicUrl)
+  const trustedProxies = toList(config.trustedProxies)
+  const policy: OriginPolicy = { allowedHosts: toList(config.allowedHosts), allowedOrigins: toList(config.allowedOrigins), ...(publicHost && { publicHost }) }
+
+  const oauth = resolveOAuthSettings(config, endpointRoute)
+  const bearer = oauth && createBearerCheck(oauth)
+
+  /**
+   * Who is calling: the built-in OAuth check (when `mcp.auth` is on), then the app's `mcp:auth`
+   * hooks, which see the verified token and may refine or refuse. A refusal comes back as the
+   * response to send.
+   */
+  async function identify(event: H3Event, authenticate: McpAppHook<McpAuthContext>['call'] | undefined): Promise<McpCaller | Response> {
+    const auth = createAuthContext(event, endpointRoute)
+    if (bearer) {
+      const verifyToken = listeningHook(options.verifyToken)
+      const verified = await bearer(event.node.req.headers.authorization, verifyToken && (async (token) => {
+        const context: McpTokenContext = { token, event }
+        await verifyToken(context)
+        return context.claims
+      }))
+      if (verified instanceof Response) return verified
+      auth.authInfo = verified.authInfo
+      auth.principal = verified.principal
+    }
+    try {
+      await authenticate?.(auth)
+      settlePrincipal(auth)
+    }
+    catch (error) {
+      if (error instanceof McpUnauthorizedError) return jsonRpcError(401, -32001, `Unauthorized: ${error.message}`, { 'www-authenticate': error.wwwAuthenticate })
+      throw error
+    }
+    return { ...(auth.principal !== undefined && { principal: auth.principal }), ...(auth.authInfo !== undefined && { authInfo: auth.authInfo }) }
+  }
+
+  async function route(event: H3Event, res: ResponseSink): Promise<Response | undefined> {
+    const refusal = checkOriginPolicy(event, policy)
+    if (refusal) return refusal
+    const method = event.method
+    if (method !== 'POST' && method !== 'GET' && method !== 'DELETE') {
+      return jsonRpcError(405, -32000, `Method ${method} is not allowed on the MCP endpoint: use POST (and GET/DELETE for legacy sessions).`, { allow: 'POST, GET, DELETE' })
+    }
+    // Without the OAuth check and an mcp:auth hook the caller is anonymous: nothing to build or await.
+    const authenticate = listeningHook(options.authenticate)
+    const caller = bearer || authenticate ? await identify(event, authenticate) : {}
+    if (caller instanceof Response) return caller
+    let parsedBody: unknown
+    if (method === 'POST') {
+      if (!isJsonContentType(event.node.req.headers['content-type'])) {
+        return jsonRpcError(415, -32000, `Unsupported Media Type: Content-Type is "${event.node.req.headers['content-type'] ?? '(none)'}"; send JSON-RPC as "application/json".`)
+      }
+      const body = await readLimitedBody(event, config.maxBodySize)
+      if (!body.ok) return jsonRpcError(body.status, -32000, body.message)
+      const parsed = parseJson(body.text)
+      if (!parsed.ok) return jsonRpcError(400, -32700, `Parse error: the request body is not valid JSON (${parsed.message}). Send one JSON-RPC message as application/json.`)
+      parsedBody = parsed.value
+    }
+    else if (!event.node.req.headers['mcp-session-id'] && event.node.req.headers['mcp-protocol-version'] === MODERN_VERSION) {
+      return jsonRpcError(405, -32000, `Method ${method} is not used by protocol ${MODERN_VERSION}: send every request as a POST.`, { allow: 'POST' })
+    }
+    const disconnected = watchDisconnect(res)
+    const legacy = classifyEra(method, event.node.req.headers, parsedBody) === 'legacy'
+    const beforeRequest = listeningHook(options.beforeRequest)
+    if (beforeRequest) {
+      const middleware = { event, era: legacy ? 'legacy' as const : 'modern' as const, method, body: parsedBody, route: endpointRoute, ...caller }
+      const refused = await runRequestMiddleware(beforeRequest, middleware)
+      if (refused) return refused
+    }
+    const scope: McpRequestScope = {
+      event,
+      era: legacy ? 'legacy' : 'modern',
+      route: endpointRoute,
+      get signal() {
+        return disconnected.signal()
+      },
+      body: parsedBody,
+      ...caller,
+    }
+    if (legacy) {
+      if (!sessions) return legacyOff(parsedBody)
+      const exchange = { req: event.node.req, res, body: parsedBody, deferAbort: disconnected.defer }
+      const owner = { ...caller, address: clientAddressOf(event.node.req, trustedProxies) }
+      return runInMcpScope(scope, () => sessions.handle(exchange, owner, (id) => { scope.sessionId = id }))
+    }
+    const requestOptions = { parsedBody, ...(caller.authInfo && { authInfo: caller.authInfo }) }
+    const request = toSdkRequest(event)
+    scopes.set(request, scope)
+    return runInMcpScope(scope, () => modern.fetch(request, requestOptions))
+  }
+
+  return {
+    registry,
+    sessions,
+    serve: async (event) => {
+      if (isStandInResponse(event)) {
+        // A legacy session's transport writes into a sink that becomes the web Response.
+        const sink = new WebResponseSink()
+        return await route(event, sink) ?? await sink.response
+      }
+      graceIdleConnection(event.node.req, event.node.res)
+      const response = await route(event, event.node.res)
+      if (response) {
+        await sendResponse(event, response)
+        return undefined
+      }
+      // `undefined`: a legacy session's transport answers on the Node response itself, maybe
+      // later (its SSE headers go out with the first event: a handler that waits on a timer
+      // first has written nothing yet). Marked handled, or h3 would pass the request on to the
+      // next handler, whose empty answer (a 204) would reach the client first.
+      event._handled = true
+      return undefined
+    },
+    close: async () => {
+      stopListChanges()
+      await sessions?.closeAll()
+      await modern.close()
+      await shared?.then(state => state.close(), () => {})
+    },
+  }
+}

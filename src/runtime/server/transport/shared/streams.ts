@@ -1,0 +1,94 @@
+import { parseJSONRPCMessage } from '@modelcontextprotocol/server'
+import type { RequestId } from '@modelcontextprotocol/server'
+import { isRecord } from '../../common/is-record'
+import type { McpSharedState } from '../../common/shared/shared-state'
+import { logLost } from './sessions'
+import { JOURNAL_TTL_MS } from '../streams/journal'
+import type { JournalEvent, JournalSink } from '../streams/journal'
+
+/** How long an instance counts as alive after its last heartbeat. */
+const ALIVE_TTL_MS = 6000
+const BEAT_EVERY_MS = 2000
+/**
+ * How long an instance's heartbeat must stay missing before it counts as dead: longer than one
+ * beat, so that a Redis that restarted empty (every heartbeat gone at once) is not read as every
+ * instance dying.
+ */
+export const DEAD_AFTER_MISSING_MS = BEAT_EVERY_MS + 1500
+
+function eventsKey(sessionId: string, streamId: string): string {
+  return `events:${sessionId}:${streamId}`
+}
+
+function aliveKey(instanceId: string): string {
+  return `alive:${instanceId}`
+}
+
+/** A stream's kept events, as another instance reads them back. */
+export interface KeptStream {
+  requests: RequestId[]
+  events: JournalEvent[]
+}
+
+function isRequestId(value: unknown): value is RequestId {
+  return typeof value === 'string' || typeof value === 'number'
+}
+
+function parseKept(items: string[]): KeptStream | undefined {
+  const [head, ...rest] = items.map((item): unknown => JSON.parse(item))
+  if (!isRecord(head) || !Array.isArray(head.requests)) return undefined
+  const events: JournalEvent[] = []
+  for (const item of rest) {
+    if (isRecord(item) && typeof item.seq === 'number') events.push({ seq: item.seq, message: parseJSONRPCMessage(item.message) })
+  }
+  return { requests: head.requests.filter(isRequestId), events }
+}
+
+/**
+ * The resumable streams' events, kept in the shared state so that another instance can finish
+ * a stream for its client when the instance that ran it is gone; and each instance's
+ * heartbeat, which says whether it is. Only streams that stayed open are kept (an answer ready
+ * at once costs no Redis command), each for {@link JOURNAL_TTL_MS} after its last event.
+ *
+ * @example
+ * ```ts
+ * const log = new SharedStreamLog(shared)
+ * const stop = log.beat()
+ * const kept = await log.read(sessionId, 'abc.s1')
+ * ```
+ */
+export class SharedStreamLog {
+  constructor(private readonly shared: McpSharedState) {}
+
+  /** Where one session's journals copy their events. Never waits: a lost copy only matters if this instance dies. */
+  sink(sessionId: string): JournalSink {
+    return {
+      opened: journal => void this.shared.append(eventsKey(sessionId, journal.streamId), [JSON.stringify({ requests: journal.requests })], JOURNAL_TTL_MS).catch(logLost),
+      appended: (journal, event) => void this.shared.append(eventsKey(sessionId, journal.streamId), [JSON.stringify(event)], JOURNAL_TTL_MS).catch(logLost),
+    }
+  }
+
+  /** Keeps `events` after a stream's others (answers given for a dead instance). */
+  keep(sessionId: string, streamId: string, events: JournalEvent[]): Promise<void> {
+    return this.shared.append(eventsKey(sessionId, streamId), events.map(event => JSON.stringify(event)), JOURNAL_TTL_MS)
+  }
+
+  /** A stream's kept events; `undefined` when none are kept (never resumable, or expired). */
+  async read(sessionId: string, streamId: string): Promise<KeptStream | undefined> {
+    return parseKept(await this.shared.list(eventsKey(sessionId, streamId)))
+  }
+
+  /** Starts this instance's heartbeat; returns what stops it. */
+  beat(): () => void {
+    const beat = () => void this.shared.put(aliveKey(this.shared.instanceId), '1', ALIVE_TTL_MS).catch(logLost)
+    beat()
+    const timer = setInterval(beat, BEAT_EVERY_MS)
+    timer.unref?.()
+    return () => clearInterval(timer)
+  }
+
+  /** Whether `instanceId` has beaten lately: a killed instance stops within {@link ALIVE_TTL_MS}. */
+  async isAlive(instanceId: string): Promise<boolean> {
+    return await this.shared.get(aliveKey(instanceId)) !== undefined
+  }
+}

@@ -1,0 +1,88 @@
+import type { JSONRPCMessage } from '@modelcontextprotocol/server'
+import { openSseStream } from './sse'
+import type { SseStream } from './sse'
+import type { ResponseSink } from '../http/response-sink'
+import { RESUME_RETRY_MS, StreamJournal, eventIdOf } from './journal'
+import type { JournalEvent, JournalSink } from './journal'
+
+/**
+ * The standalone `GET` stream of one legacy session: server messages unrelated to a request
+ * (logging, resource updates, URL completions). For sessions that negotiated 2025-11-25 or later
+ * it is primed and numbered like a POST stream, and its journal outlives the connection: what is
+ * raised here while no GET stream is open is kept, and a client that comes back with
+ * `Last-Event-ID` gets it first. Unlike a POST stream it never ends by itself.
+ *
+ * @example
+ * ```ts
+ * const get = new GetStream(() => 'abc.g1')
+ * get.open(res, headers, true)
+ * get.write({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'hi' } })
+ * ```
+ */
+export class GetStream {
+  private stream?: SseStream
+  private journal?: StreamJournal
+
+  /** @param nextStreamId Names a new journal (`<instance>.g<n>`). */
+  constructor(private readonly nextStreamId: () => string, private readonly sink?: JournalSink) {}
+
+  /** Whether a GET stream is open here now. */
+  get isOpen(): boolean {
+    return this.stream !== undefined && !this.stream.closed
+  }
+
+  /**
+   * Opens the GET stream on `res`. `replay` (events a client missed, with their own stream's id)
+   * goes out first; with `resumable` the stream is then primed under a journal of its own.
+   */
+  open(res: ResponseSink, headers: Record<string, string>, resumable: boolean, replay: { streamId: string, events: JournalEvent[] } = { streamId: '', events: [] }): void {
+    const stream = this.attach(res, headers)
+    for (const event of replay.events) stream.write(event.message, eventIdOf(replay.streamId, event.seq))
+    if (!resumable) return
+    this.journal = new StreamJournal(this.nextStreamId(), [], this.sink)
+    stream.prime(this.journal.primingId, RESUME_RETRY_MS)
+  }
+
+  /**
+   * Resumes the GET stream from this instance's own journal `streamId`, after event `seq`.
+   * `false` when that journal is not (or no longer) this one's.
+   */
+  resumeHere(streamId: string, seq: number, res: ResponseSink, headers: Record<string, string>): boolean {
+    const journal = this.journal
+    if (journal?.streamId !== streamId) return false
+    const stream = this.attach(res, headers)
+    for (const event of journal.after(seq)) stream.write(event.message, eventIdOf(journal.streamId, event.seq))
+    return true
+  }
+
+  /** Makes a new connection the GET stream; one still open (a client that came back before it noticed the drop) ends. */
+  private attach(res: ResponseSink, headers: Record<string, string>): SseStream {
+    const previous = this.stream
+    const stream: SseStream = openSseStream(res, {
+      headers,
+      flushNow: true,
+      onClose: () => {
+        if (this.stream === stream) this.stream = undefined
+      },
+    })
+    this.stream = stream
+    previous?.end()
+    return stream
+  }
+
+  /**
+   * Writes `message` to the open GET stream, and keeps it in the journal (open or not). `false`
+   * when no GET stream is open here: the caller may hand it to the instance that holds one.
+   */
+  write(message: JSONRPCMessage): boolean {
+    const event = this.journal?.record(message)
+    if (!this.stream || this.stream.closed) return false
+    this.stream.write(message, event && this.journal ? eventIdOf(this.journal.streamId, event.seq) : undefined)
+    return true
+  }
+
+  close(): void {
+    this.stream?.end()
+    this.stream = undefined
+  }
+}

@@ -1,0 +1,234 @@
+import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/server'
+import { openSseStream } from './sse'
+import type { SseStream } from './sse'
+import type { ResponseSink } from '../http/response-sink'
+import { JOURNAL_TTL_MS, RESUME_GRACE_MS, RESUME_RETRY_MS, StreamJournal, eventIdOf } from './journal'
+import type { JournalEvent, JournalSink } from './journal'
+import { isResponse } from './message-kinds'
+
+/** Ends a request's wait for good when its client is gone: the request scope's abort. */
+export type AbandonRequest = () => void
+
+/** One POST's event stream and the requests whose responses it still owes. */
+interface PostStream {
+  /** The connection the events go to; none while a resumable stream waits for its client to come back. */
+  stream?: SseStream
+  waiting: Set<RequestId>
+  journal?: StreamJournal
+  /** Takes over the abort of the stream's requests from the connection (see {@link LegacyExchange.deferAbort}). */
+  deferAbort?: () => AbandonRequest
+  /** Keeps the POST counted in flight past its connection (see {@link LegacyExchange.holdInFlight}). */
+  holdInFlight?: () => () => void
+  /** Ends that hold. */
+  unhold?: () => void
+  abandon?: AbandonRequest
+  /** The grace ran out: the requests were abandoned. */
+  abandoned?: boolean
+  grace?: ReturnType<typeof setTimeout>
+  /** Where events go instead: a client that resumed the stream on another instance. */
+  remote?: ResumeTarget
+}
+
+/** How a stream resumed on another instance gets its events. */
+export interface ResumeTarget {
+  /** Names this resumption: a later one replaces it, and only its own drop counts. */
+  tag: string
+  /** Receives each event after the one the client has, then the live ones. */
+  deliver: (event: JournalEvent) => void
+  /** The stream's requests are all answered: end the connection. */
+  end: () => void
+}
+
+/**
+ * The POST response streams of one legacy session. A stream whose answer is not ready at once
+ * becomes resumable for sessions that negotiated 2025-11-25 or later: it starts with a priming
+ * event and numbers its events, and when its connection drops the requests go on for
+ * {@link RESUME_GRACE_MS}, their events kept, until the client resumes with `GET` +
+ * `Last-Event-ID` ({@link PostStreams.resume}). Older clients cannot parse a priming event's
+ * empty data, so theirs stay plain.
+ *
+ * @example
+ * ```ts
+ * const streams = new PostStreams('local')
+ * streams.open(res, [1], { 'mcp-session-id': id })
+ * streams.send({ jsonrpc: '2.0', id: 1, result: {} })
+ * ```
+ */
+export class PostStreams {
+  private readonly byRequest = new Map<RequestId, PostStream>()
+  private readonly journals = new Map<string, PostStream>()
+  private count = 0
+  /** Whether the session negotiated a version whose clients resume (2025-11-25 or later). */
+  resumable = false
+
+  /** @param instanceTag Starts every stream id, so that ids stay unique across instances. */
+  constructor(private readonly instanceTag: string, private readonly sink?: JournalSink) {}
+
+  /**
+   * Opens the SSE response of a POST that carries `requests`. `deferAbort` lets a resumable
+   * stream keep its requests running when the connection drops.
+   */
+  open(res: ResponseSink, requests: RequestId[], headers: Record<string, string>, control: Pick<PostStream, 'deferAbort' | 'holdInFlight'> = {}): void {
+    const entry: PostStream = { waiting: new Set(requests), deferAbort: control.deferAbort, holdInFlight: control.holdInFlight }
+    entry.stream = this.attach(entry, res, headers, false)
+    for (const id of requests) this.byRequest.set(id, entry)
+  }
+
+  private attach(entry: PostStream, res: ResponseSink, headers: Record<string, string>, flushNow: boolean): SseStream {
+    const stream: SseStream = openSseStream(res, {
+      headers,
+      flushNow,
+      onFlush: () => this.makeResumable(entry),
+      onClose: () => this.dropped(entry, stream),
+    })
+    return stream
+  }
+
+  /**
+   * Sends a message about one request on its stream. Throws when a question cannot reach the
+   * client (its stream is gone for good); an answer with nowhere to go is dropped.
+   */
+  send(message: JSONRPCMessage, id: RequestId): void {
+    const entry = this.byRequest.get(id)
+    if (!isResponse(message)) {
+      if (!entry) throw new Error(`No open stream for request ${String(id)}: the client closed it.`)
+      this.makeResumable(entry)
+      if (!this.emit(entry, message)) throw new Error(`No open stream for request ${String(id)}: the client closed it.`)
+      return
+    }
+    if (!entry) return
+    this.byRequest.delete(id)
+    entry.waiting.delete(id)
+    const last = entry.waiting.size === 0
+    if (!entry.journal) {
+      if (last) entry.stream?.end(message)
+      else entry.stream?.write(message)
+      return
+    }
+    this.emit(entry, message)
+    if (last) this.finish(entry)
+  }
+
+  /**
+   * Resumes a stream this instance holds on a new connection (`GET` + `Last-Event-ID`): the
+   * events after `seq` first, then the live ones. `false` when the stream is not known here
+   * (another instance's, or forgotten).
+   */
+  resumeHere(streamId: string, seq: number, res: ResponseSink, headers: Record<string, string>): boolean {
+    const entry = this.takeOver(streamId)
+    if (!entry?.journal) return false
+    const stream = this.attach(entry, res, headers, true)
+    for (const event of entry.journal.after(seq)) stream.write(event.message, eventIdOf(entry.journal.streamId, event.seq))
+    if (entry.waiting.size === 0) stream.end()
+    else entry.stream = stream
+    return true
+  }
+
+  /** Resumes a stream this instance holds for a client that came back on another instance. */
+  resumeFor(streamId: string, seq: number, target: ResumeTarget): boolean {
+    const entry = this.takeOver(streamId)
+    if (!entry?.journal) return false
+    for (const event of entry.journal.after(seq)) target.deliver(event)
+    if (entry.waiting.size === 0) target.end()
+    else entry.remote = target
+    return true
+  }
+
+  /** The client that resumed on another instance went away again: the requests wait out the grace once more. */
+  remoteDropped(streamId: string, tag: string): void {
+    const entry = this.journals.get(streamId)
+    if (entry?.remote?.tag !== tag || entry.waiting.size === 0) return
+    entry.remote = undefined
+    this.armGrace(entry)
+  }
+
+  /** The stream's entry, detached from whatever connection it had: a newer one takes it. */
+  private takeOver(streamId: string): PostStream | undefined {
+    this.forgetOld()
+    const entry = this.journals.get(streamId)
+    if (!entry) return undefined
+    clearTimeout(entry.grace)
+    const old = entry.stream
+    entry.stream = undefined
+    entry.remote = undefined
+    old?.end()
+    return entry
+  }
+
+  /** Ends every stream (the session closed). */
+  closeAll(): void {
+    for (const entry of new Set([...this.byRequest.values(), ...this.journals.values()])) {
+      clearTimeout(entry.grace)
+      entry.unhold?.()
+      entry.stream?.end()
+      entry.remote?.end()
+    }
+    this.byRequest.clear()
+    this.journals.clear()
+  }
+
+  private makeResumable(entry: PostStream): void {
+    if (!this.resumable || entry.journal || !entry.stream || entry.stream.closed) return
+    this.forgetOld()
+    const journal = new StreamJournal(`${this.instanceTag}.s${++this.count}`, [...entry.waiting], this.sink)
+    // From now on a dropped connection is not the end of the requests: the grace decides.
+    entry.abandon = entry.deferAbort?.()
+    entry.unhold = entry.holdInFlight?.()
+    entry.journal = journal
+    this.journals.set(journal.streamId, entry)
+    entry.stream.prime(journal.primingId, RESUME_RETRY_MS)
+  }
+
+  /** Records `message` and writes it where the stream's client is; false when it has none and never will. */
+  private emit(entry: PostStream, message: JSONRPCMessage): boolean {
+    if (!entry.journal) return entry.stream?.write(message) ?? false
+    const event = entry.journal.record(message)
+    if (entry.stream) entry.stream.write(message, eventIdOf(entry.journal.streamId, event.seq))
+    else entry.remote?.deliver(event)
+    return true
+  }
+
+  private finish(entry: PostStream): void {
+    clearTimeout(entry.grace)
+    entry.unhold?.()
+    entry.stream?.end()
+    entry.remote?.end()
+    entry.remote = undefined
+  }
+
+  /**
+   * The connection closed. A resumable stream with requests left waits for its client; any
+   * other's requests have nowhere to answer (the connection's own watch aborts them).
+   */
+  private dropped(entry: PostStream, stream: SseStream): void {
+    if (entry.stream !== stream) return
+    entry.stream = undefined
+    if (entry.journal && entry.waiting.size > 0) return this.armGrace(entry)
+    if (!entry.journal) for (const id of entry.waiting) this.byRequest.delete(id)
+  }
+
+  private armGrace(entry: PostStream): void {
+    clearTimeout(entry.grace)
+    entry.grace = setTimeout(() => {
+      if (entry.stream || entry.remote || entry.waiting.size === 0) return
+      // The requests stay mapped: the answers the abort brings (cancelled waits) are journaled
+      // and end the stream, for a client that comes back later still.
+      entry.abandoned = true
+      entry.abandon?.()
+      entry.unhold?.()
+    }, RESUME_GRACE_MS)
+    entry.grace.unref?.()
+  }
+
+  /** Drops the journals of streams that ended (or went quiet) longer ago than they are kept. */
+  private forgetOld(): void {
+    const before = Date.now() - JOURNAL_TTL_MS
+    for (const [streamId, entry] of this.journals) {
+      // A stream whose requests still run is kept, however quiet: a person may take ten minutes.
+      if (entry.journal && entry.journal.lastUsed < before && (entry.waiting.size === 0 || entry.abandoned)) {
+        this.journals.delete(streamId)
+        for (const id of entry.waiting) if (this.byRequest.get(id) === entry) this.byRequest.delete(id)
+      }
+    }
+  }
+}

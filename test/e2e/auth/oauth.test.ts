@@ -1,0 +1,226 @@
+import { ClientCredentialsProvider, Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client'
+import { exportJWK, generateKeyPair, SignJWT } from 'jose'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startRuntime } from '../../../scripts/runtimes.mjs'
+import type { RuntimeApp } from '../../../scripts/runtimes.mjs'
+import { connectLegacy, textOf } from '../../utils/clients'
+import { buildFixture, fixtureDir, freePort } from '../../utils/fixture'
+import { startAuthorizationServer, TEST_CLIENTS } from '../../utils/oidc'
+import type { AuthorizationServer } from '../../utils/oidc'
+import { postModern } from '../../utils/raw'
+
+// The endpoint as an OAuth resource server (MCP authorization), against a real authorization
+// server: oidc-provider on loopback issuing JWT access tokens for the endpoint's resource.
+const SECRET = 'oauth-test-state-secret-0123456789abcdefghij'
+let as: AuthorizationServer
+let shortLived: AuthorizationServer
+let app: RuntimeApp
+let resource: string
+
+function env(origin: string): Record<string, string> {
+  return {
+    NUXT_MCP_STATE_SECRET: SECRET,
+    NUXT_MCP_PUBLIC_URL: origin,
+    NUXT_MCP_AUTH_ISSUERS: `${as.issuer},${shortLived.issuer}`,
+    NUXT_MCP_AUTH_SCOPES: 'mcp:tools',
+    NUXT_MCP_AUTH_CLOCK_TOLERANCE_SECONDS: '1',
+    NUXT_MCP_AUTH_INTROSPECTION_CLIENT_ID: 'mcp-server',
+    NUXT_MCP_AUTH_INTROSPECTION_CLIENT_SECRET: TEST_CLIENTS['mcp-server'],
+  }
+}
+
+async function startApp(): Promise<RuntimeApp> {
+  const port = await freePort()
+  return startRuntime({ target: 'node', root: fixtureDir('oauth'), port, env: env(`http://127.0.0.1:${port}`) })
+}
+
+beforeAll(async () => {
+  await buildFixture('oauth', { reuse: true })
+  const port = await freePort()
+  resource = `http://127.0.0.1:${port}/mcp`
+  ;[as, shortLived] = await Promise.all([startAuthorizationServer(resource), startAuthorizationServer(resource, { tokenTtlSeconds: 1 })])
+  app = await startRuntime({ target: 'node', root: fixtureDir('oauth'), port, env: env(`http://127.0.0.1:${port}`) })
+}, 240_000)
+
+afterAll(async () => {
+  await app?.stop()
+  await Promise.all([as?.stop(), shortLived?.stop()])
+})
+
+function call(token: string | undefined, name = 'whoami') {
+  return postModern(app.url, 'tools/call', { name, arguments: name === 'echo' ? { text: 'hi' } : {} }, token === undefined ? {} : { headers: { authorization: `Bearer ${token}` } })
+}
+
+describe('a second endpoint with its own OAuth settings (/mcp/admin: scope mcp:admin, its own resource)', () => {
+  const admin = () => new URL('/mcp/admin', app.origin)
+  const callAdmin = (token: string) => postModern(admin(), 'tools/call', { name: 'admin_whoami', arguments: {} }, { headers: { authorization: `Bearer ${token}` } })
+
+  it('publishes its own Protected Resource Metadata', async () => {
+    const response = await fetch(new URL('/.well-known/oauth-protected-resource/mcp/admin', app.origin))
+    expect(await response.json()).toEqual({ resource: `${app.origin}/mcp/admin`, authorization_servers: [as.issuer, shortLived.issuer], scopes_supported: ['mcp:admin'], bearer_methods_supported: ['header'] })
+    const refused = await postModern(admin(), 'tools/list', {})
+    expect(refused.status).toBe(401)
+    expect(refused.headers.get('www-authenticate')).toBe(`Bearer scope="mcp:admin", resource_metadata="${app.origin}/.well-known/oauth-protected-resource/mcp/admin"`)
+  })
+
+  it('serves a token issued for it with its scope, and nowhere else; a token for /mcp does not open it', async () => {
+    const adminToken = await as.clientToken('narrow', { resource: `${app.origin}/mcp/admin`, scope: 'mcp:admin' })
+    const served = await callAdmin(adminToken)
+    expect(served.status).toBe(200)
+    expect(JSON.parse(textOf(served.message.result))).toEqual({ principal: `${as.issuer}#narrow`, scopes: ['mcp:admin'] })
+    expect((await call(adminToken)).message.error?.message).toMatch(/for another resource/)
+    const firstToken = await as.clientToken('machine')
+    expect((await call(firstToken)).status).toBe(200)
+    const foreign = await callAdmin(firstToken)
+    expect(foreign.status).toBe(401)
+    expect(foreign.message.error?.message).toMatch(/for another resource/)
+  })
+
+  it('refuses a token for it without its scope with 403 naming the scope', async () => {
+    const toolsOnly = await callAdmin(await as.clientToken('machine', { resource: `${app.origin}/mcp/admin`, scope: 'mcp:tools' }))
+    expect(toolsOnly.status).toBe(403)
+    expect(toolsOnly.headers.get('www-authenticate')).toMatch(/error="insufficient_scope", scope="mcp:admin"/)
+  })
+})
+
+describe('the MCP endpoint as an OAuth resource server', () => {
+  it('publishes its Protected Resource Metadata (RFC 9728)', async () => {
+    const response = await fetch(new URL('/.well-known/oauth-protected-resource/mcp', app.origin))
+    expect(response.status).toBe(200)
+    expect(await response.json()).toEqual({ resource, authorization_servers: [as.issuer, shortLived.issuer], scopes_supported: ['mcp:tools'], bearer_methods_supported: ['header'] })
+  })
+
+  it('answers a request without a token with 401 naming the metadata URL', async () => {
+    const { status, headers, message } = await call(undefined)
+    expect(status).toBe(401)
+    expect(headers.get('www-authenticate')).toBe(`Bearer scope="mcp:tools", resource_metadata="${app.origin}/.well-known/oauth-protected-resource/mcp"`)
+    expect(message.error?.message).toMatch(/needs an OAuth access token/)
+  })
+
+  it('serves a valid client-credentials token; the principal is the client, qualified by its issuer', async () => {
+    const { status, message } = await call(await as.clientToken())
+    expect(status).toBe(200)
+    expect(JSON.parse(textOf(message.result))).toEqual({ principal: `${as.issuer}#machine`, clientId: 'machine', scopes: ['mcp:tools', 'mcp:admin'] })
+  })
+
+  it('refuses each bad token with its own 401 reason, and a missing scope with 403', async () => {
+    const expectRefusal = async (token: string, status: number, reason: RegExp) => {
+      const response = await call(token)
+      expect(response.status, String(reason)).toBe(status)
+      expect(response.message.error?.message).toMatch(reason)
+      expect(response.headers.get('www-authenticate')).toMatch(/resource_metadata=/)
+    }
+    await expectRefusal('aaa.bbb.ccc', 401, /not a well-formed JWT/)
+    await expectRefusal('not-a-jwt', 401, /not active/)
+    const { privateKey } = await generateKeyPair('RS256')
+    const forged = await new SignJWT({ scope: 'mcp:tools', client_id: 'machine' }).setProtectedHeader({ alg: 'RS256', kid: 'forged' }).setIssuer(as.issuer).setAudience(resource).setExpirationTime('5m').sign(privateKey)
+    await expectRefusal(forged, 401, /signature does not verify/)
+    const foreignIssuer = await new SignJWT({}).setProtectedHeader({ alg: 'RS256' }).setIssuer('https://evil.example').setAudience(resource).setExpirationTime('5m').sign(privateKey)
+    await expectRefusal(foreignIssuer, 401, /authorization server this endpoint does not accept/)
+    await expectRefusal(await as.clientToken('machine', { resource: 'http://127.0.0.1:1/other' }), 401, /for another resource/)
+    const shortToken = await shortLived.clientToken()
+    await new Promise(done => setTimeout(done, 3000))
+    await expectRefusal(shortToken, 401, /expired/)
+    const narrow = await call(await as.clientToken('narrow', { scope: 'mcp:admin' }))
+    expect(narrow.status).toBe(403)
+    expect(narrow.headers.get('www-authenticate')).toMatch(/error="insufficient_scope", scope="mcp:tools"/)
+    expect(narrow.message.error?.message).toMatch(/lacks the scope mcp:tools/)
+  })
+
+  it('checks opaque tokens by introspection: active ones pass, a revoked one is refused at once', async () => {
+    const token = await as.clientToken('opaque')
+    expect(token).not.toMatch(/\./)
+    const { status, message } = await call(token)
+    expect(status).toBe(200)
+    expect(JSON.parse(textOf(message.result))).toEqual({ principal: `${as.issuer}#opaque`, clientId: 'opaque', scopes: ['mcp:tools', 'mcp:admin'] })
+    const elsewhere = await call(await as.clientToken('opaque', { resource: 'http://127.0.0.1:1/other' }))
+    expect(elsewhere.status).toBe(401)
+    expect(elsewhere.message.error?.message).toMatch(/for another resource/)
+    await as.revoke(token, 'opaque')
+    const revoked = await call(token)
+    expect(revoked.status).toBe(401)
+    expect(revoked.message.error?.message).toMatch(/not active \(expired, revoked or unknown/)
+  })
+
+  it('lets the app vouch for its own opaque tokens (mcp:auth:token), still checking expiry and audience; its failure is a 503', async () => {
+    const { status, message } = await call('api-key-of-alice')
+    expect(status).toBe(200)
+    expect(JSON.parse(textOf(message.result)).principal).toBe('alice')
+    expect((await call('api-key-expired')).message.error?.message).toMatch(/expired/)
+    expect((await call('api-key-for-elsewhere')).message.error?.message).toMatch(/for another resource/)
+    // The app's own check failing is the server's trouble, not the caller's: 503, not 401.
+    const failing = await call('api-key-while-the-database-is-down')
+    expect(failing.status).toBe(503)
+    expect(failing.message.error?.message).toMatch(/could not be checked; retry later/)
+    expect((await call('api-key-of-alice')).status).toBe(200)
+  })
+
+  it('refuses the same way in the legacy era: the 401 comes before any session', async () => {
+    const response = await fetch(app.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
+    })
+    expect(response.status).toBe(401)
+    expect(response.headers.get('www-authenticate')).toBe(`Bearer scope="mcp:tools", resource_metadata="${app.origin}/.well-known/oauth-protected-resource/mcp"`)
+    expect(response.headers.get('mcp-session-id')).toBeNull()
+  })
+
+  it('lets the v2 SDK Client discover the authorization server and authenticate itself (client credentials), both eras', async () => {
+    for (const mode of [{ pin: '2026-07-28' as const }, 'legacy' as const]) {
+      const client = new ModernClient({ name: 'oauth-m2m', version: '1.0.0' }, { versionNegotiation: { mode } })
+      const authProvider = new ClientCredentialsProvider({ clientId: 'machine', clientSecret: 'machine-secret-of-the-test-client', scope: 'mcp:tools', expectedIssuer: as.issuer })
+      await client.connect(new ModernTransport(app.url, { authProvider }))
+      expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'hi' } }))).toBe('echo: hi')
+      expect(JSON.parse(textOf(await client.callTool({ name: 'whoami', arguments: {} }))).principal).toBe(`${as.issuer}#machine`)
+      await client.close()
+    }
+  })
+
+  it('serves a legacy session with a token, and binds it to the token\'s principal', async () => {
+    const token = await as.clientToken()
+    const client = await connectLegacy(app.url, { requestInit: { headers: { authorization: `Bearer ${token}` } } })
+    expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'old' } }))).toBe('echo: old')
+    // The same client id, but from the other issuer: another principal, so not this session's.
+    const sessionId = client.transport?.sessionId
+    expect(sessionId).toBeTruthy()
+    const intruder = await fetch(app.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', 'mcp-session-id': sessionId!, 'authorization': `Bearer ${await shortLived.clientToken()}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+    })
+    expect(intruder.status).toBe(403)
+    expect(await intruder.text()).toMatch(/opened by another principal/)
+    await client.close()
+  })
+
+  it('accepts tokens signed with a rotated key (the JWKS is fetched again for an unknown key)', async () => {
+    await as.restartWithNewKeys()
+    // jose refetches a key set at most every 5 s after a successful fetch.
+    await new Promise(done => setTimeout(done, 5500))
+    expect((await call(await as.clientToken())).status).toBe(200)
+  }, 30_000)
+
+  it('keeps accepting tokens while the issuer is down, with its keys cached; without them, 503', async () => {
+    const token = await as.clientToken()
+    const opaque = await as.clientToken('opaque')
+    await as.stop()
+    expect((await call(token)).status).toBe(200)
+    // An opaque token needs the issuer for every check: 503, not a hang and not a 401.
+    const unchecked = await call(opaque)
+    expect(unchecked.status).toBe(503)
+    expect(unchecked.message.error?.message).toMatch(/could not be checked with the authorization server; retry later/)
+    const fresh = await startApp()
+    try {
+      const started = Date.now()
+      const response = await postModern(fresh.url, 'tools/list', {}, { headers: { authorization: `Bearer ${token}` } })
+      expect(response.status).toBe(503)
+      expect(response.headers.get('retry-after')).toBe('5')
+      expect(Date.now() - started).toBeLessThan(12_000)
+    }
+    finally {
+      await fresh.stop()
+    }
+  }, 30_000)
+})
+

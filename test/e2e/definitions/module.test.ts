@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { connectLegacy, connectModern, textOf } from '../../utils/clients'
+import { startFixture } from '../../utils/fixture'
+import type { RunningFixture } from '../../utils/fixture'
+
+let app: RunningFixture
+
+beforeAll(async () => {
+  app = await startFixture('basic')
+})
+afterAll(async () => {
+  await app?.stop()
+})
+
+
+const eras = [
+  { era: 'legacy', connect: (url: URL) => connectLegacy(url) },
+  { era: 'modern', connect: (url: URL) => connectModern(url) },
+] as const
+
+describe.each(eras)('$era client', ({ era, connect }) => {
+  it('lists the discovered tools, with the app overriding its layer', async () => {
+    const client = await connect(app.url)
+    const { tools } = await client.listTools()
+    const names = tools.map(tool => tool.name).sort()
+    expect(names).toEqual(['add', 'context', 'echo', 'fail', 'from_layer'])
+    const echo = tools.find(tool => tool.name === 'echo')!
+    expect(echo.description).toBe('Repeats the text')
+    expect(echo.inputSchema).toMatchObject({ type: 'object', properties: { text: { type: 'string', minLength: 1 } }, required: ['text'] })
+    const add = tools.find(tool => tool.name === 'add')!
+    expect(add.title).toBe('Add numbers')
+    expect(add.outputSchema).toMatchObject({ type: 'object', properties: { sum: { type: 'number' } } })
+    expect(add.annotations).toEqual({ readOnlyHint: true })
+    await client.close()
+  })
+
+  it('calls tools: string result, structured output, layer tool', async () => {
+    const client = await connect(app.url)
+    expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'hi', times: 2 } }))).toBe('hi hi')
+    const sum = await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } })
+    expect(sum.structuredContent).toEqual({ sum: 5 })
+    expect(textOf(await client.callTool({ name: 'from_layer', arguments: {} }))).toBe('hello from the layer')
+    await client.close()
+  })
+
+  it('turns invalid arguments into an isError result naming the fields', async () => {
+    const client = await connect(app.url)
+    const result = await client.callTool({ name: 'echo', arguments: { text: '', times: 9 } })
+    expect(result.isError).toBe(true)
+    expect(textOf(result)).toMatch(/text/)
+    expect(textOf(result)).toMatch(/times/)
+    await client.close()
+  })
+
+  it('turns a throwing handler into an isError result with its message', async () => {
+    const client = await connect(app.url)
+    const result = await client.callTool({ name: 'fail', arguments: {} })
+    expect(result.isError).toBe(true)
+    expect(textOf(result)).toBe('The database is on fire')
+    await client.close()
+  })
+
+  it('refuses an unknown tool with a JSON-RPC error naming it', async () => {
+    const client = await connect(app.url)
+    await expect(client.callTool({ name: 'nope', arguments: {} })).rejects.toThrow(/Unknown tool "nope"/)
+    await client.close()
+  })
+
+  it('passes the handler context (era, event, signal, session)', async () => {
+    const client = await connect(app.url)
+    const context = JSON.parse(textOf(await client.callTool({ name: 'context', arguments: {} })))
+    expect(context).toEqual({ era, hasEvent: true, signal: true, principal: null, session: era === 'legacy' })
+    await client.close()
+  })
+
+  it('reads a fixed resource and a templated one', async () => {
+    const client = await connect(app.url)
+    const { resources } = await client.listResources()
+    expect(resources).toEqual([{ name: 'app-config', uri: 'config://app', mimeType: 'application/json', description: 'The app configuration' }])
+    const { resourceTemplates } = await client.listResourceTemplates()
+    expect(resourceTemplates).toEqual([{ name: 'user-profile', uriTemplate: 'users://{id}/profile', description: 'A user profile by id' }])
+    const fixed = await client.readResource({ uri: 'config://app' })
+    expect(fixed.contents[0]).toMatchObject({ uri: 'config://app', text: '{"theme":"dark"}' })
+    const templated = await client.readResource({ uri: 'users://42/profile' })
+    expect(templated.contents[0]).toMatchObject({ uri: 'users://42/profile', text: 'Profile of user 42' })
+    await expect(client.readResource({ uri: 'users://nobody' })).rejects.toThrow(/Resource not found/)
+    await client.close()
+  })
+
+  it('gets a prompt with arguments and refuses missing ones', async () => {
+    const client = await connect(app.url)
+    const { prompts } = await client.listPrompts()
+    expect(prompts).toEqual([{ name: 'review', description: 'Review a file', arguments: [{ name: 'file', description: 'The file', required: true }, { name: 'focus', required: false }] }])
+    const prompt = await client.getPrompt({ name: 'review', arguments: { file: 'a.ts', focus: 'naming' } })
+    expect(prompt.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Review a.ts focusing on naming.' } }])
+    await expect(client.getPrompt({ name: 'review', arguments: {} })).rejects.toThrow(/file/)
+    await client.close()
+  })
+})

@@ -1,0 +1,255 @@
+// The playground as an MCP host, in headless Debian chromium: its /chat page sends a message, its
+// server route (AI SDK streamText with the scripted MockLanguageModelV4) calls the playground's own
+// MCP tools through @ai-sdk/mcp over loopback, and each elicitation the tool asks comes back into
+// the page as <McpElicitationForm>. Nothing is simulated between the browser, the route, the
+// respond endpoint and the MCP server. /elicitation-preview covers what @ai-sdk/mcp cannot send
+// (URL mode) on the component itself.
+import type { Locator, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { assertChromium, launchBrowser, screenshot, withFailureScreenshot } from '../../utils/browser'
+import type { LaunchedBrowser } from '../../utils/browser'
+import { startFixture } from '../../utils/fixture'
+import type { RunningFixture } from '../../utils/fixture'
+
+const TEST_TIMEOUT = 90_000
+let app: RunningFixture | undefined
+let shortTimeout: RunningFixture | undefined
+let browser: LaunchedBrowser | undefined
+let page: Page
+let setupError: Error | undefined
+
+beforeAll(async () => {
+  try {
+    assertChromium()
+    ;[app, shortTimeout] = await Promise.all([startFixture('host'), startFixture('host', { NUXT_MCP_HOST_TIMEOUT_MS: '4000' })])
+    browser = await launchBrowser()
+    page = browser.page
+    page.setDefaultTimeout(30_000)
+  }
+  catch (error) {
+    // Rethrown by every test (a throwing beforeAll would read as skipped tests).
+    setupError = error instanceof Error ? error : new Error(String(error))
+  }
+}, 240_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await Promise.all([app?.stop(), shortTimeout?.stop()])
+}, 60_000)
+
+/** Runs a test body; on failure saves `test-results/host-<name>.failure.png` and adds the server log. */
+async function step(name: string, body: () => Promise<void>): Promise<void> {
+  if (setupError) throw setupError
+  try {
+    await withFailureScreenshot(page, `host-${name}`, body)
+  }
+  catch (error) {
+    if (error instanceof Error) error.message += `\n--- server output ---\n${app?.output().slice(-3000) ?? ''}\n${shortTimeout?.output().slice(-2000) ?? ''}`
+    throw error
+  }
+}
+
+/** Opens a fresh /chat, runs `tool` with the scripted model, and returns its elicitation form. */
+async function runTool(server: RunningFixture | undefined, tool: string, message: string) {
+  if (!server) throw new Error('server not started')
+  await page.goto(`${server.origin}/chat`, { waitUntil: 'networkidle' })
+  await page.getByLabel('Tool', { exact: true }).selectOption(tool)
+  await page.getByRole('button', { name: 'Run tool' }).click()
+  const form = page.getByRole('region', { name: message })
+  await form.waitFor()
+  return form
+}
+
+/** Waits for the tool's result text in the chat and returns it. */
+async function toolOutput(pattern: RegExp): Promise<string> {
+  const output = page.getByTestId('tool-output').filter({ hasText: pattern })
+  await output.waitFor()
+  return (await output.textContent()) ?? ''
+}
+
+const REGISTER = 'Please fill in your registration details'
+
+/**
+ * The control labelled `label`. Playwright matches a label's whole text, which includes the
+ * required mark (` *`, hidden from assistive tech), so both forms are accepted.
+ */
+function field(scope: Locator, label: string): Locator {
+  return scope.getByLabel(new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?: \\*)?$`))
+}
+
+describe('playground /chat: an MCP host showing its server\'s elicitations', () => {
+  it('renders the register form, validates it, and returns the answer to the tool', async () => {
+    await step('register-accept', async () => {
+      const form = await runTool(app, 'register', REGISTER)
+      expect(await form.getByText('playground asks:').count()).toBe(1)
+      const name = field(form, 'Full name')
+      const email = field(form, 'Email')
+      const age = field(form, 'Age')
+      const newsletter = form.getByRole('checkbox', { name: 'Subscribe to the newsletter' })
+      expect(await email.getAttribute('type')).toBe('email')
+      expect(await age.getAttribute('type')).toBe('number')
+      expect([await age.getAttribute('min'), await age.getAttribute('max')]).toEqual(['13', '130'])
+      expect(await name.getAttribute('required')).not.toBeNull()
+      expect(await newsletter.isChecked()).toBe(false) // the schema's default
+      await screenshot(page, 'host-chat-register-form')
+
+      // Client-side validation: messages next to the fields, focus on the first invalid one.
+      await form.getByRole('button', { name: 'Submit' }).click()
+      await form.getByText('This field is required.').first().waitFor()
+      expect(await form.getByText('This field is required.').count()).toBe(2)
+      expect(await name.getAttribute('aria-invalid')).toBe('true')
+      expect(await name.evaluate(element => element === document.activeElement)).toBe(true)
+      await name.fill('Ada Lovelace')
+      await email.fill('ada@')
+      await age.fill('12')
+      await form.getByRole('button', { name: 'Submit' }).click()
+      await form.getByText('Enter a valid email address, like name@example.com.').waitFor()
+      await form.getByText('Enter a number of at least 13.').waitFor()
+
+      await email.fill('ada@example.com')
+      await age.fill('36')
+      await newsletter.check()
+      await form.getByRole('button', { name: 'Submit' }).click()
+      expect(await toolOutput(/Registered/)).toBe('Registered Ada Lovelace <ada@example.com>, age 36, newsletter: yes')
+      await form.waitFor({ state: 'detached' })
+      await page.getByText('Elicitation answered (accept)').waitFor()
+      // The model's closing message does not repeat the result: it is shown once, by the tool part.
+      await page.getByText('The register tool finished; its result is shown above.').waitFor()
+      expect(await page.getByText(/Registered Ada Lovelace/).count()).toBe(1)
+      // The "Answer sent" notice belonged to the running call: gone once it has finished.
+      await page.locator('.status[data-status="ready"]').waitFor()
+      expect(await page.locator('.notice').textContent()).toBe('')
+      await screenshot(page, 'host-chat-register-result')
+    })
+  }, TEST_TIMEOUT)
+
+  it('connect_account tells a form-only client where to go instead of failing', async () => {
+    await step('connect-account', async () => {
+      if (!app) throw new Error('server not started')
+      await page.goto(`${app.origin}/chat`, { waitUntil: 'networkidle' })
+      await page.getByLabel('Tool', { exact: true }).selectOption('connect_account')
+      await page.getByRole('button', { name: 'Run tool' }).click()
+      expect(await toolOutput(/cannot open pages/)).toBe(`This client cannot open pages. Open ${app.origin}/connect in your browser to connect your account.`)
+      expect(await page.getByRole('alert').count()).toBe(0)
+    })
+  }, TEST_TIMEOUT)
+
+  it('declining returns decline to the tool', async () => {
+    await step('register-decline', async () => {
+      const form = await runTool(app, 'register', REGISTER)
+      await form.getByRole('button', { name: 'Decline' }).click()
+      expect(await toolOutput(/Registration/)).toBe('Registration declined.')
+      await page.getByText('Elicitation answered (decline)').waitFor()
+    })
+  }, TEST_TIMEOUT)
+
+  it('cancelling returns cancel to the tool', async () => {
+    await step('register-cancel', async () => {
+      const form = await runTool(app, 'register', REGISTER)
+      await form.getByRole('button', { name: 'Cancel' }).click()
+      expect(await toolOutput(/Registration/)).toMatch(/^Registration cancel/)
+      await page.getByText('Elicitation answered (cancel)').waitFor()
+    })
+  }, TEST_TIMEOUT)
+
+  it('a titled select, a multi select and a defaulted checkbox reach create_release typed', async () => {
+    await step('create-release', async () => {
+      const form = await runTool(app, 'create_release', 'Pick a channel for "v1.2.0"')
+      const channel = field(form, 'channel')
+      expect(await channel.locator('option').allTextContents()).toEqual(['Choose…', 'Stable (everyone)', 'Beta (opt-in testers)', 'Canary (nightly)'])
+      expect(await form.getByRole('checkbox', { name: 'Notify subscribers' }).isChecked()).toBe(true)
+      await form.getByRole('button', { name: 'Submit' }).click()
+      await form.getByText('Choose an option.').first().waitFor()
+      await channel.selectOption('beta')
+      const platforms = form.getByRole('group', { name: /Platforms/ })
+      await platforms.getByRole('checkbox', { name: 'linux' }).check()
+      await platforms.getByRole('checkbox', { name: 'macos' }).check()
+      await form.getByRole('button', { name: 'Submit' }).click()
+      expect(await toolOutput(/Created/)).toBe('Created v1.2.0 on beta for linux, macos (notify=true)')
+    })
+  }, TEST_TIMEOUT)
+
+  it('the respond endpoint refuses a second answer (404) and a request without the CSRF header (403)', async () => {
+    await step('respond-refusals', async () => {
+      const form = await runTool(app, 'delete_project', 'Really delete the project "demo"? This cannot be undone.')
+      await form.getByRole('checkbox').first().check()
+      const answered = page.waitForRequest(request => request.method() === 'POST' && request.url().includes('/api/_mcp/elicitations/'))
+      await form.getByRole('button', { name: 'Submit' }).click()
+      const respondUrl = (await answered).url()
+      expect(await toolOutput(/demo/)).toBe('Deleted demo.')
+      const statuses = await page.evaluate(async (url) => {
+        const post = (target: string, headers: Record<string, string>) => fetch(target, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{"action":"decline"}' }).then(response => response.status)
+        return {
+          again: await post(url, { 'x-mcp-elicitation': '1' }),
+          unknown: await post('/api/_mcp/elicitations/00000000-0000-4000-8000-000000000000', { 'x-mcp-elicitation': '1' }),
+          noHeader: await post(url, {}),
+        }
+      }, respondUrl)
+      expect(statuses).toEqual({ again: 404, unknown: 404, noHeader: 403 })
+    })
+  }, TEST_TIMEOUT)
+
+  it('an unanswered elicitation times out: the tool gets cancel and the form goes away', async () => {
+    await step('register-timeout', async () => {
+      const form = await runTool(shortTimeout, 'register', REGISTER)
+      await page.getByText('Elicitation expired (cancel)').waitFor({ timeout: 20_000 })
+      expect(await form.count()).toBe(0)
+      expect(await toolOutput(/Registration/)).toMatch(/^Registration cancel/)
+    })
+  }, TEST_TIMEOUT)
+})
+
+describe('<McpElicitationForm> on /elicitation-preview', () => {
+  async function open(): Promise<void> {
+    if (!app) throw new Error('server not started')
+    if (!page.url().endsWith('/elicitation-preview')) await page.goto(`${app.origin}/elicitation-preview`, { waitUntil: 'networkidle' })
+  }
+
+  it('URL mode shows the target host, asks consent, and opens it in a new tab', async () => {
+    await step('preview-url', async () => {
+      await open()
+      const section = page.getByTestId('preview-url')
+      expect(await section.getByTestId('mcp-url-host').textContent()).toBe('auth.example.com')
+      expect(await section.getByText('https://auth.example.com/connect?state=abc').count()).toBe(1)
+      const popup = page.context().waitForEvent('page')
+      await section.getByRole('button', { name: 'Open auth.example.com' }).click()
+      const opened = await popup
+      // The new tab went to the target (the test browser aborts every non-loopback load).
+      await expect.poll(() => browser?.blocked.some(url => url.startsWith('https://auth.example.com/connect?state=abc'))).toBe(true)
+      await opened.close()
+      expect(await section.getByTestId('answer-url').textContent()).toBe('{"action":"accept"}')
+      expect(await page.getByTestId('preview-url-http').getByText('The link is not encrypted (http).').count()).toBe(1)
+      expect(await page.getByTestId('preview-url-bad').getByText('Only http and https links can be opened.').count()).toBe(1)
+      await page.getByTestId('preview-url-bad').getByRole('button', { name: 'Decline' }).click()
+      expect(await page.getByTestId('answer-url-bad').textContent()).toBe('{"action":"decline"}')
+      expect(await page.getByTestId('preview-unsupported').getByRole('alert').textContent()).toContain('Field "address"')
+    })
+  }, TEST_TIMEOUT)
+
+  it('every field kind renders with its control, defaults and messages, and submits typed content', async () => {
+    await step('preview-every-field', async () => {
+      await open()
+      const form = page.getByTestId('preview-every-field')
+      const types = await Promise.all(['Email', 'Website', 'Birthday', 'Meeting', 'Age', 'Ratio'].map(label => field(form, label).getAttribute('type')))
+      expect(types).toEqual(['email', 'url', 'date', 'datetime-local', 'number', 'number'])
+      expect(await field(form, 'Ratio').inputValue()).toBe('0.5')
+      expect(await field(form, 'Channel').inputValue()).toBe('stable')
+      expect(await field(form, 'Region').locator('option').allTextContents()).toEqual(['(none)', 'Europe', 'United States'])
+      expect(await form.getByRole('group', { name: /Platforms/ }).getByRole('checkbox', { name: 'linux' }).isChecked()).toBe(true)
+      // The description is wired to its input by aria-describedby.
+      const hint = await field(form, 'Full name').getAttribute('aria-describedby')
+      expect(await form.locator(`[id="${hint}"]`).textContent()).toBe('As on your passport')
+      await form.getByRole('button', { name: 'Submit' }).click()
+      await form.getByText('4 fields need your attention.').waitFor()
+      await field(form, 'Full name').fill('Ada')
+      await field(form, 'Email').fill('ada@example.com')
+      await field(form, 'Age').fill('36')
+      await field(form, 'Size').selectOption('m')
+      await field(form, 'Birthday').fill('1815-12-10')
+      await form.getByRole('group', { name: /Colors/ }).getByRole('checkbox', { name: 'Green' }).check()
+      await form.getByRole('button', { name: 'Submit' }).click()
+      const answer: unknown = JSON.parse((await page.getByTestId('answer-every-field').textContent()) ?? '')
+      expect(answer).toEqual({ action: 'accept', content: { name: 'Ada', email: 'ada@example.com', birthday: '1815-12-10', age: 36, ratio: 0.5, terms: false, size: 'm', channel: 'stable', platforms: ['linux'], colors: ['g'] } })
+    })
+  }, TEST_TIMEOUT)
+})

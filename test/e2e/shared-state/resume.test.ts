@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { connectLegacy, textOf } from '../../utils/clients'
+import { startCluster } from '../../utils/cluster'
+import type { Cluster } from '../../utils/cluster'
+import { startCutProxy } from '../../utils/cut-proxy'
+
+// A legacy stream resumed (GET + Last-Event-ID) on another instance than the one running its
+// request, with Redis between them. The instance dying is in shared-state/round-robin.test.ts.
+let cluster: Cluster
+
+beforeAll(async () => {
+  cluster = await startCluster('shared-state', 2)
+}, 240_000)
+
+afterAll(async () => {
+  await cluster?.stop()
+})
+
+const VERSION = '2025-11-25'
+const jsonHeaders = { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream' }
+
+interface SseEvent { id?: string, data: string }
+
+/** The SSE events of a response as they come (priming events included: their data is empty). */
+async function* sseEvents(response: Response): AsyncGenerator<SseEvent> {
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader()
+  let buffer = ''
+  for (;;) {
+    const chunk = await reader.read()
+    if (chunk.done) return
+    buffer += chunk.value
+    for (let cut = buffer.indexOf('\n\n'); cut >= 0; cut = buffer.indexOf('\n\n')) {
+      const lines = buffer.slice(0, cut).split('\n')
+      buffer = buffer.slice(cut + 2)
+      if (lines.every(line => line.startsWith(':'))) continue
+      const id = lines.find(line => line.startsWith('id: '))?.slice(4)
+      yield { ...(id !== undefined && { id }), data: lines.filter(line => line.startsWith('data:')).map(line => line.slice(5).trim()).join('\n') }
+    }
+  }
+}
+
+async function next(events: AsyncGenerator<SseEvent>): Promise<SseEvent> {
+  const item = await events.next()
+  if (item.done) throw new Error('the stream ended early')
+  return item.value
+}
+
+/** Opens a raw 2025-11-25 session through the load balancer. */
+async function openSession(): Promise<Record<string, string>> {
+  const init = await fetch(cluster.url, { method: 'POST', headers: jsonHeaders, body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: VERSION, capabilities: { elicitation: { form: {}, url: {} } }, clientInfo: { name: 'raw', version: '1' } } }) })
+  await init.text()
+  const headers = { ...jsonHeaders, 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': VERSION }
+  await fetch(cluster.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) }).then(response => response.text())
+  return headers
+}
+
+describe('a legacy stream resumed on another instance, through Redis', () => {
+  it('gets the events it missed and the live ones from the instance that runs the call', async () => {
+    const [first, second] = cluster.instances.map(instance => instance.url)
+    const headers = await openSession()
+    // The call runs on the first instance; its connection drops once the question came.
+    const controller = new AbortController()
+    const call = await fetch(first!, { method: 'POST', headers, signal: controller.signal, body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'ask_wait', arguments: { label: 'resumed-elsewhere' } } }) })
+    const events = sseEvents(call)
+    const priming = await next(events)
+    expect(priming).toMatchObject({ data: '' })
+    expect(priming.id).toMatch(/^[a-z0-9]+\.s\d+_0$/)
+    const question = await next(events)
+    const asked = JSON.parse(question.data) as { id: string, method: string }
+    expect(asked.method).toBe('elicitation/create')
+    controller.abort()
+    // The client comes back on the second instance, from the priming event: the question is
+    // sent again, then the answer (given there too) brings the result from the first.
+    const resumed = await fetch(second!, { headers: { ...headers, 'accept': 'text/event-stream', 'last-event-id': priming.id! } })
+    expect(resumed.status).toBe(200)
+    const again = sseEvents(resumed)
+    const replayed = await next(again)
+    expect(replayed.id).toBe(question.id)
+    expect(JSON.parse(replayed.data)).toMatchObject({ id: asked.id, method: 'elicitation/create' })
+    const answer = await fetch(second!, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: asked.id, result: { action: 'accept', content: { x: 'from afar' } } }) })
+    expect(answer.status).toBe(202)
+    const result = await next(again)
+    expect(result.id).toMatch(/_2$/)
+    expect(JSON.parse(result.data)).toMatchObject({ id: 7, result: { content: [{ type: 'text', text: 'accept' }] } })
+    expect((await again.next()).done).toBe(true)
+    await fetch(cluster.url, { method: 'DELETE', headers })
+  })
+
+  it('the GET stream resumed on the other instance gets what was raised meanwhile on the first', async () => {
+    const [first, second] = cluster.instances.map(instance => instance.url)
+    const headers = await openSession()
+    const controller = new AbortController()
+    const get = await fetch(first!, { headers: { ...headers, accept: 'text/event-stream' }, signal: controller.signal })
+    const priming = await next(sseEvents(get))
+    expect(priming.id).toMatch(/^[a-z0-9]+\.g\d+_0$/)
+    controller.abort()
+    // A URL flow on the first instance, completed there while the GET stream is closed.
+    const call = sseEvents(await fetch(first!, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'ask_url_here', arguments: {} } }) }))
+    let question: { id: string, params: { elicitationId: string } } | undefined
+    while (!question) {
+      const event = await next(call)
+      if (event.data.includes('elicitation/create')) question = JSON.parse(event.data) as typeof question
+    }
+    await fetch(first!, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: question!.id, result: { action: 'accept' } }) })
+    const done = await (await fetch(new URL(`/complete?id=${question!.params.elicitationId}`, first!))).json() as { done: boolean }
+    expect(done.done).toBe(true)
+    const resumed = sseEvents(await fetch(second!, { headers: { ...headers, 'accept': 'text/event-stream', 'last-event-id': priming.id! } }))
+    const missed = await next(resumed)
+    expect(missed.id).toBe(priming.id!.replace(/_0$/, '_1'))
+    expect(JSON.parse(missed.data)).toMatchObject({ method: 'notifications/elicitation/complete', params: { elicitationId: question!.params.elicitationId } })
+    // Then the second instance's own journal begins.
+    expect((await next(resumed)).id).toMatch(/\.g\d+_0$/)
+    await resumed.return(undefined)
+    await fetch(cluster.url, { method: 'DELETE', headers })
+  })
+
+  it('v1 Client: a connection cut after the question still brings the result, whichever instance the client resumes on', async () => {
+    const proxy = await startCutProxy(cluster.url)
+    try {
+      for (const label of ['cut-1', 'cut-2']) {
+        const client = await connectLegacy(proxy.url, {
+          answer: async () => {
+            proxy.cut()
+            await new Promise(resolve => setTimeout(resolve, 200))
+            return { action: 'accept', content: { x: label } }
+          },
+        })
+        expect(textOf(await client.callTool({ name: 'ask_wait', arguments: { label } }))).toBe('accept')
+        await client.close()
+      }
+      expect(proxy.heads.filter(head => /^GET /.test(head) && /\r\nlast-event-id: /i.test(head)).length).toBeGreaterThanOrEqual(2)
+    }
+    finally {
+      await proxy.close()
+    }
+  })
+})
