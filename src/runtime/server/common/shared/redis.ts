@@ -69,6 +69,29 @@ async function loadIoredis(): Promise<typeof Redis> {
 }
 
 /**
+ * The subscriber connection's options, from the command connection's. It queues while offline
+ * and never gives up a SUBSCRIBE: a subscription made while Redis is away takes effect once it is
+ * back (and ioredis renews them after every reconnect).
+ *
+ * It also skips ioredis' ready check. ioredis writes a SUBSCRIBE made while its connection is
+ * still in its handshake (Redis flags SUBSCRIBE as allowed while loading) straight to the socket;
+ * the reply puts the connection in subscriber mode, and the ready check's INFO that follows is
+ * then refused ("Connection in subscriber mode, only subscriber commands may be used"): the
+ * connection resets, the SUBSCRIBE is rejected and the channel stays unsubscribed, so every
+ * message published to this instance is lost. A subscription made in the few milliseconds after
+ * a connect (an endpoint made at startup, anything after Redis restarts) hit it. A subscriber
+ * sends nothing but SUBSCRIBE, which Redis serves while loading, so it has nothing to wait for.
+ *
+ * @example
+ * ```ts
+ * const subscriber = new Redis(url, subscriberOptions({ commandTimeout: 2000 }))
+ * ```
+ */
+export function subscriberOptions(connection: RedisOptions): RedisOptions {
+  return { ...connection, enableOfflineQueue: true, commandTimeout: undefined, maxRetriesPerRequest: null, enableReadyCheck: false }
+}
+
+/**
  * Connects the shared state to Redis with ioredis (loaded only here, so an app without
  * `NUXT_MCP_REDIS_URL` never loads it): one connection for commands, one for subscriptions.
  * Commands fail at once while Redis is away (no offline queue) and after 2 s at most, as
@@ -91,10 +114,7 @@ export async function connectRedisState(options: RedisStateOptions): Promise<Mcp
     retryStrategy: times => Math.min(times * 200, 2000),
   }
   const commands = new RedisClient(options.url, connection)
-  // The subscriber queues while offline, so a subscription made before the first connect holds.
-  // The subscriber queues while offline and never gives up a SUBSCRIBE: a subscription made while
-  // Redis is away takes effect once it is back (and ioredis renews them after every reconnect).
-  const subscriber = new RedisClient(options.url, { ...connection, enableOfflineQueue: true, commandTimeout: undefined, maxRetriesPerRequest: null })
+  const subscriber = new RedisClient(options.url, subscriberOptions(connection))
   let lastError = ''
   for (const client of [commands, subscriber]) {
     client.on('error', (error: Error) => {
