@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { resolve } from 'node:path'
 
 /** A built Nuxt app running on loopback. */
@@ -17,15 +16,19 @@ export interface McpTestApp {
   stop: () => Promise<void>
 }
 
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer()
-    server.once('error', fail)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => done(typeof address === 'object' && address ? address.port : 0))
-    })
-  })
+/**
+ * The origin a Nitro server printed it listens on (`Listening on http://127.0.0.1:41234`, as the
+ * `node-server` preset prints once it is bound), or `undefined` while it has not.
+ */
+function listeningOrigin(output: string): string | undefined {
+  const printed = /Listening on (https?:\/\/\S+)/.exec(output)?.[1]
+  if (!printed) return undefined
+  try {
+    return new URL(printed).origin
+  }
+  catch {
+    return undefined
+  }
 }
 
 /** Options of {@link startMcpTestApp}. */
@@ -39,8 +42,9 @@ export interface McpTestAppOptions {
 }
 
 /**
- * Starts an app you built with `nuxi build` (`<rootDir>/.output/server/index.mjs`) on a free
- * loopback port and resolves once it answers HTTP.
+ * Starts an app you built with `nuxi build` (`<rootDir>/.output/server/index.mjs`) on a loopback
+ * port the kernel picks (`PORT=0`; read back from the server's "Listening on" line, so apps
+ * started at once never share one) and resolves once it answers HTTP.
  *
  * @example
  * ```ts
@@ -52,23 +56,29 @@ export interface McpTestAppOptions {
 export async function startMcpTestApp(rootDir: string, options: McpTestAppOptions = {}): Promise<McpTestApp> {
   const entry = resolve(rootDir, '.output/server/index.mjs')
   if (!existsSync(entry)) throw new Error(`${entry} does not exist: run \`nuxi build\` in ${rootDir} first.`)
-  const port = await freePort()
   let log = ''
-  const child = spawn(options.node ?? process.execPath, [entry], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  // Port 0: the server binds a port the kernel picks and prints it. (A port probed free and handed
+  // over can be taken by another server in between: two apps started at once could share one.)
+  const child = spawn(options.node ?? process.execPath, [entry], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] })
   child.stdout?.on('data', (chunk: Buffer) => { log += chunk.toString() })
   child.stderr?.on('data', (chunk: Buffer) => { log += chunk.toString() })
-  const origin = `http://127.0.0.1:${port}`
   const deadline = Date.now() + 20_000
+  let origin: string | undefined
   for (;;) {
     if (child.exitCode !== null) throw new Error(`The app exited before it answered:\n${log}`)
+    origin ??= listeningOrigin(log)
     try {
-      await fetch(origin, { signal: AbortSignal.timeout(1000) })
-      break
+      if (origin) {
+        await fetch(origin, { signal: AbortSignal.timeout(1000) })
+        break
+      }
     }
-    catch {
-      if (Date.now() > deadline) throw new Error(`The app did not answer within 20 s:\n${log}`)
-      await new Promise(done => setTimeout(done, 100))
+    catch {}
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL')
+      throw new Error(origin ? `The app did not answer at ${origin} within 20 s:\n${log}` : `The app did not print "Listening on <url>" within 20 s (is it a node-server build?):\n${log}`)
     }
+    await new Promise(done => setTimeout(done, 50))
   }
   return {
     origin,
