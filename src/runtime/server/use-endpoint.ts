@@ -7,9 +7,6 @@ import { endpointKeys, route as defaultRoute } from '#mcp-elicitation/options'
 import { createMcpEndpoint } from './transport/door/endpoint'
 import type { McpEndpoint } from './transport/door/endpoint'
 import { configOfEndpoint } from './common/config'
-import { hasGuardedDefinitions } from './mcp/registry'
-import { sharedRecordTtl } from './transport/shared/sessions'
-import { relayBeforeFirstRequest } from './transport/shared/relays'
 import type { McpServerConfig } from './common/config'
 import type { McpDefinitions } from './mcp/registry'
 import type { McpSharedState } from './common/shared/shared-state'
@@ -152,19 +149,4 @@ export function useMcpEndpointAt(route: string, appConfig: McpServerConfig): Mcp
   })
   endpoints.set(route, created)
   return created
-}
-
-/**
- * With Redis, until the endpoint at `route` is made here: what the app raises on this instance
- * (list changes, resource updates, URL completions) is published to the others all the same.
- *
- * @example
- * ```ts
- * connecting.then(state => relayUntilFirstRequest('/mcp', state, useRuntimeConfig().mcp))
- * ```
- */
-export function relayUntilFirstRequest(route: string, state: McpSharedState, appConfig: McpServerConfig): void {
-  if (endpoints.has(route)) return
-  const config = endpointConfigAt(route, appConfig)
-  relayBeforeFirstRequest(route, state, { ttlMs: sharedRecordTtl(config), listChanged: hasGuardedDefinitions(definitionsAt(route)) || config.listChanged })
 }

@@ -83,16 +83,6 @@ export function connectListChanges(route: string, bus: ServerEventBus, advertise
   }
 }
 
-/**
- * Lets {@link notifyMcpListChanged} reach the other instances for the endpoint at `route` before
- * that endpoint is made here (with Redis: `bus` only publishes). Ignored once the endpoint has
- * connected its own bus, which then replaces this one.
- */
-export function offerListChangePublisher(route: string, bus: ServerEventBus, advertised: boolean): void {
-  if (targets.has(route)) return
-  targets.set(route, { bus, advertised, servers: new Map() })
-}
-
 /** Where {@link notifyMcpListChanged} and {@link notifyMcpResourceUpdated} send. */
 export interface McpNotifyOptions {
   /**

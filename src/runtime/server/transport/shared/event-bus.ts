@@ -48,19 +48,3 @@ export function createSharedEventBus(shared: Promise<McpSharedState>): ServerEve
     },
   }
 }
-
-/**
- * A `ServerEventBus` that only publishes to the other instances, with no subscription: what an
- * instance whose endpoint is not made yet needs, as it holds no client to tell.
- *
- * @example
- * ```ts
- * offerListChangePublisher('/mcp', createPublishingEventBus(state), advertised)
- * ```
- */
-export function createPublishingEventBus(state: McpSharedState): ServerEventBus {
-  return {
-    publish: event => void state.publish(EVENTS_CHANNEL, JSON.stringify(event)).catch(logLost),
-    subscribe: () => () => {},
-  }
-}
