@@ -17,6 +17,8 @@ export interface LoadBalancer {
   origin: string
   port: number
   upstreamLog: () => string[]
+  /** Balances over `ports` from now on, once a request through it reaches one of them. */
+  route: (ports: number[]) => Promise<void>
   stop: () => Promise<void>
 }
-export declare function startLoadBalancer(upstreams: number[], port?: number): Promise<LoadBalancer>
+export declare function startLoadBalancer(upstreams?: number[], port?: number): Promise<LoadBalancer>

@@ -1,25 +1,17 @@
 // Real shared-state infrastructure for the tests and the bench, from Debian's packages
 // (scripts/ensure-debian-packages.sh installs them): a redis-server and an nginx load balancer,
-// each on a free loopback port, in a temp folder of their own, stopped with the caller.
+// each on a free loopback port (drawn again when another process took it first, and checked to
+// be answered by the server started, not by whoever holds the port), in a temp folder of their
+// own, stopped with the caller.
 import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { createConnection, createServer } from 'node:net'
+import { createConnection } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { onFreePort } from './ports.mjs'
 
 export const REDIS_SERVER = '/usr/bin/redis-server'
 export const NGINX = '/usr/sbin/nginx'
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address()
-      server.close(() => resolve(port))
-    })
-  })
-}
 
 /** Sends one inline command to Redis and resolves with the raw reply. */
 export function redisCommand(port, command) {
@@ -49,24 +41,29 @@ export function redisCommand(port, command) {
  */
 export async function startRedis() {
   if (!existsSync(REDIS_SERVER)) throw new Error(`redis-server not found at ${REDIS_SERVER}: run scripts/ensure-debian-packages.sh (apt-get install -y redis-server).`)
-  const port = await freePort()
   let child
-  const start = async () => {
+  const startOn = async (port) => {
     let log = ''
     child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] })
-    child.stdout.on('data', (chunk) => { log += chunk.toString() })
+    const started = child
+    started.stdout.on('data', (chunk) => { log += chunk.toString() })
     const deadline = Date.now() + 10_000
     for (;;) {
-      if ((await redisCommand(port, 'PING').catch(() => '')).startsWith('+PONG')) return
-      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`redis-server did not start on ${port}:\n${log}`)
+      // Ours only when the server that answers is the process started here.
+      const info = await redisCommand(port, 'INFO server').catch(() => '')
+      if (new RegExp(`process_id:${started.pid}\\r`).test(info)) return port
+      if (started.exitCode !== null || Date.now() > deadline) {
+        started.kill('SIGKILL')
+        throw new Error(`redis-server did not start on ${port}:\n${log}`)
+      }
       await new Promise(done => setTimeout(done, 50))
     }
   }
-  await start()
+  const port = await onFreePort(startOn)
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
-    start,
+    start: async () => { await startOn(port) },
     /** Commands Redis has processed so far (INFO stats). */
     commandsProcessed: async () => Number(/total_commands_processed:(\d+)/.exec(await redisCommand(port, 'INFO stats'))?.[1]),
     stop: async () => {
@@ -79,20 +76,10 @@ export async function startRedis() {
   }
 }
 
-/**
- * nginx on a free loopback port (or `port`), round-robin over `upstreams` with no affinity, set
- * up as the deployment docs say for MCP: no buffering (SSE), HTTP/1.1 keep-alive upstream, the
- * Host passed through, X-Forwarded-For set.
- *
- * @example
- * const lb = await startLoadBalancer([portA, portB])
- */
-export async function startLoadBalancer(upstreams, port) {
-  if (!existsSync(NGINX)) throw new Error(`nginx not found at ${NGINX}: run scripts/ensure-debian-packages.sh (apt-get install -y nginx).`)
-  port ??= await freePort()
-  const dir = mkdtempSync(join(tmpdir(), 'mcp-nginx-'))
-  const log = join(dir, 'upstream.log')
-  writeFileSync(join(dir, 'nginx.conf'), `
+/** nginx.conf for a round-robin over `upstreams` (none yet: a port nothing listens on, so 502). */
+function nginxConf(dir, port, upstreams, log) {
+  const servers = upstreams.length > 0 ? upstreams : [9]
+  return `
 daemon off;
 worker_processes 1;
 pid ${dir}/nginx.pid;
@@ -107,7 +94,7 @@ http {
   scgi_temp_path ${dir}/scgi;
   log_format upstream '$upstream_addr $request_method $request_uri';
   upstream mcp {
-    ${upstreams.map(upstream => `server 127.0.0.1:${upstream};`).join('\n    ')}
+    ${servers.map(upstream => `server 127.0.0.1:${upstream};`).join('\n    ')}
     keepalive 64;
   }
   server {
@@ -125,36 +112,72 @@ http {
     }
   }
 }
-`)
-  const child = spawn(NGINX, ['-c', join(dir, 'nginx.conf'), '-p', dir, '-e', join(dir, 'error.log')], { stdio: ['ignore', 'pipe', 'pipe'] })
+`
+}
+
+/** Resolves once nginx itself (its `Server` header, not whoever else holds the port) answers `origin` as `ready(status)` wants. */
+async function untilNginxAnswers(child, origin, output, ready) {
+  const deadline = Date.now() + 10_000
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`nginx exited (${child.exitCode}):\n${output()}`)
+    const response = await fetch(`${origin}/`, { signal: AbortSignal.timeout(1000) }).catch(() => undefined)
+    await response?.body?.cancel()
+    if (response && response.headers.get('server')?.startsWith('nginx') && ready(response.status)) return
+    if (Date.now() > deadline) throw new Error(`nginx did not answer at ${origin}:\n${output()}`)
+    await new Promise(done => setTimeout(done, 100))
+  }
+}
+
+/**
+ * nginx on a free loopback port (or `port`), round-robin over `upstreams` with no affinity, set
+ * up as the deployment docs say for MCP: no buffering (SSE), HTTP/1.1 keep-alive upstream, the
+ * Host passed through, X-Forwarded-For set. With no upstreams yet, `route()` sets them later
+ * (the apps behind it can then be told its port before they start).
+ *
+ * @example
+ * const lb = await startLoadBalancer([portA, portB])
+ */
+export async function startLoadBalancer(upstreams = [], port) {
+  if (!existsSync(NGINX)) throw new Error(`nginx not found at ${NGINX}: run scripts/ensure-debian-packages.sh (apt-get install -y nginx).`)
+  return port === undefined ? onFreePort(free => startNginx(upstreams, free)) : startNginx(upstreams, port)
+}
+
+async function startNginx(upstreams, port) {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-nginx-'))
+  const log = join(dir, 'upstream.log')
+  const conf = join(dir, 'nginx.conf')
+  writeFileSync(conf, nginxConf(dir, port, upstreams, log))
+  const child = spawn(NGINX, ['-c', conf, '-p', dir, '-e', join(dir, 'error.log')], { stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''
   child.stderr.on('data', (chunk) => { output += chunk.toString() })
   const origin = `http://127.0.0.1:${port}`
-  const deadline = Date.now() + 10_000
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`nginx exited (${child.exitCode}):\n${output}`)
-    try {
-      await fetch(`${origin}/`, { signal: AbortSignal.timeout(1000) })
-      break
+  const stop = async () => {
+    // SIGTERM: a fast stop. (SIGQUIT would wait for open SSE streams to end.)
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise(done => child.once('exit', done))
+      child.kill('SIGTERM')
+      await exited
     }
-    catch {
-      if (Date.now() > deadline) throw new Error(`nginx did not answer on ${port}:\n${output}`)
-      await new Promise(done => setTimeout(done, 100))
-    }
+    rmSync(dir, { recursive: true, force: true })
+  }
+  try {
+    await untilNginxAnswers(child, origin, () => output, () => true)
+  }
+  catch (error) {
+    await stop()
+    throw error
   }
   return {
     origin,
     port,
     /** `<upstream address> <method> <uri>` per request nginx proxied and finished, in order. */
     upstreamLog: () => existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : [],
-    stop: async () => {
-      // SIGTERM: a fast stop. (SIGQUIT would wait for open SSE streams to end.)
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise(done => child.once('exit', done))
-        child.kill('SIGTERM')
-        await exited
-      }
-      rmSync(dir, { recursive: true, force: true })
+    /** Balances over `ports` from now on (nginx reloads its configuration), once a request through it reaches one. */
+    route: async (ports) => {
+      writeFileSync(conf, nginxConf(dir, port, ports, log))
+      child.kill('SIGHUP')
+      await untilNginxAnswers(child, origin, () => output, status => status !== 502)
     },
+    stop,
   }
 }

@@ -6,9 +6,9 @@
 // (scripts/node-runtime.mjs).
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { resolve } from 'node:path'
-import { ensureSupportedNode } from './node-runtime.mjs'
+import { ensureSupportedNode, npmInstall } from './node-runtime.mjs'
+import { printedPort } from './ports.mjs'
 
 ensureSupportedNode(import.meta.filename)
 
@@ -22,52 +22,35 @@ const suite = resolve(cache, 'node_modules/@modelcontextprotocol/conformance/dis
 
 /** How long one era's run of the suite may take (it needs about a minute). */
 const RUN_DEADLINE_MS = 10 * 60_000
-/** How long one install attempt may take: npm has no deadline for a download that stalls. */
-const INSTALL_DEADLINE_MS = 5 * 60_000
 
 function installSuite() {
   if (existsSync(suite)) return
   mkdirSync(cache, { recursive: true })
   writeFileSync(resolve(cache, 'package.json'), '{ "private": true }\n')
-  for (let attempt = 1; ; attempt++) {
-    console.log(`Installing ${SUITE} into .cache/conformance …`)
-    try {
-      execFileSync('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', '--prefer-offline', '--loglevel=error', SUITE], { cwd: cache, stdio: 'inherit', timeout: INSTALL_DEADLINE_MS })
-      return
-    }
-    catch (error) {
-      if (attempt === 3) throw error
-      console.error(`The install failed or ran past ${INSTALL_DEADLINE_MS / 60_000} minutes (attempt ${attempt}); starting again.`)
-    }
-  }
+  console.log(`Installing ${SUITE} into .cache/conformance …`)
+  npmInstall(['--no-package-lock', SUITE], { cwd: cache, label: SUITE })
 }
 
-function freePort() {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address()
-      server.close(() => resolvePort(port))
-    })
-  })
-}
-
-async function startFixture(port) {
+/** Starts the built fixture on port 0 and resolves with it and the port it printed it bound. */
+async function startFixture() {
+  let output = ''
   const child = spawn(process.execPath, [resolve(fixture, '.output/server/index.mjs')], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', NUXT_MCP_STATE_SECRET: 'conformance-run-secret-of-sufficient-length' },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', NUXT_MCP_STATE_SECRET: 'conformance-run-secret-of-sufficient-length' },
+    stdio: ['ignore', 'pipe', 'inherit'],
   })
+  child.stdout.on('data', (chunk) => { output += chunk.toString() })
   const deadline = Date.now() + 20_000
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error('The conformance fixture exited before it was ready.')
+    const port = printedPort(output)
     try {
-      await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(1000) })
-      return child
+      if (port) {
+        await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(1000) })
+        return { child, port }
+      }
     }
-    catch {
-      await new Promise(r => setTimeout(r, 100))
-    }
+    catch {}
+    await new Promise(r => setTimeout(r, 100))
   }
   child.kill()
   throw new Error('The conformance fixture did not start within 20 s.')
@@ -78,8 +61,7 @@ if (!process.argv.includes('--no-build')) {
   console.log('Building test/fixtures/conformance …')
   execFileSync(process.execPath, [resolve(root, 'node_modules/@nuxt/cli/bin/nuxi.mjs'), 'build', fixture], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] })
 }
-const port = await freePort()
-const server = await startFixture(port)
+const { child: server, port } = await startFixture()
 const failures = []
 try {
   for (const requirements of REQUIREMENTS) {

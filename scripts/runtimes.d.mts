@@ -12,4 +12,5 @@ export interface RuntimeApp {
   output: () => string
   stop: () => Promise<void>
 }
-export declare function startRuntime(options: { target: RuntimeTarget, root: string, port: number, env?: Record<string, string> }): Promise<RuntimeApp>
+/** The app built in `root` served by `target`'s runtime: on `port` when given, else on one it binds itself (Node, Deno) or one found free (Bun, workerd). */
+export declare function startRuntime(options: { target: RuntimeTarget, root: string, port?: number, env?: Record<string, string> }): Promise<RuntimeApp>

@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process'
 import { resolve } from 'node:path'
 import { installIntoCache } from './node-runtime.mjs'
+import { onFreePort, printedPort } from './ports.mjs'
 
 /** Pinned: what the tests and the deploy pages name. */
 export const RUNTIME_PACKAGES = ['deno@2.9.6', 'bun@1.4.5', 'wrangler@4.164.0']
@@ -41,14 +42,25 @@ function command(target, root, port, env) {
   }
 }
 
+/** The targets whose server binds port 0 and prints the port it got (Nitro's node-server and deno-server presets). */
+const REPORTS_ITS_PORT = new Set(['node', 'deno'])
+
 /**
- * Starts the app built in `root` (`.output/`) with `target`'s runtime on `port`, in its own
- * process group (wrangler forks workerd), and resolves once it answers HTTP.
+ * Starts the app built in `root` (`.output/`) with `target`'s runtime, in its own process group
+ * (wrangler forks workerd), and resolves once it answers HTTP. On `port` when given; else Node and
+ * Deno bind port 0 and print the port they got, and Bun and workerd get a free port, drawn again
+ * when another process took it first.
  *
  * @example
- * const app = await startRuntime({ target: 'bun', root, port, env: { NUXT_MCP_STATE_SECRET: secret } })
+ * const app = await startRuntime({ target: 'bun', root, env: { NUXT_MCP_STATE_SECRET: secret } })
  */
 export async function startRuntime({ target, root, port, env = {} }) {
+  if (port !== undefined) return startOnPort(target, root, port, env)
+  if (REPORTS_ITS_PORT.has(target)) return startOnPort(target, root, 0, env)
+  return onFreePort(free => startOnPort(target, root, free, env))
+}
+
+async function startOnPort(target, root, port, env) {
   const { file, args, cwd } = command(target, root, port, env)
   let log = ''
   const child = spawn(file, args, {
@@ -67,21 +79,24 @@ export async function startRuntime({ target, root, port, env = {} }) {
     await exited
     clearTimeout(force)
   }
-  const origin = `http://127.0.0.1:${port}`
   const deadline = Date.now() + 60_000
+  let bound = port || undefined
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${target} exited before it answered:\n${log}`)
+    bound ??= printedPort(log)
     try {
-      await fetch(origin, { signal: AbortSignal.timeout(2000) })
-      break
-    }
-    catch {
-      if (Date.now() > deadline) {
-        await stop()
-        throw new Error(`${target} did not answer within 60 s:\n${log}`)
+      if (bound) {
+        await fetch(`http://127.0.0.1:${bound}`, { signal: AbortSignal.timeout(2000) })
+        break
       }
-      await new Promise(done => setTimeout(done, 200))
     }
+    catch {}
+    if (Date.now() > deadline) {
+      await stop()
+      throw new Error(`${target} did not answer within 60 s:\n${log}`)
+    }
+    await new Promise(done => setTimeout(done, bound ? 200 : 50))
   }
+  const origin = `http://127.0.0.1:${bound}`
   return { target, origin, url: new URL('/mcp', origin), pid: child.pid, output: () => log, stop }
 }

@@ -1,6 +1,6 @@
 import { startRuntime } from '../../scripts/runtimes.mjs'
 import type { RuntimeApp } from '../../scripts/runtimes.mjs'
-import { buildFixture, fixtureDir, freePort } from './fixture'
+import { buildFixture, fixtureDir } from './fixture'
 import { startLoadBalancer, startRedis } from '../../scripts/cluster.mjs'
 import type { LoadBalancer, RedisServer } from '../../scripts/cluster.mjs'
 
@@ -32,8 +32,10 @@ export interface Cluster {
 export async function startCluster(fixture: string, count: number, extraEnv: Record<string, string> = {}): Promise<Cluster> {
   await buildFixture(fixture, { reuse: true })
   const redis = await startRedis()
-  const [lbPort, ...ports] = await Promise.all(Array.from({ length: count + 1 }, () => freePort()))
-  const publicUrl = `http://${PUBLIC_HOST}:${lbPort}`
+  // The balancer first, on a port it holds, so the instances can be told their public URL; they
+  // bind ports of their own choosing, and the balancer is pointed at them once they answer.
+  const lb = await startLoadBalancer()
+  const publicUrl = `http://${PUBLIC_HOST}:${lb.port}`
   const env = {
     NUXT_MCP_REDIS_URL: redis.url,
     NUXT_MCP_STATE_SECRET: 'shared-state-test-secret-0123456789abcdefghij',
@@ -41,8 +43,8 @@ export async function startCluster(fixture: string, count: number, extraEnv: Rec
     NUXT_MCP_TRUSTED_PROXIES: '127.0.0.1',
     ...extraEnv,
   }
-  const instances = await Promise.all(ports.map(port => startRuntime({ target: 'node', root: fixtureDir(fixture), port, env })))
-  const lb = await startLoadBalancer(ports, lbPort!)
+  const instances = await Promise.all(Array.from({ length: count }, () => startRuntime({ target: 'node', root: fixtureDir(fixture), env })))
+  await lb.route(instances.map(instance => Number(new URL(instance.origin).port)))
   return {
     redis,
     lb,

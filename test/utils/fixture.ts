@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process'
-import { createServer } from 'node:net'
 import { createHash } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
@@ -58,18 +57,8 @@ export async function buildFixture(name: string, options: { reuse?: boolean } = 
   }
 }
 
-/** A free loopback port. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      const port = typeof address === 'object' && address ? address.port : 0
-      server.close(() => resolvePort(port))
-    })
-  })
-}
+/** A loopback port free at the time of asking (scripts/ports.mjs: start what binds it with `onFreePort`). */
+export { freePort } from '../../scripts/ports.mjs'
 
 /** A started fixture: the testing helper's app handle. */
 export type RunningFixture = McpTestApp

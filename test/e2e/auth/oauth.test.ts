@@ -5,6 +5,7 @@ import { startRuntime } from '../../../scripts/runtimes.mjs'
 import type { RuntimeApp } from '../../../scripts/runtimes.mjs'
 import { connectLegacy, textOf } from '../../utils/clients'
 import { buildFixture, fixtureDir, freePort } from '../../utils/fixture'
+import { onFreePort } from '../../../scripts/ports.mjs'
 import { startAuthorizationServer, TEST_CLIENTS } from '../../utils/oidc'
 import type { AuthorizationServer } from '../../utils/oidc'
 import { postModern } from '../../utils/raw'
@@ -30,8 +31,7 @@ function env(origin: string): Record<string, string> {
 }
 
 async function startApp(): Promise<RuntimeApp> {
-  const port = await freePort()
-  return startRuntime({ target: 'node', root: fixtureDir('oauth'), port, env: env(`http://127.0.0.1:${port}`) })
+  return onFreePort(port => startRuntime({ target: 'node', root: fixtureDir('oauth'), port, env: env(`http://127.0.0.1:${port}`) }))
 }
 
 beforeAll(async () => {

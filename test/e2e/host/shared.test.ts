@@ -3,7 +3,7 @@ import { startRuntime } from '../../../scripts/runtimes.mjs'
 import type { RuntimeApp } from '../../../scripts/runtimes.mjs'
 import { startRedis } from '../../../scripts/cluster.mjs'
 import type { RedisServer } from '../../../scripts/cluster.mjs'
-import { buildFixture, fixtureDir, freePort } from '../../utils/fixture'
+import { buildFixture, fixtureDir } from '../../utils/fixture'
 
 // The host side on two instances sharing NUXT_MCP_REDIS_URL: a chat served by one instance is
 // answered through the other (the browser's answer may reach any instance behind a balancer).
@@ -14,7 +14,7 @@ beforeAll(async () => {
   await buildFixture('host', { reuse: true })
   redis = await startRedis()
   const env = { NUXT_MCP_REDIS_URL: redis.url, NUXT_MCP_STATE_SECRET: 'host-shared-test-secret-0123456789abcdefghij' }
-  instances = await Promise.all([0, 1].map(async () => startRuntime({ target: 'node', root: fixtureDir('host'), port: await freePort(), env })))
+  instances = await Promise.all([0, 1].map(async () => startRuntime({ target: 'node', root: fixtureDir('host'), env })))
 }, 240_000)
 
 afterAll(async () => {

@@ -1,0 +1,61 @@
+// Ports for the servers the tests and scripts start. A server that can bind port 0 and say which
+// port it got is started that way (Nitro's node-server and deno-server presets print it): nothing
+// can take its port in between. The others (redis-server, nginx, Bun, wrangler, the OIDC
+// provider) are handed a port found free a moment before, and started again on another when it
+// was taken meanwhile: `onFreePort`.
+import { createServer } from 'node:net'
+
+/**
+ * A loopback port free at the time of asking. Another process may bind it before the server it
+ * is meant for does: start that server with {@link onFreePort}, which draws again when it was.
+ *
+ * @example
+ * const port = await freePort()
+ */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address()
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+/** Whether a start failed because its port was taken (the messages of Node, Bun, redis-server, nginx, workerd). */
+export function isPortTaken(error) {
+  const text = error instanceof Error ? `${error.message}\n${error.cause ?? ''}` : String(error)
+  return /EADDRINUSE|address already in use|Address in use|port \d+ in use|Is port \d+ in use|bind\(\) to .* failed/i.test(text)
+}
+
+/**
+ * Runs `start(port)` on a free loopback port; when it fails because that port was taken before
+ * the server bound it, draws another, up to `attempts` times. Any other failure is thrown as is.
+ *
+ * @example
+ * const redis = await onFreePort(port => spawnRedis(port))
+ */
+export async function onFreePort(start, attempts = 5) {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort()
+    try {
+      return await start(port)
+    }
+    catch (error) {
+      if (attempt >= attempts || !isPortTaken(error)) throw error
+    }
+  }
+}
+
+/**
+ * The port a server printed it listens on, or `undefined` while it has not: Nitro's node-server
+ * (`Listening on http://127.0.0.1:41234`) and deno-server (`Listening 127.0.0.1:41234`) presets.
+ *
+ * @example
+ * printedPort('Listening on http://127.0.0.1:41234\n') // 41234
+ */
+export function printedPort(output) {
+  const match = /Listening (?:on )?(?:https?:\/\/)?(?:\[[^\]]*\]|[^\s:/]+):(\d+)/.exec(output)
+  return match ? Number(match[1]) : undefined
+}
