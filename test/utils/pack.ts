@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process'
 import { mkdir, readdir, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { promisify } from 'node:util'
-import { envWithNode } from '../../scripts/node-runtime.mjs'
+import { envWithNode, isStaleCacheFailure } from '../../scripts/node-runtime.mjs'
 import { repoRoot } from './fixture'
 
 const run = promisify(execFile)
@@ -69,13 +69,18 @@ export async function writeFiles(root: string, files: Record<string, string>): P
 
 /**
  * `npm install` in a scratch app, preferring the warm cache so it stays fast, with `node` (default:
- * the one running the tests) first on PATH, as a user of that Node would install. npm has no
- * deadline for a download that stalls mid-body, so an install is stopped after two minutes; one
- * that fails or is stopped is tried once more.
+ * the one running the tests) first on PATH, as a user of that Node would install. When the cache
+ * is stale (a release since its metadata was cached: ETARGET) or damaged, it says so in one line
+ * and installs online. npm has no deadline for a download that stalls mid-body, so an install is
+ * stopped after two minutes; one that fails or is stopped is tried once more, online.
  */
 export async function installApp(root: string, node = process.execPath): Promise<string> {
-  const install = () => runLogged(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=warn'], root, envWithNode(node, userEnv()), 120_000)
-  return install().catch(install)
+  const install = (offline: boolean) => runLogged(npm, ['install', '--no-audit', '--no-fund', ...(offline ? ['--prefer-offline'] : []), '--loglevel=warn'], root, envWithNode(node, userEnv()), 120_000)
+  return install(true).catch((error: unknown) => {
+    const why = error instanceof Error && isStaleCacheFailure(error.message) ? 'on stale cache metadata' : 'or ran past two minutes'
+    console.error(`npm install --prefer-offline in ${root} failed ${why}; installing online instead.`)
+    return install(false)
+  })
 }
 
 /** `nuxi build` with the app's own Nuxt CLI on `node`, as the app's own `npm run build` would. */
