@@ -31,6 +31,13 @@ describe('useMcpSession()', () => {
     await client.close()
   })
 
+  it('holds at most 100 keys, also when sets of new keys race each other', async () => {
+    const client = await connectLegacy(app.url)
+    const filled = await client.callTool({ name: 'fill_session', arguments: { count: 120 } })
+    expect(JSON.parse(textOf(filled))).toEqual({ held: 100, refused: 20 })
+    await client.close()
+  })
+
   it('says on 2026-07-28 that there is no session, instead of guessing one', async () => {
     const client = await connectModern(app.url)
     const result = await client.callTool({ name: 'cart_add', arguments: { item: 'plum' } })

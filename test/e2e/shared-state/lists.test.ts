@@ -61,6 +61,16 @@ describe('list changes across instances, through Redis', () => {
     await client.close()
     await other.close()
   })
+
+  it('useMcpSession() holds at most 100 keys, also when two instances set new keys at once', async () => {
+    const client = await connectLegacy(cluster.url)
+    // Two calls at once: round-robin sends them to the two instances.
+    const fill = async (prefix: string) => JSON.parse(textOf(await client.callTool({ name: 'fill_session', arguments: { count: 60, prefix } }))) as { held: number, refused: number }
+    const [first, second] = await Promise.all([fill('a'), fill('b')])
+    expect(first.refused + second.refused).toBe(20)
+    expect(await fill('c')).toEqual({ held: 100, refused: 60 })
+    await client.close()
+  })
 })
 
 describe('a second endpoint across instances (/mcp/second)', () => {

@@ -11,7 +11,8 @@ export const MAX_SESSION_KEY_LENGTH = 200
  */
 export interface SessionValuesStore {
   get: (sessionId: string, key: string) => Promise<string | undefined>
-  set: (sessionId: string, key: string, json: string) => Promise<void>
+  /** Sets `key`, unless it is new and the session holds `maxKeys` keys already (checked and set in one step): `false` then. */
+  set: (sessionId: string, key: string, json: string, maxKeys: number) => Promise<boolean>
   remove: (sessionId: string, keys: string[]) => Promise<void>
   all: (sessionId: string) => Promise<Record<string, string>>
   /** Drops a closed session's values (this process's copy; the shared ones go with the session's record). */
@@ -24,17 +25,19 @@ export interface SessionValuesStore {
  * @example
  * ```ts
  * const store = createMemorySessionValues()
- * await store.set('session-id', 'cart', '["apple"]')
+ * await store.set('session-id', 'cart', '["apple"]', 100) // true
  * ```
  */
 export function createMemorySessionValues(): SessionValuesStore {
   const sessions = new Map<string, Map<string, string>>()
   return {
     get: async (sessionId, key) => sessions.get(sessionId)?.get(key),
-    set: async (sessionId, key, json) => {
+    set: async (sessionId, key, json, maxKeys) => {
       const values = sessions.get(sessionId) ?? new Map<string, string>()
+      if (!values.has(key) && values.size >= maxKeys) return false
       values.set(key, json)
       sessions.set(sessionId, values)
+      return true
     },
     remove: async (sessionId, keys) => {
       for (const key of keys) sessions.get(sessionId)?.delete(key)

@@ -76,9 +76,9 @@ export function useMcpSession<T extends Record<string, unknown> = Record<string,
     async set(key, value) {
       checkKey(key)
       const json = toJson(key, value)
-      const current = await store.all(id)
-      if (!(key in current) && Object.keys(current).length >= MAX_SESSION_KEYS) throw new Error(`useMcpSession(): this session already holds ${MAX_SESSION_KEYS} keys, the most one session may. Remove one first, or group values under one key.`)
-      await store.set(id, key, json)
+      // The cap is checked where the value is written, in one step: sets racing each other (a
+      // Promise.all, two instances) cannot both take the last place.
+      if (!await store.set(id, key, json, MAX_SESSION_KEYS)) throw new Error(`useMcpSession(): this session already holds ${MAX_SESSION_KEYS} keys, the most one session may. Remove one first, or group values under one key.`)
     },
     async remove(key) {
       checkKey(key)

@@ -15,6 +15,16 @@ const COMMAND_TIMEOUT_MS = 2000
 /** How long the state waits for its first connection before it is used anyway. */
 const FIRST_CONNECTION_WAIT_MS = 2000
 
+/**
+ * HSET of one field, refused (0) when the field is new and the hash already holds ARGV[3] fields;
+ * the check and the write are one step in Redis, so the cap holds across instances.
+ */
+const CAPPED_HASH_SET = `
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 and redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+return 1`
+
 /** Resolves once `client` is ready, has failed once, or `ms` have passed, whichever comes first. */
 function firstConnection(client: Redis, ms: number): Promise<void> {
   if (client.status === 'ready') return Promise.resolve()
@@ -159,7 +169,7 @@ export async function connectRedisState(options: RedisStateOptions): Promise<Mcp
     append: (key, values, ttlMs) => run(async () => { await commands.multi().rpush(base + key, ...values).pexpire(base + key, Math.max(1, Math.ceil(ttlMs))).exec() }),
     list: key => run(async () => await commands.lrange(base + key, 0, -1)),
     hashGet: (key, field) => run(async () => await commands.hget(base + key, field) ?? undefined),
-    hashSet: (key, field, value, ttlMs) => run(async () => { await commands.multi().hset(base + key, field, value).pexpire(base + key, Math.max(1, Math.ceil(ttlMs))).exec() }),
+    hashSet: (key, field, value, ttlMs, maxFields = Number.MAX_SAFE_INTEGER) => run(async () => await commands.eval(CAPPED_HASH_SET, 1, base + key, field, value, maxFields, Math.max(1, Math.ceil(ttlMs))) === 1),
     hashDelete: (key, fields) => run(async () => { if (fields.length > 0) await commands.hdel(base + key, ...fields) }),
     hashAll: key => run(async () => await commands.hgetall(base + key)),
     publish: (channel, message) => run(async () => { await commands.publish(base + channel, message) }),

@@ -27,8 +27,12 @@ export interface McpSharedState extends McpStateStore {
   list: (key: string) => Promise<string[]>
   /** One field of the hash `key`. */
   hashGet: (key: string, field: string) => Promise<string | undefined>
-  /** Sets one field of the hash `key` and keeps the hash `ttlMs` from now, in one step. */
-  hashSet: (key: string, field: string, value: string, ttlMs: number) => Promise<void>
+  /**
+   * Sets one field of the hash `key` and keeps the hash `ttlMs` from now, in one step; with
+   * `maxFields`, only when the field exists or the hash holds fewer than that (checked in the
+   * same step, so two instances cannot both take the last place). `false` when refused.
+   */
+  hashSet: (key: string, field: string, value: string, ttlMs: number, maxFields?: number) => Promise<boolean>
   /** Removes fields of the hash `key`. */
   hashDelete: (key: string, fields: string[]) => Promise<void>
   /** Every field of the hash `key` (empty when it is absent). */

@@ -16,7 +16,7 @@ export function createSharedSessionValues(directory: SharedSessionDirectory): Se
   const { shared } = directory
   return {
     get: (sessionId, key) => shared.hashGet(valuesKey(sessionId), key),
-    set: (sessionId, key, json) => shared.hashSet(valuesKey(sessionId), key, json, directory.ttlMs),
+    set: (sessionId, key, json, maxKeys) => shared.hashSet(valuesKey(sessionId), key, json, directory.ttlMs, maxKeys),
     remove: (sessionId, keys) => shared.hashDelete(valuesKey(sessionId), keys),
     all: sessionId => shared.hashAll(valuesKey(sessionId)),
     // The session may live on at other instances: its values go with its record.
