@@ -29,7 +29,33 @@ async function statusOf(client: Awaited<ReturnType<typeof connectLegacy>>): Prom
 
 const never = () => new Promise<ScriptedAnswer>(() => {})
 
+const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'burst', version: '1' } } })
+const jsonHeaders = { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream' }
+
 describe('session caps across instances', () => {
+  it('hold exactly when initializes arrive at once on both instances: none past a cap is opened, each refusal names it', async () => {
+    const burst = '10.0.0.9'
+    // Eight at once through round-robin: four reach each instance.
+    const opened = await Promise.all(Array.from({ length: 8 }, async () => {
+      const response = await fetch(cluster.url, { method: 'POST', headers: { ...jsonHeaders, 'x-forwarded-for': burst }, body: initialize })
+      return { status: response.status, id: response.headers.get('mcp-session-id'), body: await response.text() }
+    }))
+    for (const refused of opened.filter(result => result.status !== 200)) {
+      expect(refused.status).toBe(503)
+      expect(refused.body).toMatch(/Too many MCP sessions of one caller \(2\)|Too many open MCP sessions \(3\)/)
+    }
+    const ids = opened.flatMap(result => result.id ? [result.id] : [])
+    const alive = await Promise.all(ids.map(async (id) => {
+      const response = await fetch(cluster.url, { method: 'POST', headers: { ...jsonHeaders, 'x-forwarded-for': burst, 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) })
+      await response.body?.cancel()
+      return response.status === 200
+    }))
+    expect(alive.filter(Boolean).length).toBeGreaterThan(0)
+    expect(alive.filter(Boolean).length).toBeLessThanOrEqual(2)
+    // Ended for good, so the next tests start with no session of this caller.
+    await Promise.all(ids.map(id => fetch(cluster.url, { method: 'DELETE', headers: { 'x-forwarded-for': burst, 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' } }).then(response => response.body?.cancel())))
+  })
+
   it('ends the caller\'s least recently used idle session on every instance, and refuses with 503 when all are busy', async () => {
     const first = await connectFrom('10.0.0.1', never)
     const second = await connectFrom('10.0.0.1', never)

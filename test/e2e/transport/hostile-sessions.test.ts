@@ -60,4 +60,17 @@ describe('legacy session caps', () => {
     expect(await use(kept[0]!, attacker)).toBe(404)
     expect(await use(kept[1]!, attacker)).toBe(200)
   })
+
+  it('holds the per-caller cap when initializes arrive at once: none past it is opened, each refusal names the cap', async () => {
+    const burst = '10.0.0.77'
+    const opened = await Promise.all(Array.from({ length: 12 }, () => open(burst)))
+    for (const refused of opened.filter(result => result.status !== 200)) {
+      expect(refused.status).toBe(503)
+      expect(refused.body).toMatch(/Too many MCP sessions of one caller \(3\).*NUXT_MCP_SESSIONS_MAX_PER_PRINCIPAL/)
+    }
+    const ids = opened.flatMap(result => result.id ? [result.id] : [])
+    const alive = (await Promise.all(ids.map(id => use(id, burst)))).filter(status => status === 200).length
+    expect(alive).toBeGreaterThan(0)
+    expect(alive).toBeLessThanOrEqual(3)
+  })
 })

@@ -25,6 +25,18 @@ redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
 return 1`
 
+/** ZADD into every set of KEYS, only when none is full (ARGV[4+i] members besides ARGV[1], after dropping scores under ARGV[4]): -1, or the index of the first full set. */
+const RANK_WITHIN = `
+for i = 1, #KEYS do
+  redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', '(' .. ARGV[4])
+  if not redis.call('ZSCORE', KEYS[i], ARGV[1]) and redis.call('ZCARD', KEYS[i]) >= tonumber(ARGV[4 + i]) then return i - 1 end
+end
+for i = 1, #KEYS do
+  redis.call('ZADD', KEYS[i], ARGV[2], ARGV[1])
+  redis.call('PEXPIRE', KEYS[i], ARGV[3])
+end
+return -1`
+
 /** Resolves once `client` is ready, has failed once, or `ms` have passed, whichever comes first. */
 function firstConnection(client: Redis, ms: number): Promise<void> {
   if (client.status === 'ready') return Promise.resolve()
@@ -160,6 +172,7 @@ export async function connectRedisState(options: RedisStateOptions): Promise<Mcp
     delete: key => run(async () => { await commands.del(base + key) }),
     touch: (key, ttlMs) => run(async () => await commands.pexpire(base + key, Math.max(1, Math.ceil(ttlMs))) === 1),
     rank: (key, member, score, ttlMs) => run(async () => { await commands.multi().zadd(base + key, score, member).pexpire(base + key, Math.max(1, Math.ceil(ttlMs))).exec() }),
+    rankWithin: (limits, member, score, ttlMs, minScore) => run(async () => Number(await commands.eval(RANK_WITHIN, limits.length, ...limits.map(limit => base + limit.key), member, score, Math.max(1, Math.ceil(ttlMs)), minScore, ...limits.map(limit => limit.max)))),
     unrank: (key, member) => run(async () => { await commands.zrem(base + key, member) }),
     ranked: (key, minScore) => run(async () => {
       const [, members] = await commands.multi().zremrangebyscore(base + key, '-inf', `(${minScore}`).zrange(base + key, 0, -1).exec() ?? []

@@ -17,6 +17,12 @@ export interface McpSharedState extends McpStateStore {
   touch: (key: string, ttlMs: number) => Promise<boolean>
   /** Puts `member` in the ranked set `key` with `score` (or moves it there), and keeps the set `ttlMs` from now, in one step. */
   rank: (key: string, member: string, score: number, ttlMs: number) => Promise<void>
+  /**
+   * Ranks `member` with `score` in every set of `limits` and keeps each `ttlMs` from now, in one
+   * step, only when each set (its members scored under `minScore` dropped first) holds fewer than
+   * its `max` members other than `member`. The index of the first full set, or -1 when ranked.
+   */
+  rankWithin: (limits: { key: string, max: number }[], member: string, score: number, ttlMs: number, minScore: number) => Promise<number>
   /** Takes `member` out of the ranked set `key`. */
   unrank: (key: string, member: string) => Promise<void>
   /** Drops the members of `key` scored under `minScore`; returns how many are left, lowest scores first. */

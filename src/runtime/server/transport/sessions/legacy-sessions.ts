@@ -78,26 +78,37 @@ export class LegacySessions {
     if (exchange.req.method !== 'POST' || !isInitialize(exchange.body)) {
       return jsonRpcError(400, -32000, 'Bad Request: missing Mcp-Session-Id header. Send initialize first (legacy clients), or send a 2026-07-28 request with params._meta["io.modelcontextprotocol/protocolVersion"].')
     }
-    const refusal = await this.makeRoom(ownerOf(caller))
-    if (refusal) return refusal
-    return this.open({ ...exchange, ...(caller.authInfo && { authInfo: caller.authInfo }) }, caller, onSession)
+    const id = crypto.randomUUID()
+    const owner = ownerOf(caller)
+    const room = await this.makeRoom(id, owner)
+    if (room instanceof Response) return room
+    try {
+      return await this.open(id, { ...exchange, ...(caller.authInfo && { authInfo: caller.authInfo }) }, caller, onSession, room.release)
+    }
+    finally {
+      room.release()
+      // Admitted but not opened (refused, Redis away): its place in the shared rankings goes too.
+      if (this.link && !this.sessions.get(id)) void this.link.remove(id, owner, false)
+    }
   }
 
   /**
    * Room for one more session of `owner`, under the caps: counted in this process, or with shared
-   * sessions across all instances.
+   * sessions across all instances. Resolves with what gives the held place back.
    */
-  private async makeRoom(owner: string): Promise<Response | undefined> {
+  private async makeRoom(id: string, owner: string): Promise<Response | { release: () => void }> {
     const caps = this.deps.config.sessions
-    if (this.link) return this.link.makeRoom(owner, caps, id => (this.sessions.get(id)?.active ?? 0) > 0, id => this.end(id))
+    if (this.link) return this.link.admit(id, owner, caps, other => (this.sessions.get(other)?.active ?? 0) > 0, other => this.end(other))
+    // In one process the check and the add need no I/O in between (open() awaits none), so
+    // initializes arriving at once are admitted one after the other: nothing to hold.
     const room = this.sessions.makeRoom(owner, caps)
     if (room instanceof Response) return room
     for (const victim of room) void this.close(victim)
-    return undefined
+    return { release: () => {} }
   }
 
-  private async open(exchange: LegacyExchange, caller: LegacyCaller, onSession: (id: string) => void): Promise<Response | undefined> {
-    const id = crypto.randomUUID()
+  /** Opens a session in the place `makeRoom` held, given back (`release`) once it is in the table. */
+  private async open(id: string, exchange: LegacyExchange, caller: LegacyCaller, onSession: (id: string) => void, release: () => void): Promise<Response | undefined> {
     const owner = ownerOf(caller)
     const directory = await this.link?.directory()
     if (directory instanceof Response) return directory
@@ -117,6 +128,7 @@ export class LegacySessions {
       return undefined
     }
     this.sessions.add(id, { principal: caller.principal, owner, transport, server, lastActivity: Date.now(), active: 0, touched: Date.now() })
+    release()
     return undefined
   }
 

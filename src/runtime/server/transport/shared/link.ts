@@ -1,7 +1,9 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/server'
 import { completeLocalUrlElicitation, relayUrlCompletions } from '../../elicitation/url-completion'
 import type { NodeSessionTransport, SessionRouting } from '../streams/legacy-transport'
-import { logLost, makeSharedRoom, unavailableResponse } from './sessions'
+import { logLost, unavailableResponse } from './sessions'
+import { admitSharedSession } from './admission'
+import type { AdmittedSession } from './admission'
 import type { SessionEnvelope, SessionRecord, SharedSessionDirectory } from './sessions'
 import type { SessionUpdate } from './envelopes'
 import { SharedStreamLog } from './streams'
@@ -91,11 +93,11 @@ export class SharedSessionLink {
     }
   }
 
-  /** Room for one more session of `owner` under the caps, counted across all instances. */
-  async makeRoom(owner: string, caps: SessionCaps, activeHere: (id: string) => boolean, end: (id: string) => Promise<unknown>): Promise<Response | undefined> {
+  /** Admits session `id` of `owner` under the caps, counted across all instances ({@link admitSharedSession}). */
+  async admit(id: string, owner: string, caps: SessionCaps, activeHere: (id: string) => boolean, end: (id: string) => Promise<unknown>): Promise<Response | AdmittedSession> {
     const directory = await this.directory()
     if (directory instanceof Response) return directory
-    return makeSharedRoom(directory, owner, caps, activeHere, end)
+    return admitSharedSession(directory, id, owner, caps, activeHere, end)
   }
 
   /** Writes a new session's record; a 503 when it cannot be written. */

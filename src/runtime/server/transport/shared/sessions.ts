@@ -5,7 +5,6 @@ import { isRecord } from '../../common/is-record'
 import { BROADCAST_CHANNEL, instanceChannel } from '../../common/shared/shared-state'
 import type { McpSharedState } from '../../common/shared/shared-state'
 import { jsonRpcError } from '../http/errors'
-import { tooManyOfOneCaller, tooManyOpen } from '../http/session-caps'
 import { parseEnvelope } from './envelopes'
 import type { SessionEnvelope } from './envelopes'
 
@@ -57,45 +56,12 @@ export function valuesKey(sessionId: string): string {
   return `values:${sessionId}`
 }
 
-/**
- * Makes room for one more session of `owner` across all instances, as {@link SessionTable.makeRoom}
- * does in one process: at a cap, the least recently used session with nothing in flight on any
- * instance is ended (`end`); when every one is busy, the 503. `activeHere` tells of requests this
- * instance has in flight that are too young to have marked their session busy yet.
- */
-export async function makeSharedRoom(directory: SharedSessionDirectory, owner: string, caps: SessionCaps, activeHere: (id: string) => boolean, end: (id: string) => Promise<unknown>): Promise<Response | undefined> {
-  const firstIdle = async (ids: string[]) => {
-    // The oldest few, checked at once (one command's wait, not one per candidate): past them, the
-    // odds that all are busy and a later one is not are small.
-    const candidates = ids.slice(0, 8).filter(id => !activeHere(id))
-    const busy = await Promise.all(candidates.map(id => directory.isBusy(id)))
-    return candidates.find((_, index) => !busy[index])
-  }
-  try {
-    const { all, mine } = await directory.ranking(owner)
-    const evicted: string[] = []
-    if (mine.length >= caps.maxPerPrincipal) {
-      const victim = await firstIdle(mine)
-      if (!victim) return tooManyOfOneCaller(caps)
-      evicted.push(victim)
-    }
-    if (all.length - evicted.length >= caps.max) {
-      const victim = await firstIdle(all.filter(id => !evicted.includes(id)))
-      if (!victim) return tooManyOpen(caps)
-      evicted.push(victim)
-    }
-    for (const victim of evicted) await end(victim)
-    return undefined
-  }
-  catch (error) {
-    return unavailableResponse(error)
-  }
-}
-
 /** A POST still open after this long marks its session busy for the other instances. */
 const BUSY_AFTER_MS = 1000
 /** How long a busy mark lasts unless its instance renews it: a killed instance's marks expire. */
 const BUSY_LEASE_MS = 15_000
+/** The busy mark of a session being opened: no other opening may end it as idle meanwhile. */
+const OPENING = 'opening'
 
 function parseRecord(text: string | undefined): SessionRecord | undefined {
   if (text === undefined) return undefined
@@ -132,6 +98,25 @@ export class SharedSessionDirectory {
   async save(sessionId: string, record: SessionRecord): Promise<void> {
     await this.shared.put(recordKey(sessionId), JSON.stringify(record), this.ttlMs)
     await this.rankUse(sessionId, record.owner)
+  }
+
+  /**
+   * Ranks a session being opened among all and among `owner`'s, only when neither is at its cap
+   * (checked and ranked in one step: instances admitting at once cannot all take the last place),
+   * and marks it busy while it opens. Which cap is full otherwise.
+   */
+  async admit(sessionId: string, owner: string, caps: SessionCaps): Promise<'caller' | 'endpoint' | undefined> {
+    const now = Date.now()
+    const full = await this.shared.rankWithin([{ key: ownerKey(owner), max: caps.maxPerPrincipal }, { key: ALL_SESSIONS, max: caps.max }], sessionId, now, this.ttlMs, now - this.ttlMs)
+    if (full === 0) return 'caller'
+    if (full === 1) return 'endpoint'
+    await this.shared.rank(busyKey(sessionId), OPENING, now + BUSY_LEASE_MS, BUSY_LEASE_MS)
+    return undefined
+  }
+
+  /** Ends the busy mark {@link admit} put on a session while it opened. */
+  opened(sessionId: string): Promise<void> {
+    return this.shared.unrank(busyKey(sessionId), OPENING)
   }
 
   /** Ranks the session as just used; the rankings themselves expire when nothing is used for a record's lifetime. */
