@@ -47,9 +47,9 @@ async function callError(headers: Caller, connect: (headers: Caller) => ReturnTy
 
 describe.each(eras)('guards, $era', ({ connect }) => {
   it('lists to each caller only what it may use', async () => {
-    expect(await toolNames(alice, connect)).toEqual(['cart_add', 'public_echo'])
-    expect(await toolNames(admin, connect)).toEqual(['admin_report', 'cart_add', 'public_echo'])
-    expect(await toolNames(billingClerk, connect)).toEqual(['billing', 'cart_add', 'public_echo'])
+    expect(await toolNames(alice, connect)).toEqual(['cart_add', 'fill_session', 'public_echo'])
+    expect(await toolNames(admin, connect)).toEqual(['admin_report', 'cart_add', 'fill_session', 'public_echo'])
+    expect(await toolNames(billingClerk, connect)).toEqual(['billing', 'cart_add', 'fill_session', 'public_echo'])
   })
 
   it('refuses a hidden tool called by name exactly as an unknown one', async () => {
