@@ -116,7 +116,9 @@ export function useMcpEndpoint(event: H3Event): McpEndpoint {
 }
 
 /**
- * The MCP endpoint at `route` (one of {@link mcpRoutes}), created on first use.
+ * The MCP endpoint at `route` (one of {@link mcpRoutes}), created on first use: its first MCP
+ * request, or with `NUXT_MCP_REDIS_URL` the moment its Redis connection is up (the shared-state
+ * plugin), so the instance hears the others from then on.
  *
  * @example
  * ```ts
