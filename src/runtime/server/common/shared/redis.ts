@@ -185,7 +185,7 @@ export async function connectRedisState(options: RedisStateOptions): Promise<Mcp
     hashSet: (key, field, value, ttlMs, maxFields = Number.MAX_SAFE_INTEGER) => run(async () => await commands.eval(CAPPED_HASH_SET, 1, base + key, field, value, maxFields, Math.max(1, Math.ceil(ttlMs))) === 1),
     hashDelete: (key, fields) => run(async () => { if (fields.length > 0) await commands.hdel(base + key, ...fields) }),
     hashAll: key => run(async () => await commands.hgetall(base + key)),
-    publish: (channel, message) => run(async () => { await commands.publish(base + channel, message) }),
+    publish: (channel, message) => run(async () => await commands.publish(base + channel, message)),
     subscribe: async (channel, listener) => {
       listeners.set(base + channel, listener)
       await subscriber.subscribe(base + channel)

@@ -43,8 +43,8 @@ export interface McpSharedState extends McpStateStore {
   hashDelete: (key: string, fields: string[]) => Promise<void>
   /** Every field of the hash `key` (empty when it is absent). */
   hashAll: (key: string) => Promise<Record<string, string>>
-  /** Delivers `message` to every instance listening on `channel` (this one included). */
-  publish: (channel: string, message: string) => Promise<void>
+  /** Delivers `message` to every instance listening on `channel` (this one included); resolves with how many listeners got it. */
+  publish: (channel: string, message: string) => Promise<number>
   /** Listens on `channel` for as long as the state is open. */
   subscribe: (channel: string, listener: (message: string) => void) => Promise<void>
   close: () => Promise<void>

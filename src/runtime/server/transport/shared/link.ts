@@ -3,6 +3,7 @@ import { completeLocalUrlElicitation, relayUrlCompletions } from '../../elicitat
 import type { NodeSessionTransport, SessionRouting } from '../streams/legacy-transport'
 import { logLost, unavailableResponse } from './sessions'
 import { admitSharedSession } from './admission'
+import { broadcastSurely, deliverTo } from './delivery'
 import type { AdmittedSession } from './admission'
 import type { SessionEnvelope, SessionRecord, SharedSessionDirectory } from './sessions'
 import type { SessionUpdate } from './envelopes'
@@ -61,7 +62,7 @@ export class SharedSessionLink {
     if (envelope.kind === 'resume-dropped') return this.transportOf(envelope.sessionId)?.posts.remoteDropped(envelope.streamId, envelope.tag)
     if (envelope.kind !== 'resume') return receive(envelope)
     const { to, tag } = envelope
-    const send = (message: SessionEnvelope) => void directory.sendTo(to, message).catch(logLost)
+    const send = (message: SessionEnvelope) => void deliverTo(directory, to, message)
     const target = {
       tag,
       deliver: (event: { seq: number, message: JSONRPCMessage }) => send({ kind: 'stream-event', tag, seq: event.seq, message: event.message }),
@@ -122,13 +123,18 @@ export class SharedSessionLink {
   routing(directory: SharedSessionDirectory, id: string): SessionRouting {
     return {
       instanceId: directory.instanceId,
-      forward: (instanceId, message) => void directory.sendTo(instanceId, { kind: 'response', sessionId: id, message }).catch(logLost),
+      // An answer (or an error) to a request another instance sent: the call there waits for it.
+      forward: (instanceId, message) => void deliverTo(directory, instanceId, { kind: 'response', sessionId: id, message }),
       broadcast: async (message) => {
-        // Kept too, for the instances that set the session up later.
+        // Kept too, for the instances that set the session up later; answered once passed on (or
+        // failed: the level is kept for later instances either way), never held up.
         if ('method' in message && message.method === 'logging/setLevel' && typeof message.params?.level === 'string') {
           await directory.keepLoggingLevel(id, message.params.level).catch(logLost)
+          await directory.broadcast({ kind: 'notification', sessionId: id, message }).catch(logLost)
+          return
         }
-        await directory.broadcast({ kind: 'notification', sessionId: id, message }).catch(logLost)
+        // A cancellation: the call it stops runs on some instance, which waits for it.
+        await broadcastSurely(directory, { kind: 'notification', sessionId: id, message })
       },
       toStream: message => void directory.broadcast({ kind: 'stream', sessionId: id, message }).catch(logLost),
       ...(this.streams && {
@@ -180,7 +186,7 @@ export class SharedSessionLink {
       return false
     }
     await dropSharedSubscriptions(directory, id).catch(logLost)
-    if (everywhere) await directory.broadcast({ kind: 'closed', sessionId: id }).catch(logLost)
+    if (everywhere) await broadcastSurely(directory, { kind: 'closed', sessionId: id })
     return true
   }
 

@@ -196,11 +196,12 @@ export class SharedSessionDirectory {
     return kept
   }
 
-  sendTo(instanceId: string, envelope: SessionEnvelope): Promise<void> {
+  /** Publishes `envelope` to one instance; resolves with how many listeners got it (1, or 0 when that instance is not listening). */
+  sendTo(instanceId: string, envelope: SessionEnvelope): Promise<number> {
     return this.shared.publish(instanceChannel(instanceId), JSON.stringify(envelope))
   }
 
-  broadcast(envelope: SessionEnvelope): Promise<void> {
+  broadcast(envelope: SessionEnvelope): Promise<number> {
     return this.shared.publish(BROADCAST_CHANNEL, JSON.stringify(envelope))
   }
 

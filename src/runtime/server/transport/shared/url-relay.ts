@@ -1,5 +1,6 @@
 import type { UrlCompletionRelay } from '../../elicitation/url-completion'
 import type { SharedSessionDirectory } from './sessions'
+import { deliverTo } from './delivery'
 
 /**
  * The URL-completion relay over the shared state: which instance asked each URL flow, and a
@@ -21,8 +22,7 @@ export function createUrlCompletionRelay(directory: SharedSessionDirectory, comp
       if (!owner) return false
       if (owner === directory.instanceId) return completeHere(id)
       await directory.shared.delete(key(id))
-      await directory.sendTo(owner, { kind: 'url-complete', elicitationId: id })
-      return true
+      return deliverTo(directory, owner, { kind: 'url-complete', elicitationId: id })
     },
   }
 }
