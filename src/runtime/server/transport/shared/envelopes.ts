@@ -6,8 +6,13 @@ import { isRecord } from '../../common/is-record'
 export type SessionEnvelope =
   /** The client's answer to a request this instance sent (its id carries this instance's tag). */
   | { kind: 'response', sessionId: string, message: JSONRPCMessage }
-  /** A client notification each instance holding the session must see (`notifications/cancelled`). */
-  | { kind: 'notification', sessionId: string, message: JSONRPCMessage }
+  /**
+   * A client message each instance holding the session must see (`notifications/cancelled`,
+   * `logging/setLevel`); with `from` and `tag`, each instance says `applied` to `from` once it has.
+   */
+  | { kind: 'notification', sessionId: string, message: JSONRPCMessage, from?: string, tag?: string }
+  /** The instance that sent the notification `tag` learns that this one applied it. */
+  | { kind: 'applied', tag: string }
   /** A server message for the session's GET stream (logging, resource updated, URL completion). */
   | { kind: 'stream', sessionId: string, message: JSONRPCMessage }
   /** The session ended (DELETE): every instance drops its copy. */
@@ -25,8 +30,8 @@ export type SessionEnvelope =
   /** The client that resumed a stream of this instance elsewhere went away again. */
   | { kind: 'resume-dropped', sessionId: string, streamId: string, tag: string }
 
-/** The envelopes about a resumed stream, which the shared link serves itself. */
-export type StreamEnvelope = Extract<SessionEnvelope, { kind: 'resume' | 'stream-event' | 'stream-end' | 'stream-ack' | 'resume-dropped' }>
+/** The envelopes the shared link serves itself: resumed streams, and acknowledgements. */
+export type StreamEnvelope = Extract<SessionEnvelope, { kind: 'resume' | 'stream-event' | 'stream-end' | 'stream-ack' | 'resume-dropped' | 'applied' }>
 /** The envelopes the sessions act on. */
 export type SessionUpdate = Exclude<SessionEnvelope, StreamEnvelope>
 
@@ -37,7 +42,8 @@ const str = (value: unknown): value is string => typeof value === 'string'
 /** How each kind is read back, checking every field: another version of the app may be mid-deploy. */
 const PARSERS: Record<SessionEnvelope['kind'], Parse> = {
   'response': v => str(v.sessionId) ? { kind: 'response', sessionId: v.sessionId, message: parseJSONRPCMessage(v.message) } : undefined,
-  'notification': v => str(v.sessionId) ? { kind: 'notification', sessionId: v.sessionId, message: parseJSONRPCMessage(v.message) } : undefined,
+  'notification': v => str(v.sessionId) ? { kind: 'notification', sessionId: v.sessionId, message: parseJSONRPCMessage(v.message), ...(str(v.from) && str(v.tag) && { from: v.from, tag: v.tag }) } : undefined,
+  'applied': v => str(v.tag) ? { kind: 'applied', tag: v.tag } : undefined,
   'stream': v => str(v.sessionId) ? { kind: 'stream', sessionId: v.sessionId, message: parseJSONRPCMessage(v.message) } : undefined,
   'closed': v => str(v.sessionId) ? { kind: 'closed', sessionId: v.sessionId } : undefined,
   'url-complete': v => str(v.elicitationId) ? { kind: 'url-complete', elicitationId: v.elicitationId } : undefined,

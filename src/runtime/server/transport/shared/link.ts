@@ -20,6 +20,9 @@ import { confirmSubscriptions, createSubscriptionRelay, dropSharedSubscriptions 
 /** The id of a replayed `logging/setLevel`: its answer goes nowhere. */
 const REPLAYED_LEVEL_ID = 'nuxt-mcp-replayed-level'
 
+/** How long a setting sent to every instance waits for the others to say they applied it. */
+const APPLIED_WAIT_MS = 1000
+
 /**
  * One process's link to the shared session directory (`NUXT_MCP_REDIS_URL`), as the legacy
  * sessions use it: every call answers with the 503 that says why when Redis cannot be had, and
@@ -34,6 +37,8 @@ const REPLAYED_LEVEL_ID = 'nuxt-mcp-replayed-level'
 export class SharedSessionLink {
   private readonly ready: Promise<SharedSessionDirectory>
   private requests = 0
+  /** The notifications sent to every instance whose acknowledgements are awaited, by tag: what counts one in. */
+  private readonly applied = new Map<string, () => void>()
   private streams?: { log: SharedStreamLog, remote: RemoteResumes, stopBeat: () => void }
 
   /**
@@ -56,10 +61,15 @@ export class SharedSessionLink {
     this.ready.catch(() => {})
   }
 
-  /** Serves the envelopes about resumed streams; hands the others to the sessions. */
+  /** Serves the envelopes about resumed streams and the acknowledgements; hands the others to the sessions. */
   private dispatch(directory: SharedSessionDirectory, envelope: SessionEnvelope, receive: (envelope: SessionUpdate) => void): void {
     if (envelope.kind === 'stream-event' || envelope.kind === 'stream-end' || envelope.kind === 'stream-ack') return this.streams?.remote.receive(envelope)
     if (envelope.kind === 'resume-dropped') return this.transportOf(envelope.sessionId)?.posts.remoteDropped(envelope.streamId, envelope.tag)
+    if (envelope.kind === 'applied') return this.applied.get(envelope.tag)?.()
+    if (envelope.kind === 'notification' && envelope.from !== undefined && envelope.tag !== undefined && envelope.from !== directory.instanceId) {
+      receive(envelope)
+      return void directory.sendTo(envelope.from, { kind: 'applied', tag: envelope.tag }).catch(logLost)
+    }
     if (envelope.kind !== 'resume') return receive(envelope)
     const { to, tag } = envelope
     const send = (message: SessionEnvelope) => void deliverTo(directory, to, message)
@@ -70,6 +80,34 @@ export class SharedSessionLink {
     }
     send({ kind: 'stream-ack', tag })
     if (!this.transportOf(envelope.sessionId)?.posts.resumeFor(envelope.streamId, envelope.after, target)) target.end()
+  }
+
+  /**
+   * Sends a notification to every instance and resolves once each of the others that got it says
+   * it applied it (or after a second: an instance that died meanwhile never says so), so that the
+   * client's next request finds it applied on whichever instance serves it.
+   */
+  private async broadcastApplied(directory: SharedSessionDirectory, envelope: Extract<SessionEnvelope, { kind: 'notification' }>): Promise<void> {
+    const tag = `${directory.instanceId}.${crypto.randomUUID()}`
+    let acknowledged = 0
+    let expected = Infinity
+    let done = () => {}
+    const all = new Promise<void>((resolve) => { done = resolve })
+    this.applied.set(tag, () => { if (++acknowledged >= expected) done() })
+    const timer = setTimeout(done, APPLIED_WAIT_MS)
+    try {
+      // This instance hears its own broadcast too: the others are one fewer.
+      expected = await directory.broadcast({ ...envelope, from: directory.instanceId, tag }) - 1
+      if (acknowledged >= expected) done()
+      await all
+    }
+    catch (error) {
+      logLost(error)
+    }
+    finally {
+      clearTimeout(timer)
+      this.applied.delete(tag)
+    }
   }
 
   /** The directory, or the 503 saying why it cannot be had. */
@@ -130,7 +168,7 @@ export class SharedSessionLink {
         // failed: the level is kept for later instances either way), never held up.
         if ('method' in message && message.method === 'logging/setLevel' && typeof message.params?.level === 'string') {
           await directory.keepLoggingLevel(id, message.params.level).catch(logLost)
-          await directory.broadcast({ kind: 'notification', sessionId: id, message }).catch(logLost)
+          await this.broadcastApplied(directory, { kind: 'notification', sessionId: id, message })
           return
         }
         // A cancellation: the call it stops runs on some instance, which waits for it.
