@@ -83,7 +83,7 @@ export class LegacySessions {
     const room = await this.makeRoom(id, owner)
     if (room instanceof Response) return room
     try {
-      return await this.open(id, { ...exchange, ...(caller.authInfo && { authInfo: caller.authInfo }) }, caller, onSession, room.release)
+      return await this.open(id, { ...exchange, ...(caller.authInfo && { authInfo: caller.authInfo }) }, caller, onSession)
     }
     finally {
       room.release()
@@ -99,16 +99,15 @@ export class LegacySessions {
   private async makeRoom(id: string, owner: string): Promise<Response | { release: () => void }> {
     const caps = this.deps.config.sessions
     if (this.link) return this.link.admit(id, owner, caps, other => (this.sessions.get(other)?.active ?? 0) > 0, other => this.end(other))
-    // In one process the check and the add need no I/O in between (open() awaits none), so
-    // initializes arriving at once are admitted one after the other: nothing to hold.
+    // In one process no I/O separates the check from the add (open() awaits none): nothing to hold.
     const room = this.sessions.makeRoom(owner, caps)
     if (room instanceof Response) return room
     for (const victim of room) void this.close(victim)
     return { release: () => {} }
   }
 
-  /** Opens a session in the place `makeRoom` held, given back (`release`) once it is in the table. */
-  private async open(id: string, exchange: LegacyExchange, caller: LegacyCaller, onSession: (id: string) => void, release: () => void): Promise<Response | undefined> {
+  /** Opens a session in the place `makeRoom` held (given back by the caller once this is done). */
+  private async open(id: string, exchange: LegacyExchange, caller: LegacyCaller, onSession: (id: string) => void): Promise<Response | undefined> {
     const owner = ownerOf(caller)
     const directory = await this.link?.directory()
     if (directory instanceof Response) return directory
@@ -128,7 +127,6 @@ export class LegacySessions {
       return undefined
     }
     this.sessions.add(id, { principal: caller.principal, owner, transport, server, lastActivity: Date.now(), active: 0, touched: Date.now() })
-    release()
     return undefined
   }
 

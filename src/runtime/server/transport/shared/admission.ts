@@ -36,10 +36,7 @@ export async function admitSharedSession(directory: SharedSessionDirectory, sess
   try {
     for (let attempt = 1; ; attempt++) {
       const full = await directory.admit(sessionId, owner, caps)
-      if (!full) {
-        let held = true
-        return { release: () => { if (held) void directory.opened(sessionId).catch(logLost); held = false } }
-      }
+      if (!full) return { release: () => void directory.opened(sessionId).catch(logLost) }
       const refusal = full === 'caller' ? tooManyOfOneCaller(caps) : tooManyOpen(caps)
       if (attempt === ADMIT_ATTEMPTS) return refusal
       const { all, mine } = await directory.ranking(owner)
