@@ -2,16 +2,19 @@
 export declare const REDIS_SERVER: string
 export declare const NGINX: string
 export declare function redisCommand(port: number, command: string): Promise<string>
-/** A redis-server on loopback, without persistence. */
+/** A redis-server on loopback, without persistence unless asked for. */
 export interface RedisServer {
   url: string
   port: number
-  /** Starts it again on the same port, empty. */
+  /** The append-only file's folder, when started with `appendfsync`. */
+  dir: string | undefined
+  /** Starts it again on the same port: empty, or with what its append-only file kept. */
   start: () => Promise<void>
   commandsProcessed: () => Promise<number>
-  stop: () => Promise<void>
+  /** SIGKILL; `remove` also deletes the append-only file's folder. */
+  stop: (options?: { remove?: boolean }) => Promise<void>
 }
-export declare function startRedis(): Promise<RedisServer>
+export declare function startRedis(options?: { appendfsync?: 'always' | 'everysec' }): Promise<RedisServer>
 /** nginx round-robin over upstreams on loopback. */
 export interface LoadBalancer {
   origin: string

@@ -32,19 +32,24 @@ export function redisCommand(port, command) {
 }
 
 /**
- * A real redis-server on a free loopback port, without persistence. Throws (never skips) when it
- * is not installed, naming the script that installs it.
+ * A real redis-server on a free loopback port. Without persistence by default; with
+ * `{ appendfsync: 'always' }` it keeps an append-only file in a temp folder of its own (`dir`,
+ * removed by `stop({ remove: true })`), written before each command is answered, so a restart
+ * loses nothing it acknowledged. Throws (never skips) when it is not installed, naming the script
+ * that installs it.
  *
  * @example
  * const redis = await startRedis()
  * const env = { NUXT_MCP_REDIS_URL: redis.url }
  */
-export async function startRedis() {
+export async function startRedis(options = {}) {
   if (!existsSync(REDIS_SERVER)) throw new Error(`redis-server not found at ${REDIS_SERVER}: run scripts/ensure-debian-packages.sh (apt-get install -y redis-server).`)
+  const dir = options.appendfsync ? mkdtempSync(join(tmpdir(), 'mcp-redis-')) : undefined
+  const persistence = dir ? ['--dir', dir, '--appendonly', 'yes', '--appendfsync', options.appendfsync] : ['--appendonly', 'no']
   let child
   const startOn = async (port) => {
     let log = ''
-    child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] })
+    child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence], { stdio: ['ignore', 'pipe', 'pipe'] })
     const started = child
     started.stdout.on('data', (chunk) => { log += chunk.toString() })
     const deadline = Date.now() + 10_000
@@ -63,15 +68,18 @@ export async function startRedis() {
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
+    dir,
     start: async () => { await startOn(port) },
     /** Commands Redis has processed so far (INFO stats). */
     commandsProcessed: async () => Number(/total_commands_processed:(\d+)/.exec(await redisCommand(port, 'INFO stats'))?.[1]),
-    stop: async () => {
+    stop: async ({ remove = false } = {}) => {
       const running = child
-      if (!running || running.exitCode !== null || running.signalCode !== null) return
-      const exited = new Promise(done => running.once('exit', done))
-      running.kill('SIGKILL')
-      await exited
+      if (running && running.exitCode === null && running.signalCode === null) {
+        const exited = new Promise(done => running.once('exit', done))
+        running.kill('SIGKILL')
+        await exited
+      }
+      if (remove && dir) rmSync(dir, { recursive: true, force: true })
     },
   }
 }
@@ -92,7 +100,7 @@ http {
   fastcgi_temp_path ${dir}/fastcgi;
   uwsgi_temp_path ${dir}/uwsgi;
   scgi_temp_path ${dir}/scgi;
-  log_format upstream '$upstream_addr $request_method $request_uri';
+  log_format upstream '$upstream_addr $request_method $request_uri $status $request_time $http_mcp_session_id $http_x_user $msec';
   upstream mcp {
     ${servers.map(upstream => `server 127.0.0.1:${upstream};`).join('\n    ')}
     keepalive 64;
@@ -170,7 +178,7 @@ async function startNginx(upstreams, port) {
   return {
     origin,
     port,
-    /** `<upstream address> <method> <uri>` per request nginx proxied and finished, in order. */
+    /** `<upstream address> <method> <uri> <status> <seconds taken> <Mcp-Session-Id or -> <X-User or -> <end, epoch s>` per request nginx proxied and finished, in order. */
     upstreamLog: () => existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : [],
     /** Balances over `ports` from now on (nginx reloads its configuration), once a request through it reaches one. */
     route: async (ports) => {

@@ -116,9 +116,11 @@ export function subscriberOptions(connection: RedisOptions): RedisOptions {
 /**
  * Connects the shared state to Redis with ioredis (loaded only here, so an app without
  * `NUXT_MCP_REDIS_URL` never loads it): one connection for commands, one for subscriptions.
- * Commands fail at once while Redis is away (no offline queue) and after 2 s at most, as
- * `McpStoreUnavailableError`; both connections reconnect by themselves, and the subscriptions
- * come back with them.
+ * A command made while the connection is down waits for it to come back, 2 s at most, then fails
+ * as `McpStoreUnavailableError`: a Redis restart or failover shorter than that costs a delay, not
+ * an error (the chaos run, `npm run chaos`, restarts Redis under load), and a longer outage is
+ * still a 503 within 2 s, never a hang. Both connections reconnect by themselves, and the
+ * subscriptions come back with them.
  *
  * @example
  * ```ts
@@ -131,8 +133,12 @@ export async function connectRedisState(options: RedisStateOptions): Promise<Mcp
   const connection: RedisOptions = {
     commandTimeout: COMMAND_TIMEOUT_MS,
     connectTimeout: 5000,
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 1,
+    // Queued while disconnected, and bounded by the command timeout alone (its timer starts when
+    // the command is made, queued or not); a retry count would fail them after the first
+    // reconnect attempt, long before Redis is back. Like any command that times out on the way,
+    // one that timed out in the queue may still run once the connection is back.
+    enableOfflineQueue: true,
+    maxRetriesPerRequest: null,
     retryStrategy: times => Math.min(times * 200, 2000),
   }
   const commands = new RedisClient(options.url, connection)

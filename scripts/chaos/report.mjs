@@ -1,0 +1,76 @@
+// The chaos run's verdict: the invariants the issue names, each checked against what the workers
+// wrote down and what Redis counted, printed as a table with a figure per line.
+import { CLIENT_KINDS, replyTo } from './clients.mjs'
+
+/** RSS limit for an instance that lived through the run. */
+export const MEMORY_LIMIT_MB = 512
+
+function parseResult(text) {
+  try {
+    return JSON.parse(text)
+  }
+  catch {
+    return undefined
+  }
+}
+
+/** Why an answered call breaks "every answer reaches its question exactly once", or undefined. */
+function answerProblem(call) {
+  const result = parseResult(call.result)
+  if (!result) return `result is not the tool's JSON: ${call.result}`
+  const questions = [`first ${call.call}`, `second ${call.call}`]
+  if (JSON.stringify(result.replies) !== JSON.stringify(questions.map(replyTo))) return `replies ${JSON.stringify(result.replies)} are not its own`
+  const twice = questions.find(question => call.asked.get(question) !== 1)
+  if (twice) return `"${twice}" was asked ${call.asked.get(twice) ?? 0} times`
+  return undefined
+}
+
+/**
+ * The invariants of a run, each `{ name, ok, figure }`.
+ *
+ * @example
+ * const rows = judge({ calls, probes, stepRuns, memory, events })
+ */
+export function judge({ calls, probes, stepRuns, memory, events }) {
+  const answered = calls.filter(call => call.ok)
+  const failed = calls.filter(call => !call.ok)
+  const hangs = failed.filter(call => call.failure === 'hang')
+  const answerDied = failed.filter(call => call.failure === 'answer-died-with-instance')
+  const unclear = failed.filter(call => call.failure === 'unclassified')
+  const answerProblems = answered.map(answerProblem).filter(Boolean)
+  const doubledSteps = Object.entries(stepRuns).filter(([, runs]) => runs > 1)
+  const wrongPrincipal = answered.filter(call => parseResult(call.result)?.principal !== call.user)
+  const leakyProbes = probes.filter(probe => probe.status !== 403 && probe.status !== 404)
+  const heaviest = Math.max(0, ...memory.map(instance => instance.endMb))
+  const kindsWithout = CLIENT_KINDS.filter(kind => !answered.some(call => call.kind === kind))
+  const kills = events.filter(event => event.kind === 'kill' && event.done).length
+  const redisRestarts = events.filter(event => event.kind === 'redis-restart' && event.done).length
+  const byKind = Object.entries(Object.groupBy(failed, call => call.failure)).map(([kind, list]) => `${kind} ${list.length}`).join(', ') || 'none'
+  return [
+    { name: 'the run happened (kills, a Redis restart, every client kind answered)', ok: kindsWithout.length === 0 && kills > 0 && redisRestarts === 1, figure: `${calls.length} calls, ${answered.length} answered; ${kills} kills, ${redisRestarts} Redis restart${kindsWithout.length ? `; no answered call: ${kindsWithout.join(', ')}` : ''}` },
+    { name: 'no call hangs past its deadline', ok: hangs.length === 0, figure: `${hangs.length} hung for no known reason${hangs[0] ? ` (${hangs[0].call}: ${hangs[0].message})` : ''}; ${answerDied.length} ran to the client's own timeout because the answer's POST reached an instance as it was killed (502)` },
+    { name: 'every answer reaches its question exactly once', ok: answerProblems.length === 0, figure: `${answered.length * 2} answers in answered calls, ${answerProblems.length} lost or doubled${answerProblems[0] ? ` (${answerProblems[0]})` : ''}` },
+    { name: 'no once() step runs twice', ok: doubledSteps.length === 0, figure: `${Object.keys(stepRuns).length} steps run, ${doubledSteps.length} twice or more` },
+    { name: 'no session is served to another principal', ok: wrongPrincipal.length === 0 && leakyProbes.length === 0, figure: `${answered.length} results for their own principal, ${probes.length} probes with another refused (${leakyProbes.length} served)` },
+    { name: 'every failure is a clear error', ok: unclear.length === 0, figure: `${failed.length} failed: ${byKind}${unclear[0] ? ` (e.g. ${unclear[0].message})` : ''}` },
+    { name: 'memory of surviving instances bounded', ok: heaviest < MEMORY_LIMIT_MB, figure: memory.map(instance => `${instance.startMb}→${instance.endMb} MB`).join(', ') + ` (limit ${MEMORY_LIMIT_MB} MB)` },
+  ]
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted.length ? sorted[Math.floor(sorted.length / 2)] : 0
+}
+
+/** The run as two plain tables: the invariants, then the calls per client kind. */
+export function formatReport({ seed, seconds, rows, calls }) {
+  const lines = [`chaos run: ${seconds} s, seed ${seed} (replay: npm run chaos -- --seconds ${seconds} --seed ${seed})`, '', '| invariant | holds | figure |', '|---|---|---|']
+  for (const row of rows) lines.push(`| ${row.name} | ${row.ok ? 'yes' : '**NO**'} | ${row.figure} |`)
+  lines.push('', '| client | calls | answered | failed | median answered call |', '|---|---|---|---|---|')
+  for (const kind of CLIENT_KINDS) {
+    const mine = calls.filter(call => call.kind === kind)
+    const answered = mine.filter(call => call.ok)
+    lines.push(`| ${kind} | ${mine.length} | ${answered.length} | ${mine.length - answered.length} | ${median(answered.map(call => call.ms))} ms |`)
+  }
+  return lines.join('\n')
+}

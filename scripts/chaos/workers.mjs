@@ -1,0 +1,85 @@
+// One chaos worker: a client of one kind, calling `chaos_call` one call after another until the
+// run ends, reconnecting after a failure, and writing down what each call asked, got and how it
+// ended. A legacy worker also checks, once per session, that its session refuses another principal.
+import { connectChaosClient } from './clients.mjs'
+
+/** How a failed call ended, by kind. `hang` and `unclassified` break the run's invariants. */
+export const FAILURE_KINDS = {
+  'hang': /Request timed out|did not end within/i,
+  'instance-stopped': /stopped before it answered/i,
+  'session-ended': /session\b.*\b(not found|ended|expired|unknown|closed)|\b404\b/i,
+  'shared-state-unavailable': /shared state|could not be reached|Service unavailable|\b503\b/i,
+  'connection-lost': /fetch failed|ECONNRESET|ECONNREFUSED|socket hang up|terminated|other side closed|Connection closed|disconnected|\b502\b|Bad Gateway/i,
+}
+
+/** The kind of a failure, from its message (the first of {@link FAILURE_KINDS} that matches). */
+export function classifyFailure(error) {
+  const text = error instanceof Error ? `${error.message} ${error.cause instanceof Error ? error.cause.message : ''}` : String(error)
+  return Object.entries(FAILURE_KINDS).find(([, pattern]) => pattern.test(text))?.[0] ?? 'unclassified'
+}
+
+function withDeadline(promise, ms, what) {
+  let timer
+  const late = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`${what} did not end within ${ms} ms`)), ms) })
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer))
+}
+
+/** A request with `sessionId` as another principal: only a refusal (403, or 404 once it ended) keeps sessions apart. */
+async function probeOtherPrincipal(url, sessionId, user) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25', 'x-user': `not-${user}` },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    signal: AbortSignal.timeout(10_000),
+  })
+  await response.body?.cancel()
+  return response.status
+}
+
+/**
+ * Runs one worker until `until` (ms since the epoch). Every call is pushed to `calls` as
+ * `{ kind, user, call, ok, failure?, message?, at, ms, asked, result? }` (`at`: ms after `zero`); every probe of a session with
+ * another principal to `probes` as `{ kind, status }`.
+ *
+ * @example
+ * await runWorker({ kind: 'v1', index: 0, url, root, zero: Date.now(), until: Date.now() + 60_000, deadlineMs: 30_000, calls, probes })
+ */
+export async function runWorker({ kind, index, url, root, zero, until, deadlineMs, calls, probes }) {
+  const user = `user-${kind}-${index}`
+  const asked = new Map()
+  const onQuestion = message => asked.set(message, (asked.get(message) ?? 0) + 1)
+  let client
+  let number = 0
+  while (Date.now() < until) {
+    if (!client) {
+      try {
+        client = await withDeadline(connectChaosClient(kind, url, user, onQuestion, root), deadlineMs, 'connect')
+        const sessionId = client.sessionId()
+        if (sessionId) probes.push({ kind, status: await probeOtherPrincipal(url, sessionId, user) })
+      }
+      catch {
+        // Connecting while an instance or Redis is down may fail; the calls are what is judged.
+        await client?.close().catch(() => {})
+        client = undefined
+        await new Promise(done => setTimeout(done, 250))
+        continue
+      }
+    }
+    const call = `${kind}-${index}-${number++}`
+    const started = Date.now()
+    try {
+      const result = await withDeadline(client.call({ call }, deadlineMs), deadlineMs + 5000, `call ${call}`)
+      const text = result.content?.map(item => item.text ?? '').join('') ?? ''
+      // A tool error (the handler threw: e.g. its once() step could not reach Redis) is a failed call.
+      if (result.isError) calls.push({ kind, user, call, session: client.sessionId(), ok: false, failure: classifyFailure(text), message: text.slice(0, 300), at: started - zero, ms: Date.now() - started, asked })
+      else calls.push({ kind, user, call, ok: true, at: started - zero, ms: Date.now() - started, result: text, asked })
+    }
+    catch (error) {
+      calls.push({ kind, user, call, session: client.sessionId(), ok: false, failure: classifyFailure(error), message: String(error instanceof Error ? error.message : error).slice(0, 300), at: started - zero, ms: Date.now() - started, asked })
+      const closing = client
+      client = undefined
+      await withDeadline(closing.close(), 5000, 'close').catch(() => {})
+    }
+  }
+  await client?.close().catch(() => {})
+}
