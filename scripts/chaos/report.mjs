@@ -14,6 +14,11 @@ function parseResult(text) {
   }
 }
 
+function describeCall(call) {
+  if (!call) return 'was not recorded'
+  return call.ok ? `was answered after ${call.ms} ms` : `failed after ${call.ms} ms: ${call.failure}`
+}
+
 /** Why an answered call breaks "every answer reaches its question exactly once", or undefined. */
 function answerProblem(call) {
   const result = parseResult(call.result)
@@ -50,7 +55,7 @@ export function judge({ calls, probes, stepRuns, memory, events }) {
     { name: 'the run happened (kills, a Redis restart, every client kind answered)', ok: kindsWithout.length === 0 && kills > 0 && redisRestarts === 1, figure: `${calls.length} calls, ${answered.length} answered; ${kills} kills, ${redisRestarts} Redis restart${kindsWithout.length ? `; no answered call: ${kindsWithout.join(', ')}` : ''}` },
     { name: 'no call hangs past its deadline', ok: hangs.length === 0, figure: `${hangs.length} hung for no known reason${hangs[0] ? ` (${hangs[0].call}: ${hangs[0].message})` : ''}; ${answerDied.length} ran to the client's own timeout because the answer's POST reached an instance as it was killed (502)` },
     { name: 'every answer reaches its question exactly once', ok: answerProblems.length === 0, figure: `${answered.length * 2} answers in answered calls, ${answerProblems.length} lost or doubled${answerProblems[0] ? ` (${answerProblems[0]})` : ''}` },
-    { name: 'no once() step runs twice', ok: doubledSteps.length === 0, figure: `${Object.keys(stepRuns).length} steps run, ${doubledSteps.length} twice or more` },
+    { name: 'no once() step runs twice', ok: doubledSteps.length === 0, figure: `${Object.keys(stepRuns).length} steps run, ${doubledSteps.length} twice or more${doubledSteps[0] ? ` (${doubledSteps[0][0]}: ${doubledSteps[0][1]} runs; the call ${describeCall(calls.find(call => call.call === doubledSteps[0][0]))})` : ''}` },
     { name: 'no session is served to another principal', ok: wrongPrincipal.length === 0 && leakyProbes.length === 0, figure: `${answered.length} results for their own principal, ${probes.length} probes with another refused (${leakyProbes.length} served)` },
     { name: 'every failure is a clear error', ok: unclear.length === 0, figure: `${failed.length} failed: ${byKind}${unclear[0] ? ` (e.g. ${unclear[0].message})` : ''}` },
     { name: 'memory of surviving instances bounded', ok: heaviest < MEMORY_LIMIT_MB, figure: memory.map(instance => `${instance.startMb}→${instance.endMb} MB`).join(', ') + ` (limit ${MEMORY_LIMIT_MB} MB)` },

@@ -30,7 +30,7 @@ function rssMb(pid) {
   }
 }
 
-/** How many times each call's once() step ran, from the counters the tool keeps in Redis. */
+/** How many times each call's once() step ran, from the sets of run ids the tool keeps in Redis. */
 async function readStepRuns(url) {
   const redis = new Redis(url, { maxRetriesPerRequest: 3 })
   try {
@@ -41,8 +41,8 @@ async function readStepRuns(url) {
       cursor = next
       keys.push(...found)
     } while (cursor !== '0')
-    const values = keys.length ? await redis.mget(...keys) : []
-    return Object.fromEntries(keys.map((key, i) => [key.slice('chaos:step:'.length), Number(values[i])]))
+    const runs = await Promise.all(keys.map(key => redis.scard(key)))
+    return Object.fromEntries(keys.map((key, i) => [key.slice('chaos:step:'.length), runs[i]]))
   }
   finally {
     redis.disconnect()

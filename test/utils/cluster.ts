@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest'
 import { startRuntime } from '../../scripts/runtimes.mjs'
 import type { RuntimeApp } from '../../scripts/runtimes.mjs'
 import { buildFixture, fixtureDir } from './fixture'
@@ -56,5 +57,31 @@ export async function startCluster(fixture: string, count: number, extraEnv: Rec
       await Promise.all(instances.map(instance => instance.stop()))
       await redis.stop()
     },
+  }
+}
+
+/**
+ * A cluster for the whole test file: started before its first test, stopped after its last.
+ * Returns a getter, since the cluster exists only once `beforeAll` has run. (Each file starts
+ * its own: files run side by side, and some kill an instance or every Redis connection on purpose,
+ * which would break the tests of another file sharing it.)
+ *
+ * @example
+ * ```ts
+ * const cluster = useCluster('shared-state', 2)
+ * it('…', async () => { const client = await connectLegacy(cluster().url) })
+ * ```
+ */
+export function useCluster(fixture: string, count: number, extraEnv: Record<string, string> = {}): () => Cluster {
+  let cluster: Cluster | undefined
+  beforeAll(async () => {
+    cluster = await startCluster(fixture, count, extraEnv)
+  }, 240_000)
+  afterAll(async () => {
+    await cluster?.stop()
+  })
+  return () => {
+    if (!cluster) throw new Error('The cluster is not started yet: call useCluster() at the top of the test file and use it inside tests.')
+    return cluster
   }
 }

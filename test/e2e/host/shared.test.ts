@@ -1,25 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startRuntime } from '../../../scripts/runtimes.mjs'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { RuntimeApp } from '../../../scripts/runtimes.mjs'
-import { startRedis } from '../../../scripts/cluster.mjs'
 import type { RedisServer } from '../../../scripts/cluster.mjs'
-import { buildFixture, fixtureDir } from '../../utils/fixture'
+import { useCluster } from '../../utils/cluster'
 
 // The host side on two instances sharing NUXT_MCP_REDIS_URL: a chat served by one instance is
 // answered through the other (the browser's answer may reach any instance behind a balancer).
+const cluster = useCluster('host', 2)
 let redis: RedisServer
 let instances: RuntimeApp[]
 
-beforeAll(async () => {
-  await buildFixture('host', { reuse: true })
-  redis = await startRedis()
-  const env = { NUXT_MCP_REDIS_URL: redis.url, NUXT_MCP_STATE_SECRET: 'host-shared-test-secret-0123456789abcdefghij' }
-  instances = await Promise.all([0, 1].map(async () => startRuntime({ target: 'node', root: fixtureDir('host'), env })))
-}, 240_000)
-
-afterAll(async () => {
-  await Promise.all((instances ?? []).map(instance => instance.stop()))
-  await redis?.stop()
+beforeAll(() => {
+  ;({ redis, instances } = cluster())
 })
 
 interface Chunk { type: string, id?: string, data?: { status?: string, respondUrl?: string, action?: string, message?: string }, output?: unknown }

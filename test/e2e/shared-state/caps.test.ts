@@ -1,26 +1,17 @@
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { connectLegacy, textOf } from '../../utils/clients'
 import type { ScriptedAnswer } from '../../utils/clients'
-import { startCluster } from '../../utils/cluster'
-import type { Cluster } from '../../utils/cluster'
+import { useCluster } from '../../utils/cluster'
 import { until } from '../../utils/until'
 
 // The session caps hold across instances: two instances sharing Redis behind nginx, at most two
 // sessions per caller and three in all. Anonymous callers are told apart by the address nginx
 // passes on in X-Forwarded-For (it is a trusted proxy), so a client names itself with its own.
-let cluster: Cluster
-
-beforeAll(async () => {
-  cluster = await startCluster('shared-state', 2, { NUXT_MCP_SESSIONS_MAX_PER_PRINCIPAL: '2', NUXT_MCP_SESSIONS_MAX: '3' })
-}, 240_000)
-
-afterAll(async () => {
-  await cluster?.stop()
-})
+const cluster = useCluster('shared-state', 2, { NUXT_MCP_SESSIONS_MAX_PER_PRINCIPAL: '2', NUXT_MCP_SESSIONS_MAX: '3' })
 
 function connectFrom(address: string, answer?: () => Promise<ScriptedAnswer>) {
-  return connectLegacy(cluster.url, { requestInit: { headers: { 'x-forwarded-for': address } }, ...(answer && { answer }) })
+  return connectLegacy(cluster().url, { requestInit: { headers: { 'x-forwarded-for': address } }, ...(answer && { answer }) })
 }
 
 async function statusOf(client: Awaited<ReturnType<typeof connectLegacy>>): Promise<string> {
@@ -37,7 +28,7 @@ describe('session caps across instances', () => {
     const burst = '10.0.0.9'
     // Eight at once through round-robin: four reach each instance.
     const opened = await Promise.all(Array.from({ length: 8 }, async () => {
-      const response = await fetch(cluster.url, { method: 'POST', headers: { ...jsonHeaders, 'x-forwarded-for': burst }, body: initialize })
+      const response = await fetch(cluster().url, { method: 'POST', headers: { ...jsonHeaders, 'x-forwarded-for': burst }, body: initialize })
       return { status: response.status, id: response.headers.get('mcp-session-id'), body: await response.text() }
     }))
     for (const refused of opened.filter(result => result.status !== 200)) {
@@ -46,14 +37,14 @@ describe('session caps across instances', () => {
     }
     const ids = opened.flatMap(result => result.id ? [result.id] : [])
     const alive = await Promise.all(ids.map(async (id) => {
-      const response = await fetch(cluster.url, { method: 'POST', headers: { ...jsonHeaders, 'x-forwarded-for': burst, 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) })
+      const response = await fetch(cluster().url, { method: 'POST', headers: { ...jsonHeaders, 'x-forwarded-for': burst, 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) })
       await response.body?.cancel()
       return response.status === 200
     }))
     expect(alive.filter(Boolean).length).toBeGreaterThan(0)
     expect(alive.filter(Boolean).length).toBeLessThanOrEqual(2)
     // Ended for good, so the next tests start with no session of this caller.
-    await Promise.all(ids.map(id => fetch(cluster.url, { method: 'DELETE', headers: { 'x-forwarded-for': burst, 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' } }).then(response => response.body?.cancel())))
+    await Promise.all(ids.map(id => fetch(cluster().url, { method: 'DELETE', headers: { 'x-forwarded-for': burst, 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' } }).then(response => response.body?.cancel())))
   })
 
   it('ends the caller\'s least recently used idle session on every instance, and refuses with 503 when all are busy', async () => {

@@ -1,25 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { redisCommand } from '../../../scripts/cluster.mjs'
-import { startCluster } from '../../utils/cluster'
-import type { Cluster } from '../../utils/cluster'
+import { useCluster } from '../../utils/cluster'
 import { nextMessage, openRawLegacy, sseMessages } from '../../utils/raw-legacy'
 
 // What a waiting call depends on is delivered, not dropped, when the connections to Redis reset
 // under it: an answer given on the other instance reaches the question once the connections are
 // back (Redis says how many listeners a message reached; none means "try again").
-let cluster: Cluster
-
-beforeAll(async () => {
-  cluster = await startCluster('shared-state', 2)
-}, 240_000)
-
-afterAll(async () => {
-  await cluster?.stop()
-})
+const cluster = useCluster('shared-state', 2)
 
 describe('messages between instances that a waiting call depends on', () => {
   it('an answer given on the other instance while every Redis connection resets reaches the question', async () => {
-    const [asker, answerer] = cluster.instances
+    const [asker, answerer] = cluster().instances
     const session = await openRawLegacy({ url: asker!.url })
     const onAnswerer = { url: answerer!.url }
     // The answering instance holds the session too (set up from its record), before the reset.
@@ -33,8 +24,8 @@ describe('messages between instances that a waiting call depends on', () => {
     expect(question.method).toBe('elicitation/create')
 
     // Every connection the instances hold to Redis is closed at once; they come back by themselves.
-    expect(await redisCommand(cluster.redis.port, 'CLIENT KILL TYPE pubsub')).toMatch(/^:[1-9]/)
-    expect(await redisCommand(cluster.redis.port, 'CLIENT KILL TYPE normal')).toMatch(/^:[1-9]/)
+    expect(await redisCommand(cluster().redis.port, 'CLIENT KILL TYPE pubsub')).toMatch(/^:[1-9]/)
+    expect(await redisCommand(cluster().redis.port, 'CLIENT KILL TYPE normal')).toMatch(/^:[1-9]/)
     const answered = await fetch(onAnswerer.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream', 'mcp-session-id': session.id, 'mcp-protocol-version': '2025-11-25' },

@@ -1,31 +1,22 @@
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { connectLegacy, connectModern, textOf } from '../../utils/clients'
-import { startCluster } from '../../utils/cluster'
-import type { Cluster } from '../../utils/cluster'
+import { useCluster } from '../../utils/cluster'
 import { until } from '../../utils/until'
 
 // notifyMcpListChanged() raised on either instance reaches each client once, whichever instance
 // holds its GET stream (legacy) or its subscriptions/listen stream (2026-07-28); and
 // useMcpSession() values hold on every instance that serves the session.
-let cluster: Cluster
-
-beforeAll(async () => {
-  cluster = await startCluster('shared-state', 2)
-}, 240_000)
-
-afterAll(async () => {
-  await cluster?.stop()
-})
+const cluster = useCluster('shared-state', 2)
 
 /** Raises a tools list change on each instance in turn. */
 async function changeOnEach(): Promise<void> {
-  for (const instance of cluster.instances) await fetch(new URL('/list-changed', instance.url))
+  for (const instance of cluster().instances) await fetch(new URL('/list-changed', instance.url))
 }
 
 describe('list changes across instances, through Redis', () => {
   it('a legacy session (v1 Client) hears each change once, from whichever instance raised it', async () => {
-    const client = await connectLegacy(cluster.url)
+    const client = await connectLegacy(cluster().url)
     let changes = 0
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => { changes += 1 })
     // Let both instances set the session up, and the GET stream open on one of them.
@@ -38,7 +29,7 @@ describe('list changes across instances, through Redis', () => {
   })
 
   it('a 2026-07-28 listener (v2 Client) hears each change once, from whichever instance raised it', async () => {
-    const client = await connectModern(cluster.url)
+    const client = await connectModern(cluster().url)
     let changes = 0
     client.setNotificationHandler('notifications/tools/list_changed', () => { changes += 1 })
     const subscription = await client.listen({ toolsListChanged: true })
@@ -51,8 +42,8 @@ describe('list changes across instances, through Redis', () => {
   })
 
   it('useMcpSession() values hold on every instance that serves the session, apart from another session', async () => {
-    const client = await connectLegacy(cluster.url)
-    const other = await connectLegacy(cluster.url)
+    const client = await connectLegacy(cluster().url)
+    const other = await connectLegacy(cluster().url)
     const results: string[] = []
     // Round-robin: the calls alternate between the two instances.
     for (const item of ['a', 'b', 'c', 'd']) results.push(textOf(await client.callTool({ name: 'cart_add', arguments: { item } })))
@@ -63,7 +54,7 @@ describe('list changes across instances, through Redis', () => {
   })
 
   it('useMcpSession() holds at most 100 keys, also when two instances set new keys at once', async () => {
-    const client = await connectLegacy(cluster.url)
+    const client = await connectLegacy(cluster().url)
     // Two calls at once: round-robin sends them to the two instances.
     const fill = async (prefix: string) => JSON.parse(textOf(await client.callTool({ name: 'fill_session', arguments: { count: 60, prefix } }))) as { held: number, refused: number }
     const [first, second] = await Promise.all([fill('a'), fill('b')])
@@ -77,7 +68,7 @@ describe('a second endpoint across instances (/mcp/second)', () => {
   it('a change raised on an instance that has served no request there yet reaches a session held by the other', async () => {
     // Straight to each instance, past nginx: the session lives on the first; the second has never
     // served /mcp/second (its endpoint was made at startup).
-    const [held, idle] = cluster.instances
+    const [held, idle] = cluster().instances
     const client = await connectLegacy(new URL('/mcp/second', held!.url))
     let changes = 0
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => { changes += 1 })
@@ -89,7 +80,7 @@ describe('a second endpoint across instances (/mcp/second)', () => {
   })
 
   it('its legacy session is served by both instances, with its own values, and hears the changes sent to it', async () => {
-    const second = new URL('/mcp/second', cluster.url)
+    const second = new URL('/mcp/second', cluster().url)
     const client = await connectLegacy(second)
     let changes = 0
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => { changes += 1 })
@@ -100,8 +91,8 @@ describe('a second endpoint across instances (/mcp/second)', () => {
     expect(new Set(served.map(line => line.split(' ')[1])).size).toBe(2)
     expect((await client.listTools()).tools.map(tool => tool.name)).toEqual(['tally'])
     // A change for the first endpoint only does not reach it; one for it does, from either instance.
-    for (const instance of cluster.instances) await fetch(new URL('/list-changed?endpoint=/mcp', instance.url))
-    for (const instance of cluster.instances) await fetch(new URL('/list-changed?endpoint=/mcp/second', instance.url))
+    for (const instance of cluster().instances) await fetch(new URL('/list-changed?endpoint=/mcp', instance.url))
+    for (const instance of cluster().instances) await fetch(new URL('/list-changed?endpoint=/mcp/second', instance.url))
     await until(() => changes === 2, 'two tools/list_changed on /mcp/second')
     await new Promise(resolve => setTimeout(resolve, 300))
     expect(changes).toBe(2)

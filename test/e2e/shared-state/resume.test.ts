@@ -1,20 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { connectLegacy, textOf } from '../../utils/clients'
-import { startCluster } from '../../utils/cluster'
-import type { Cluster } from '../../utils/cluster'
+import { useCluster } from '../../utils/cluster'
 import { startCutProxy } from '../../utils/cut-proxy'
 
 // A legacy stream resumed (GET + Last-Event-ID) on another instance than the one running its
 // request, with Redis between them. The instance dying is in shared-state/round-robin.test.ts.
-let cluster: Cluster
-
-beforeAll(async () => {
-  cluster = await startCluster('shared-state', 2)
-}, 240_000)
-
-afterAll(async () => {
-  await cluster?.stop()
-})
+const cluster = useCluster('shared-state', 2)
 
 const VERSION = '2025-11-25'
 const jsonHeaders = { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream' }
@@ -47,16 +38,16 @@ async function next(events: AsyncGenerator<SseEvent>): Promise<SseEvent> {
 
 /** Opens a raw 2025-11-25 session through the load balancer. */
 async function openSession(): Promise<Record<string, string>> {
-  const init = await fetch(cluster.url, { method: 'POST', headers: jsonHeaders, body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: VERSION, capabilities: { elicitation: { form: {}, url: {} } }, clientInfo: { name: 'raw', version: '1' } } }) })
+  const init = await fetch(cluster().url, { method: 'POST', headers: jsonHeaders, body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: VERSION, capabilities: { elicitation: { form: {}, url: {} } }, clientInfo: { name: 'raw', version: '1' } } }) })
   await init.text()
   const headers = { ...jsonHeaders, 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': VERSION }
-  await fetch(cluster.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) }).then(response => response.text())
+  await fetch(cluster().url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) }).then(response => response.text())
   return headers
 }
 
 describe('a legacy stream resumed on another instance, through Redis', () => {
   it('gets the events it missed and the live ones from the instance that runs the call', async () => {
-    const [first, second] = cluster.instances.map(instance => instance.url)
+    const [first, second] = cluster().instances.map(instance => instance.url)
     const headers = await openSession()
     // The call runs on the first instance; its connection drops once the question came.
     const controller = new AbortController()
@@ -83,11 +74,11 @@ describe('a legacy stream resumed on another instance, through Redis', () => {
     expect(result.id).toMatch(/_2$/)
     expect(JSON.parse(result.data)).toMatchObject({ id: 7, result: { content: [{ type: 'text', text: 'accept' }] } })
     expect((await again.next()).done).toBe(true)
-    await fetch(cluster.url, { method: 'DELETE', headers })
+    await fetch(cluster().url, { method: 'DELETE', headers })
   })
 
   it('the GET stream resumed on the other instance gets what was raised meanwhile on the first', async () => {
-    const [first, second] = cluster.instances.map(instance => instance.url)
+    const [first, second] = cluster().instances.map(instance => instance.url)
     const headers = await openSession()
     const controller = new AbortController()
     const get = await fetch(first!, { headers: { ...headers, accept: 'text/event-stream' }, signal: controller.signal })
@@ -111,11 +102,11 @@ describe('a legacy stream resumed on another instance, through Redis', () => {
     // Then the second instance's own journal begins.
     expect((await next(resumed)).id).toMatch(/\.g\d+_0$/)
     await resumed.return(undefined)
-    await fetch(cluster.url, { method: 'DELETE', headers })
+    await fetch(cluster().url, { method: 'DELETE', headers })
   })
 
   it('v1 Client: a connection cut after the question still brings the result, whichever instance the client resumes on', async () => {
-    const proxy = await startCutProxy(cluster.url)
+    const proxy = await startCutProxy(cluster().url)
     try {
       for (const label of ['cut-1', 'cut-2']) {
         const client = await connectLegacy(proxy.url, {

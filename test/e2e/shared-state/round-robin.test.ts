@@ -1,31 +1,25 @@
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { ElicitationCompleteNotificationSchema, LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { startRuntime } from '../../../scripts/runtimes.mjs'
 import type { RuntimeApp } from '../../../scripts/runtimes.mjs'
 import { connectLegacy, connectModern, textOf } from '../../utils/clients'
 import type { ScriptedAnswer } from '../../utils/clients'
-import { startCluster } from '../../utils/cluster'
+import { useCluster } from '../../utils/cluster'
 import { fixtureDir } from '../../utils/fixture'
-import type { Cluster } from '../../utils/cluster'
 import type { LoadBalancer, RedisServer } from '../../../scripts/cluster.mjs'
 import { postModern } from '../../utils/raw'
 
 // Two built instances of one app sharing NUXT_MCP_REDIS_URL and the state secret, behind nginx
 // round-robin with no affinity: consecutive requests of one client alternate between them.
-let cluster: Cluster
+const cluster = useCluster('shared-state', 2)
 let instances: RuntimeApp[]
 let redis: RedisServer
 let lb: LoadBalancer
 let url: URL
 
-beforeAll(async () => {
-  cluster = await startCluster('shared-state', 2)
-  ;({ instances, redis, lb, url } = cluster)
-}, 240_000)
-
-afterAll(async () => {
-  await cluster?.stop()
+beforeAll(() => {
+  ;({ instances, redis, lb, url } = cluster())
 })
 
 /** One round of stamp_then_ask on one instance: the state and the key of its question. */
