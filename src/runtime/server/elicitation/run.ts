@@ -1,5 +1,5 @@
-import { AsyncLocalStorage } from 'node:async_hooks'
 import type { ClientCapabilities, InputRequest, Server, ServerContext } from '@modelcontextprotocol/server'
+import { getMcpFrame, runInMcpFrame } from '../common/context'
 import type { McpRequestScope } from '../common/context'
 import type { McpServerConfig } from '../common/config'
 import type { McpStateStore } from '../common/store/store'
@@ -47,16 +47,21 @@ export interface ElicitationRun {
   }
 }
 
-const runs = new AsyncLocalStorage<ElicitationRun>()
+declare module '../common/context' {
+  interface McpFrameSlots {
+    /** The handler run that `useMcpElicitation()` reads. */
+    run: ElicitationRun
+  }
+}
 
-/** Runs `fn` as handler code of `run`. */
+/** Runs `fn` as handler code of `run` (in the request's frame: one storage for both). */
 export function runAsHandler<T>(run: ElicitationRun, fn: () => T): T {
-  return runs.run(run, fn)
+  return runInMcpFrame({ run }, fn)
 }
 
 /** The run of the handler currently executing, if any. */
 export function getCurrentRun(): ElicitationRun | undefined {
-  return runs.getStore()
+  return getMcpFrame()?.run
 }
 
 /** Counters for leak tests; not part of the public API. */
