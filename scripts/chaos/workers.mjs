@@ -6,6 +6,9 @@ import { connectChaosClient } from './clients.mjs'
 /** How a failed call ended, by kind. `hang` and `unclassified` break the run's invariants. */
 export const FAILURE_KINDS = {
   'hang': /Request timed out|did not end within/i,
+  // The tool's own side effect (its step's Redis command, the fixture's client) failed: the tool
+  // says so in its error result. Not the module's doing, and not silent.
+  'step-side-effect-failed': /chaos counter's own Redis command failed/i,
   'instance-stopped': /stopped before it answered/i,
   'session-ended': /session\b.*\b(not found|ended|expired|unknown|closed)|\b404\b/i,
   'shared-state-unavailable': /shared state|could not be reached|Service unavailable|\b503\b/i,

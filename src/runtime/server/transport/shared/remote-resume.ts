@@ -2,7 +2,7 @@ import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/server'
 import { openSseStream } from '../streams/sse'
 import type { SseStream } from '../streams/sse'
 import type { ResponseSink } from '../http/response-sink'
-import { answers, eventIdOf, instanceOfStream } from '../streams/journal'
+import { RESUME_RETRY_MS, answers, eventIdOf, instanceOfStream } from '../streams/journal'
 import type { SessionEnvelope } from './envelopes'
 import type { SharedSessionDirectory } from './sessions'
 import { logLost } from './sessions'
@@ -76,6 +76,10 @@ export class RemoteResumes {
         },
       }),
     }
+    // Primed with the id the client resumed from: should the connection drop again before any
+    // event (this instance dies too), the SDK clients resume from the last id seen on *this*
+    // connection, and without one they open a plain GET and the call waits out its timeout.
+    resumed.stream.prime(eventIdOf(streamId, seq), RESUME_RETRY_MS)
     this.open.set(tag, resumed)
     const ask = () => {
       if (this.open.get(tag) !== resumed || resumed.acknowledged) return

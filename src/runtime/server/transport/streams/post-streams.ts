@@ -118,6 +118,10 @@ export class PostStreams {
     const entry = this.takeOver(streamId)
     if (!entry?.journal) return false
     const stream = this.attach(entry, res, headers, true)
+    // Primed again with the id the client resumed from: should this connection drop too before
+    // any event, the SDK clients resume from the id of the last event seen on *this* connection,
+    // and without one they would open a plain GET and lose the stream (found by the chaos run).
+    stream.prime(eventIdOf(entry.journal.streamId, seq), RESUME_RETRY_MS)
     for (const event of entry.journal.after(seq)) stream.write(event.message, eventIdOf(entry.journal.streamId, event.seq))
     if (entry.waiting.size === 0) stream.end()
     else entry.stream = stream
