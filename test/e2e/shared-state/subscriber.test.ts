@@ -67,4 +67,26 @@ describe('the subscriber connection', () => {
     await subscribing
     await until(async () => state.publish('later', 'three').then(() => later.includes('three'), () => false), 'message heard on the new channel', 10_000)
   }, 30_000)
+
+  it('connectRedisState: a command made while Redis restarts waits for it; past 2 s of outage, commands fail at once', async () => {
+    const state: McpSharedState = await connectRedisState({ url: redis.url, prefix: 'outage-test:', route: '/mcp' })
+    opened.push({ disconnect: () => void state.close() })
+    await state.put('kept', 'before', 60_000)
+    // A short outage: the command waits for the connection, and gets its answer.
+    await redis.stop()
+    const during = state.get('kept')
+    await new Promise(done => setTimeout(done, 300))
+    await redis.start()
+    expect(await during).toBeUndefined() // (no persistence: Redis came back empty, and answered)
+    // A long one: after 2 s without Redis, a command fails at once, not after its 2 s timeout,
+    // so commands stop piling up in memory.
+    await redis.stop()
+    await new Promise(done => setTimeout(done, 2500))
+    const started = Date.now()
+    await expect(state.get('kept')).rejects.toThrow(/could not be reached/)
+    expect(Date.now() - started).toBeLessThan(1000)
+    await redis.start()
+    await until(async () => state.put('kept', 'after', 60_000).then(() => true, () => false), 'commands served again once Redis is back', 10_000)
+    expect(await state.get('kept')).toBe('after')
+  }, 30_000)
 })

@@ -114,12 +114,37 @@ export function subscriberOptions(connection: RedisOptions): RedisOptions {
 }
 
 /**
+ * Keeps `client`'s offline queue for the first {@link COMMAND_TIMEOUT_MS} of an outage only:
+ * commands made then wait for the connection (a short restart costs a delay, not an error);
+ * after that they fail at once, so a long outage does not pile up commands (each request's, for
+ * as long as Redis is away) in memory, to be sent all at once when it is back.
+ *
+ * @example
+ * ```ts
+ * queueOnlyBriefly(new Redis(url, { enableOfflineQueue: true, commandTimeout: 2000 }))
+ * ```
+ */
+export function queueOnlyBriefly(client: Redis): void {
+  let outage: ReturnType<typeof setTimeout> | undefined
+  client.on('close', () => {
+    outage ??= setTimeout(() => { client.options.enableOfflineQueue = false }, COMMAND_TIMEOUT_MS)
+    outage.unref?.()
+  })
+  client.on('ready', () => {
+    clearTimeout(outage)
+    outage = undefined
+    client.options.enableOfflineQueue = true
+  })
+}
+
+/**
  * Connects the shared state to Redis with ioredis (loaded only here, so an app without
  * `NUXT_MCP_REDIS_URL` never loads it): one connection for commands, one for subscriptions.
  * A command made while the connection is down waits for it to come back, 2 s at most, then fails
  * as `McpStoreUnavailableError`: a Redis restart or failover shorter than that costs a delay, not
  * an error (the chaos run, `npm run chaos`, restarts Redis under load), and a longer outage is
- * still a 503 within 2 s, never a hang. Both connections reconnect by themselves, and the
+ * still a 503 within 2 s, never a hang; past its first 2 s, commands fail at once
+ * ({@link queueOnlyBriefly}). Both connections reconnect by themselves, and the
  * subscriptions come back with them.
  *
  * @example
@@ -142,6 +167,7 @@ export async function connectRedisState(options: RedisStateOptions): Promise<Mcp
     retryStrategy: times => Math.min(times * 200, 2000),
   }
   const commands = new RedisClient(options.url, connection)
+  queueOnlyBriefly(commands)
   const subscriber = new RedisClient(options.url, subscriberOptions(connection))
   let lastError = ''
   for (const client of [commands, subscriber]) {
