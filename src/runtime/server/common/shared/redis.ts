@@ -25,6 +25,18 @@ redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
 return 1`
 
+/**
+ * SET NX with a token of the caller's, that also says yes when the key already holds that token:
+ * a claim Redis applied but whose reply was lost (Redis killed between the two) is re-sent by
+ * ioredis once the connection is back, and a plain SET NX would then refuse the claim's own
+ * maker, who would wait for a step nobody runs (found by the chaos run).
+ */
+const CLAIM = `
+local held = redis.call('GET', KEYS[1])
+if held then return held == ARGV[1] and 1 or 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1`
+
 /** ZADD into every set of KEYS, only when none is full (ARGV[4+i] members besides ARGV[1], after dropping scores under ARGV[4]): -1, or the index of the first full set. */
 const RANK_WITHIN = `
 for i = 1, #KEYS do
@@ -195,9 +207,11 @@ export async function connectRedisState(options: RedisStateOptions): Promise<Mcp
     }
   }
 
+  const instanceId = randomTag()
+  let claims = 0
   return {
-    instanceId: randomTag(),
-    claim: (key, ttlMs) => run(async () => await commands.set(base + key, '1', 'PX', Math.max(1, Math.ceil(ttlMs)), 'NX') === 'OK'),
+    instanceId,
+    claim: (key, ttlMs) => run(async () => Number(await commands.eval(CLAIM, 1, base + key, `${instanceId}.${++claims}`, Math.max(1, Math.ceil(ttlMs)))) === 1),
     put: (key, value, ttlMs) => run(async () => { await commands.set(base + key, value, 'PX', Math.max(1, Math.ceil(ttlMs))) }),
     get: key => run(async () => await commands.get(base + key) ?? undefined),
     take: key => run(async () => await commands.getdel(base + key) ?? undefined),
