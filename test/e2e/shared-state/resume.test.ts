@@ -78,6 +78,59 @@ describe('a legacy stream resumed on another instance, through Redis', () => {
     await fetch(cluster().url, { method: 'DELETE', headers })
   })
 
+  it('a resumed stream is primed with the id it resumed from, so a client whose resumed connection drops before any event resumes again', async () => {
+    const [first, second] = cluster().instances.map(instance => instance.url)
+    const headers = await openSession()
+    const controller = new AbortController()
+    const call = await fetch(first!, { method: 'POST', headers, signal: controller.signal, body: JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'ask_wait', arguments: { label: 'resumed-twice' } } }) })
+    const events = sseEvents(call)
+    await next(events)
+    const question = await next(events)
+    const asked = JSON.parse(question.data) as { id: string }
+    controller.abort()
+    // Resumed on the second instance after the question: nothing new to send, so without a
+    // priming event the client would have no id of this connection to resume from once more
+    // (the SDKs then open a plain GET, and the call waits out its timeout).
+    const cut = new AbortController()
+    const resumed = await fetch(second!, { headers: { ...headers, 'accept': 'text/event-stream', 'last-event-id': question.id! }, signal: cut.signal })
+    const primed = await next(sseEvents(resumed))
+    expect(primed).toEqual({ id: question.id, data: '' })
+    cut.abort()
+    // From that id, once more, on the first instance: the answer brings the result there.
+    const again = sseEvents(await fetch(first!, { headers: { ...headers, 'accept': 'text/event-stream', 'last-event-id': primed.id! } }))
+    expect(await next(again)).toEqual({ id: question.id, data: '' })
+    const answer = await fetch(second!, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: asked.id, result: { action: 'accept', content: { x: 'twice resumed' } } }) })
+    expect(answer.status).toBe(202)
+    expect(JSON.parse((await next(again)).data)).toMatchObject({ id: 8, result: { content: [{ type: 'text', text: 'accept' }] } })
+    await fetch(cluster().url, { method: 'DELETE', headers })
+  })
+
+  it('a resume on another instance leaves the connection the client holds here alone (its request may arrive after its client left it)', async () => {
+    const [first, second] = cluster().instances.map(instance => instance.url)
+    const headers = await openSession()
+    const controller = new AbortController()
+    const call = await fetch(first!, { method: 'POST', headers, signal: controller.signal, body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'ask_wait', arguments: { label: 'held-here' } } }) })
+    const events = sseEvents(call)
+    const priming = await next(events)
+    const question = await next(events)
+    const asked = JSON.parse(question.data) as { id: string }
+    controller.abort()
+    const here = sseEvents(await fetch(first!, { headers: { ...headers, 'accept': 'text/event-stream', 'last-event-id': question.id! } }))
+    expect(await next(here)).toEqual({ id: question.id, data: '' })
+    // The same stream resumed on the second instance from its start: the replayed question shows
+    // that the first instance took that resume. Pub/sub is not ordered with the first instance's
+    // own requests, so such a resume may be one its client already left; it must not cut `here`.
+    const cut = new AbortController()
+    const elsewhere = sseEvents(await fetch(second!, { headers: { ...headers, 'accept': 'text/event-stream', 'last-event-id': priming.id! }, signal: cut.signal }))
+    expect(await next(elsewhere)).toEqual({ id: priming.id, data: '' })
+    expect((await next(elsewhere)).id).toBe(question.id)
+    cut.abort()
+    const answer = await fetch(second!, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: asked.id, result: { action: 'accept', content: { x: 'held' } } }) })
+    expect(answer.status).toBe(202)
+    expect(JSON.parse((await next(here)).data)).toMatchObject({ id: 9, result: { content: [{ type: 'text', text: 'accept' }] } })
+    await fetch(cluster().url, { method: 'DELETE', headers })
+  })
+
   it('the GET stream resumed on the other instance gets what was raised meanwhile on the first', async () => {
     const [first, second] = cluster().instances.map(instance => instance.url)
     const headers = await openSession()

@@ -25,8 +25,14 @@ interface PostStream {
   /** The grace ran out: the requests were abandoned. */
   abandoned?: boolean
   grace?: ReturnType<typeof setTimeout>
-  /** Where events go instead: a client that resumed the stream on another instance. */
-  remote?: ResumeTarget
+  /**
+   * Where events go too: clients that resumed the stream on other instances, by tag. Several,
+   * and none of them ends the local connection: a resume request from another instance may
+   * arrive after its client already dropped it and came back here (pub/sub is not ordered with
+   * this instance's own requests), and must not cut the connection the client holds now. A
+   * stale target costs an event the other instance drops; its `resume-dropped` removes it.
+   */
+  remotes: Map<string, ResumeTarget>
 }
 
 /** How a stream resumed on another instance gets its events. */
@@ -69,7 +75,7 @@ export class PostStreams {
    * stream keep its requests running when the connection drops.
    */
   open(res: ResponseSink, requests: RequestId[], headers: Record<string, string>, control: Pick<PostStream, 'deferAbort' | 'holdInFlight'> = {}): void {
-    const entry: PostStream = { waiting: new Set(requests), deferAbort: control.deferAbort, holdInFlight: control.holdInFlight }
+    const entry: PostStream = { waiting: new Set(requests), remotes: new Map(), deferAbort: control.deferAbort, holdInFlight: control.holdInFlight }
     entry.stream = this.attach(entry, res, headers, false)
     for (const id of requests) this.byRequest.set(id, entry)
   }
@@ -115,7 +121,7 @@ export class PostStreams {
    * (another instance's, or forgotten).
    */
   resumeHere(streamId: string, seq: number, res: ResponseSink, headers: Record<string, string>): boolean {
-    const entry = this.takeOver(streamId)
+    const entry = this.takeOver(streamId, 'here')
     if (!entry?.journal) return false
     const stream = this.attach(entry, res, headers, true)
     // Primed again with the id the client resumed from: should this connection drop too before
@@ -130,32 +136,36 @@ export class PostStreams {
 
   /** Resumes a stream this instance holds for a client that came back on another instance. */
   resumeFor(streamId: string, seq: number, target: ResumeTarget): boolean {
-    const entry = this.takeOver(streamId)
+    const entry = this.takeOver(streamId, 'elsewhere')
     if (!entry?.journal) return false
     for (const event of entry.journal.after(seq)) target.deliver(event)
     if (entry.waiting.size === 0) target.end()
-    else entry.remote = target
+    else entry.remotes.set(target.tag, target)
     return true
   }
 
   /** The client that resumed on another instance went away again: the requests wait out the grace once more. */
   remoteDropped(streamId: string, tag: string): void {
     const entry = this.journals.get(streamId)
-    if (entry?.remote?.tag !== tag || entry.waiting.size === 0) return
-    entry.remote = undefined
+    if (!entry?.remotes.delete(tag) || entry.waiting.size === 0 || entry.stream || entry.remotes.size > 0) return
     this.armGrace(entry)
   }
 
-  /** The stream's entry, detached from whatever connection it had: a newer one takes it. */
-  private takeOver(streamId: string): PostStream | undefined {
+  /**
+   * The stream's entry, out of its grace. A client back `here` replaces the local connection
+   * (one per client, and the old one is gone or going); one back `elsewhere` is added beside it
+   * (see {@link PostStream.remotes}).
+   */
+  private takeOver(streamId: string, where: 'here' | 'elsewhere'): PostStream | undefined {
     this.forgetOld()
     const entry = this.journals.get(streamId)
     if (!entry) return undefined
     clearTimeout(entry.grace)
-    const old = entry.stream
-    entry.stream = undefined
-    entry.remote = undefined
-    old?.end()
+    if (where === 'here') {
+      const old = entry.stream
+      entry.stream = undefined
+      old?.end()
+    }
     return entry
   }
 
@@ -165,7 +175,7 @@ export class PostStreams {
       clearTimeout(entry.grace)
       entry.unhold?.()
       entry.stream?.end()
-      entry.remote?.end()
+      for (const remote of entry.remotes.values()) remote.end()
     }
     this.byRequest.clear()
     this.journals.clear()
@@ -187,8 +197,8 @@ export class PostStreams {
   private emit(entry: PostStream, message: JSONRPCMessage): boolean {
     if (!entry.journal) return entry.stream?.write(message) ?? false
     const event = entry.journal.record(message)
-    if (entry.stream) entry.stream.write(message, eventIdOf(entry.journal.streamId, event.seq))
-    else entry.remote?.deliver(event)
+    entry.stream?.write(message, eventIdOf(entry.journal.streamId, event.seq))
+    for (const remote of entry.remotes.values()) remote.deliver(event)
     return true
   }
 
@@ -196,8 +206,8 @@ export class PostStreams {
     clearTimeout(entry.grace)
     entry.unhold?.()
     entry.stream?.end()
-    entry.remote?.end()
-    entry.remote = undefined
+    for (const remote of entry.remotes.values()) remote.end()
+    entry.remotes.clear()
   }
 
   /**
@@ -214,7 +224,7 @@ export class PostStreams {
   private armGrace(entry: PostStream): void {
     clearTimeout(entry.grace)
     entry.grace = setTimeout(() => {
-      if (entry.stream || entry.remote || entry.waiting.size === 0) return
+      if (entry.stream || entry.remotes.size > 0 || entry.waiting.size === 0) return
       // The requests stay mapped: the answers the abort brings (cancelled waits) are journaled
       // and end the stream, for a client that comes back later still.
       entry.abandoned = true
