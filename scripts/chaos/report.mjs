@@ -30,6 +30,16 @@ function answerProblem(call) {
   return undefined
 }
 
+/** The client kinds that keep a legacy session, whose sessions are probed with another principal. */
+const SESSION_KINDS = ['v1', 'v2-legacy', 'mcp-remote']
+
+/** `v1 3, mcp-remote 2`: how many of `items` each client kind has. */
+function countByKind(items) {
+  const counts = new Map()
+  for (const item of items) counts.set(item.kind, (counts.get(item.kind) ?? 0) + 1)
+  return [...counts].map(([kind, count]) => `${kind} ${count}`).join(', ') || 'none'
+}
+
 /**
  * The invariants of a run, each `{ name, ok, figure }`.
  *
@@ -46,6 +56,8 @@ export function judge({ calls, probes, stepRuns, memory, events }) {
   const doubledSteps = Object.entries(stepRuns).filter(([, runs]) => runs > 1)
   const wrongPrincipal = answered.filter(call => parseResult(call.result)?.principal !== call.user)
   const leakyProbes = probes.filter(probe => probe.status !== 403 && probe.status !== 404)
+  // Every kind that keeps a session and got an answer must have had one of its sessions probed.
+  const unprobed = SESSION_KINDS.filter(kind => answered.some(call => call.kind === kind) && !probes.some(probe => probe.kind === kind))
   const heaviest = Math.max(0, ...memory.map(instance => instance.endMb))
   const kindsWithout = CLIENT_KINDS.filter(kind => !answered.some(call => call.kind === kind))
   const kills = events.filter(event => event.kind === 'kill' && event.done).length
@@ -56,7 +68,7 @@ export function judge({ calls, probes, stepRuns, memory, events }) {
     { name: 'no call hangs past its deadline', ok: hangs.length === 0, figure: `${hangs.length} hung for no known reason${hangs[0] ? ` (${hangs[0].call}: ${hangs[0].message})` : ''}; ${answerDied.length} ran to the client's own timeout because the answer's POST reached an instance as it was killed (502)` },
     { name: 'every answer reaches its question exactly once', ok: answerProblems.length === 0, figure: `${answered.length * 2} answers in answered calls, ${answerProblems.length} lost or doubled${answerProblems[0] ? ` (${answerProblems[0]})` : ''}` },
     { name: 'no once() step runs twice', ok: doubledSteps.length === 0, figure: `${Object.keys(stepRuns).length} steps run, ${doubledSteps.length} twice or more${doubledSteps[0] ? ` (${doubledSteps[0][0]}: ${doubledSteps[0][1]} runs; the call ${describeCall(calls.find(call => call.call === doubledSteps[0][0]))})` : ''}` },
-    { name: 'no session is served to another principal', ok: wrongPrincipal.length === 0 && leakyProbes.length === 0, figure: `${answered.length} results for their own principal, ${probes.length} probes with another refused (${leakyProbes.length} served)` },
+    { name: 'no session is served to another principal', ok: wrongPrincipal.length === 0 && leakyProbes.length === 0 && unprobed.length === 0, figure: `${answered.length} results for their own principal, ${probes.length - leakyProbes.length} of ${probes.length} probes with another refused (${countByKind(probes)})${unprobed.length ? `; never probed: ${unprobed.join(', ')}` : ''}` },
     { name: 'every failure is a clear error', ok: unclear.length === 0, figure: `${failed.length} failed: ${byKind}${unclear[0] ? ` (e.g. ${unclear[0].message})` : ''}` },
     { name: 'memory of surviving instances bounded', ok: heaviest < MEMORY_LIMIT_MB, figure: memory.map(instance => `${instance.startMb}→${instance.endMb} MB`).join(', ') + ` (limit ${MEMORY_LIMIT_MB} MB)` },
   ]

@@ -1,6 +1,6 @@
 // One chaos worker: a client of one kind, calling `chaos_call` one call after another until the
 // run ends, reconnecting after a failure, and writing down what each call asked, got and how it
-// ended. A legacy worker also checks, once per session, that its session refuses another principal.
+// ended. Each legacy session a result names is also checked, once, to refuse another principal.
 import { connectChaosClient } from './clients.mjs'
 
 /** How a failed call ended, by kind. `hang` and `unclassified` break the run's invariants. */
@@ -39,6 +39,17 @@ async function probeOtherPrincipal(url, sessionId, user) {
   return response.status
 }
 
+/** The session a result of `chaos_call` names (a legacy session's; none for 2026-07-28). */
+function sessionOf(text) {
+  try {
+    const session = JSON.parse(text).session
+    return typeof session === 'string' ? session : undefined
+  }
+  catch {
+    return undefined
+  }
+}
+
 /**
  * Runs one worker until `until` (ms since the epoch). Every call is pushed to `calls` as
  * `{ kind, user, call, ok, failure?, message?, at, ms, asked, result? }` (`at`: ms after `zero`); every probe of a session with
@@ -53,12 +64,14 @@ export async function runWorker({ kind, index, url, root, zero, until, deadlineM
   const onQuestion = message => asked.set(message, (asked.get(message) ?? 0) + 1)
   let client
   let number = 0
+  // From the results, not the transports: mcp-remote's session is the bridge's, and only the
+  // server sees it.
+  const probed = new Set()
+  let session
   while (Date.now() < until) {
     if (!client) {
       try {
         client = await withDeadline(connectChaosClient(kind, url, user, onQuestion, root), deadlineMs, 'connect')
-        const sessionId = client.sessionId()
-        if (sessionId) probes.push({ kind, status: await probeOtherPrincipal(url, sessionId, user) })
       }
       catch {
         // Connecting while an instance or Redis is down may fail; the calls are what is judged.
@@ -74,11 +87,19 @@ export async function runWorker({ kind, index, url, root, zero, until, deadlineM
       const result = await withDeadline(client.call({ call }, deadlineMs), deadlineMs + 5000, `call ${call}`)
       const text = result.content?.map(item => item.text ?? '').join('') ?? ''
       // A tool error (the handler threw: e.g. its once() step could not reach Redis) is a failed call.
-      if (result.isError) calls.push({ kind, user, call, session: client.sessionId(), ok: false, failure: classifyFailure(text), message: text.slice(0, 300), at: started - zero, ms: Date.now() - started, asked })
+      if (result.isError) calls.push({ kind, user, call, session, ok: false, failure: classifyFailure(text), message: text.slice(0, 300), at: started - zero, ms: Date.now() - started, asked })
       else calls.push({ kind, user, call, ok: true, at: started - zero, ms: Date.now() - started, result: text, asked })
+      session = result.isError ? session : sessionOf(text) ?? session
+      if (session !== undefined && !probed.has(session)) {
+        probed.add(session)
+        const status = await probeOtherPrincipal(url, session, user).catch(() => undefined)
+        // No answer, or a 5xx (an instance or Redis down): it says nothing either way; tried again after the next result.
+        if (status === undefined || status >= 500) probed.delete(session)
+        else probes.push({ kind, status })
+      }
     }
     catch (error) {
-      calls.push({ kind, user, call, session: client.sessionId(), ok: false, failure: classifyFailure(error), message: String(error instanceof Error ? error.message : error).slice(0, 300), at: started - zero, ms: Date.now() - started, asked })
+      calls.push({ kind, user, call, session, ok: false, failure: classifyFailure(error), message: String(error instanceof Error ? error.message : error).slice(0, 300), at: started - zero, ms: Date.now() - started, asked })
       const closing = client
       client = undefined
       await withDeadline(closing.close(), 5000, 'close').catch(() => {})

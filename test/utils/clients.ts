@@ -1,7 +1,7 @@
-import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js'
-import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js'
-import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client'
+import type { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js'
+import type { Client as ModernClient } from '@modelcontextprotocol/client'
+import { connectV1, connectV2 } from '../../scripts/mcp-clients.mjs'
+import type { OnElicit } from '../../scripts/mcp-clients.mjs'
 
 /** A scripted person: gets the elicitation params, returns the answer. */
 export type AnswerValue = string | number | boolean | string[]
@@ -21,6 +21,16 @@ export interface ConnectOptions {
   requestInit?: RequestInit
 }
 
+/** The answerer, recording what it is asked in `received`. */
+function recordingAnswerer(options: ConnectOptions): OnElicit | undefined {
+  const answer = options.answer
+  if (!answer) return undefined
+  return async (params) => {
+    options.received?.push(params)
+    return answer(params)
+  }
+}
+
 function elicitationCapability(options: ConnectOptions) {
   if (!options.answer) return {}
   const modes = options.modes ?? ['form', 'url']
@@ -30,17 +40,8 @@ function elicitationCapability(options: ConnectOptions) {
 /**
  * A legacy (2025-11-25) client: the v1 SDK `Client` most shipping hosts embed.
  */
-export async function connectLegacy(url: URL, options: ConnectOptions = {}) {
-  const client = new LegacyClient({ name: 'test-legacy', version: '1.0.0' }, { capabilities: elicitationCapability(options) })
-  if (options.answer) {
-    const answer = options.answer
-    client.setRequestHandler(ElicitRequestSchema, async (request) => {
-      options.received?.push(request.params)
-      return answer(request.params)
-    })
-  }
-  const transport = new LegacyTransport(url, { requestInit: options.requestInit })
-  await client.connect(transport, { timeout: options.connectTimeoutMs })
+export async function connectLegacy(url: URL, options: ConnectOptions = {}): Promise<LegacyClient> {
+  const { client } = await connectV1(url, { name: 'test-legacy', capabilities: elicitationCapability(options), onElicit: recordingAnswerer(options), requestInit: options.requestInit, timeout: options.connectTimeoutMs })
   return client
 }
 
@@ -51,20 +52,9 @@ export type V2Negotiation = 'pinned' | 'auto' | 'legacy'
  * A v2 SDK `Client`. By default pinned to the stateless 2026-07-28 revision; it answers
  * `input_required` with the same handler and retries by itself.
  */
-export async function connectModern(url: URL, options: ConnectOptions = {}, negotiation: V2Negotiation = 'pinned') {
+export async function connectModern(url: URL, options: ConnectOptions = {}, negotiation: V2Negotiation = 'pinned'): Promise<ModernClient> {
   const mode = negotiation === 'pinned' ? { pin: '2026-07-28' } : negotiation
-  const client = new ModernClient(
-    { name: `test-v2-${negotiation}`, version: '1.0.0' },
-    { capabilities: elicitationCapability(options), versionNegotiation: { mode } },
-  )
-  if (options.answer) {
-    const answer = options.answer
-    client.setRequestHandler('elicitation/create', async (request) => {
-      options.received?.push(request.params)
-      return answer(request.params)
-    })
-  }
-  await client.connect(new ModernTransport(url, { requestInit: options.requestInit }))
+  const { client } = await connectV2(url, { name: `test-v2-${negotiation}`, capabilities: elicitationCapability(options), onElicit: recordingAnswerer(options), requestInit: options.requestInit, mode })
   return client
 }
 
