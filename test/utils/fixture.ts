@@ -15,11 +15,17 @@ export function fixtureDir(name: string): string {
   return resolve(repoRoot, 'test/fixtures', name)
 }
 
-/** Every source file a fixture build depends on, for a content hash. */
+/**
+ * Every source file a fixture build depends on, for a content hash. Dot-entries are what tools
+ * write beside the sources (`.output`, `.nuxt`, `.data`, wrangler's `.wrangler`, `.tmp-dev-*`
+ * copies), never sources: counted, they changed the hash in the middle of a run (wrangler writes
+ * its state while other files start clusters), and a later `buildFixture(…, { reuse })` rebuilt
+ * a fixture other files were serving, two at once (a CI run failed that way).
+ */
 function sourceFiles(dir: string): string[] {
   if (!existsSync(dir)) return []
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    if (['node_modules', '.output', '.nuxt', '.data'].includes(entry.name) || entry.name.startsWith('.tmp')) return []
+    if (entry.name === 'node_modules' || entry.name.startsWith('.')) return []
     const path = join(dir, entry.name)
     return entry.isDirectory() ? sourceFiles(path) : [path]
   })
@@ -29,7 +35,7 @@ function sourceFiles(dir: string): string[] {
  * Fixtures share layers (basic extends basic-layer), and the host fixture is the playground's
  * pages and server: any change to one rebuilds them all.
  */
-function buildHash(): string {
+export function buildHash(): string {
   const hash = createHash('sha256')
   const sources = [...sourceFiles(resolve(repoRoot, 'src')), ...sourceFiles(resolve(repoRoot, 'test/fixtures')), ...sourceFiles(resolve(repoRoot, 'playground')), resolve(repoRoot, 'package-lock.json')]
   for (const file of sources.sort()) {
