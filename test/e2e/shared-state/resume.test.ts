@@ -131,6 +131,33 @@ describe('a legacy stream resumed on another instance, through Redis', () => {
     await fetch(cluster().url, { method: 'DELETE', headers })
   })
 
+  it('a resume superseded by another of the same stream still gets the events and ends with the stream (none polls on forever)', async () => {
+    const [first, second] = cluster().instances.map(instance => instance.url)
+    const headers = await openSession()
+    const controller = new AbortController()
+    const call = await fetch(first!, { method: 'POST', headers, signal: controller.signal, body: JSON.stringify({ jsonrpc: '2.0', id: 10, method: 'tools/call', params: { name: 'ask_wait', arguments: { label: 'twice-elsewhere' } } }) })
+    const events = sseEvents(call)
+    const priming = await next(events)
+    const question = await next(events)
+    const asked = JSON.parse(question.data) as { id: string }
+    controller.abort()
+    // Resumed twice on the second instance from the stream's start: each sees the question
+    // replayed, so the first instance took both.
+    const older = sseEvents(await fetch(second!, { headers: { ...headers, 'accept': 'text/event-stream', 'last-event-id': priming.id! } }))
+    expect(await next(older)).toEqual({ id: priming.id, data: '' })
+    expect((await next(older)).id).toBe(question.id)
+    const newer = sseEvents(await fetch(second!, { headers: { ...headers, 'accept': 'text/event-stream', 'last-event-id': priming.id! } }))
+    expect(await next(newer)).toEqual({ id: priming.id, data: '' })
+    expect((await next(newer)).id).toBe(question.id)
+    const answer = await fetch(second!, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: asked.id, result: { action: 'accept', content: { x: 'both' } } }) })
+    expect(answer.status).toBe(202)
+    for (const stream of [older, newer]) {
+      expect(JSON.parse((await next(stream)).data)).toMatchObject({ id: 10, result: { content: [{ type: 'text', text: 'accept' }] } })
+      expect((await stream.next()).done).toBe(true)
+    }
+    await fetch(cluster().url, { method: 'DELETE', headers })
+  })
+
   it('the GET stream resumed on the other instance gets what was raised meanwhile on the first', async () => {
     const [first, second] = cluster().instances.map(instance => instance.url)
     const headers = await openSession()

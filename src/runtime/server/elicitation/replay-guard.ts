@@ -1,4 +1,4 @@
-import { McpStoreUnavailableError } from '../common/store/store'
+import { McpStoreUnavailableError, logUnavailableDetail } from '../common/store/store'
 import type { McpStateStore } from '../common/store/store'
 import { McpElicitationError } from './error'
 
@@ -37,8 +37,9 @@ export async function runGuardedStep<T>(store: McpStateStore, nonce: string, key
   }
   catch (error) {
     // Fail closed: without the store the step cannot be guarded, so it does not run.
-    if (error instanceof McpStoreUnavailableError) throw new McpElicitationError('unavailable', `once("${key}") did not run: ${error.message}`, { cause: error })
-    throw error
+    if (!(error instanceof McpStoreUnavailableError)) throw error
+    logUnavailableDetail(error)
+    throw new McpElicitationError('unavailable', `once("${key}") did not run: ${error.message}`, { cause: error })
   }
 }
 

@@ -10,9 +10,15 @@ export const MAX_SESSION_KEY_LENGTH = 200
  * `NUXT_MCP_REDIS_URL` a Redis hash per session that every instance reads. Values are JSON text.
  */
 export interface SessionValuesStore {
+  /** The session opened: its values may be set from now until it is forgotten. */
+  open: (sessionId: string) => void
   get: (sessionId: string, key: string) => Promise<string | undefined>
-  /** Sets `key`, unless it is new and the session holds `maxKeys` keys already (checked and set in one step): `false` then. */
-  set: (sessionId: string, key: string, json: string, maxKeys: number) => Promise<boolean>
+  /**
+   * Sets `key`, in one step with its checks: `'full'` when it is new and the session holds
+   * `maxKeys` keys already, `'closed'` when the session is gone (a handler that outlived its
+   * session must not bring its values back, where nothing would remove them again).
+   */
+  set: (sessionId: string, key: string, json: string, maxKeys: number) => Promise<'set' | 'full' | 'closed'>
   remove: (sessionId: string, keys: string[]) => Promise<void>
   all: (sessionId: string) => Promise<Record<string, string>>
   /** Drops a closed session's values (this process's copy; the shared ones go with the session's record). */
@@ -20,24 +26,29 @@ export interface SessionValuesStore {
 }
 
 /**
- * The in-process store: one map per open session, dropped when the session closes.
+ * The in-process store: one map per open session, made when the session opens and dropped when
+ * it closes.
  *
  * @example
  * ```ts
  * const store = createMemorySessionValues()
- * await store.set('session-id', 'cart', '["apple"]', 100) // true
+ * store.open('session-id')
+ * await store.set('session-id', 'cart', '["apple"]', 100) // 'set'
  * ```
  */
 export function createMemorySessionValues(): SessionValuesStore {
   const sessions = new Map<string, Map<string, string>>()
   return {
+    open: (sessionId) => {
+      if (!sessions.has(sessionId)) sessions.set(sessionId, new Map())
+    },
     get: async (sessionId, key) => sessions.get(sessionId)?.get(key),
     set: async (sessionId, key, json, maxKeys) => {
-      const values = sessions.get(sessionId) ?? new Map<string, string>()
-      if (!values.has(key) && values.size >= maxKeys) return false
+      const values = sessions.get(sessionId)
+      if (!values) return 'closed'
+      if (!values.has(key) && values.size >= maxKeys) return 'full'
       values.set(key, json)
-      sessions.set(sessionId, values)
-      return true
+      return 'set'
     },
     remove: async (sessionId, keys) => {
       for (const key of keys) sessions.get(sessionId)?.delete(key)

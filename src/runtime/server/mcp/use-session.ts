@@ -78,7 +78,9 @@ export function useMcpSession<T extends Record<string, unknown> = Record<string,
       const json = toJson(key, value)
       // The cap is checked where the value is written, in one step: sets racing each other (a
       // Promise.all, two instances) cannot both take the last place.
-      if (!await store.set(id, key, json, MAX_SESSION_KEYS)) throw new Error(`useMcpSession(): this session already holds ${MAX_SESSION_KEYS} keys, the most one session may. Remove one first, or group values under one key.`)
+      const outcome = await store.set(id, key, json, MAX_SESSION_KEYS)
+      if (outcome === 'full') throw new Error(`useMcpSession(): this session already holds ${MAX_SESSION_KEYS} keys, the most one session may. Remove one first, or group values under one key.`)
+      if (outcome === 'closed') throw new Error(`useMcpSession(): session ${id} closed while this handler ran, so "${key}" was not kept (its values went with it). Keep what must outlive the session in your own store.`)
     },
     async remove(key) {
       checkKey(key)

@@ -1,4 +1,4 @@
-import { McpStoreUnavailableError } from '../store/store'
+import { McpStoreUnavailableError, SHARED_STATE_UNAVAILABLE } from '../store/store'
 import type { McpStateStore } from '../store/store'
 
 /**
@@ -17,7 +17,9 @@ export function deferredStore(ready: Promise<McpStateStore>): McpStateStore {
       return await ready
     }
     catch (error) {
-      throw new McpStoreUnavailableError(error instanceof Error ? error.message : String(error), { cause: error })
+      // (Why it failed, e.g. ioredis not installed, is for the server's log, not for clients.)
+      const detail = error instanceof McpStoreUnavailableError ? error.detail : error instanceof Error ? error.message : String(error)
+      throw new McpStoreUnavailableError(SHARED_STATE_UNAVAILABLE, { cause: error, detail })
     }
   }
   return {

@@ -1,5 +1,5 @@
 import type { Redis, RedisOptions } from 'ioredis'
-import { McpStoreUnavailableError } from '../store/store'
+import { McpStoreUnavailableError, SHARED_STATE_UNAVAILABLE } from '../store/store'
 import type { McpSharedState } from './shared-state'
 
 export interface RedisStateOptions {
@@ -16,10 +16,12 @@ const COMMAND_TIMEOUT_MS = 2000
 const FIRST_CONNECTION_WAIT_MS = 2000
 
 /**
- * HSET of one field, refused (0) when the field is new and the hash already holds ARGV[3] fields;
- * the check and the write are one step in Redis, so the cap holds across instances.
+ * HSET of one field, refused (0) when the field is new and the hash already holds ARGV[3] fields,
+ * and (-1) when KEYS[2] is given and gone; the checks and the write are one step in Redis, so the
+ * cap holds across instances, and a write cannot bring back a hash its owner's removal took.
  */
 const CAPPED_HASH_SET = `
+if KEYS[2] and redis.call('EXISTS', KEYS[2]) == 0 then return -1 end
 if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 and redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
@@ -36,6 +38,18 @@ local held = redis.call('GET', KEYS[1])
 if held then return held == ARGV[1] and 1 or 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return 1`
+
+/** RPUSH of ARGV[3..] with PEXPIRE ARGV[1]; then the list keeps its head and its last ARGV[2] items after it. */
+const BOUNDED_APPEND = `
+local length = redis.call('RPUSH', KEYS[1], unpack(ARGV, 3))
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+local excess = length - 1 - tonumber(ARGV[2])
+if excess > 0 then
+  local head = redis.call('LINDEX', KEYS[1], 0)
+  redis.call('LTRIM', KEYS[1], excess, -1)
+  redis.call('LSET', KEYS[1], 0, head)
+end
+return length`
 
 /** ZADD into every set of KEYS, only when none is full (ARGV[4+i] members besides ARGV[1], after dropping scores under ARGV[4]): -1, or the index of the first full set. */
 const RANK_WITHIN = `
@@ -83,9 +97,10 @@ export function redactRedisUrl(url: string): string {
   }
 }
 
+/** Clients learn which variable to look at; the address and the driver's error go to the log only. */
 function unavailable(url: string, error: unknown): McpStoreUnavailableError {
   const reason = error instanceof Error ? error.message : String(error)
-  return new McpStoreUnavailableError(`the shared state at NUXT_MCP_REDIS_URL (${redactRedisUrl(url)}) could not be reached (${reason}); retry later`, { cause: error })
+  return new McpStoreUnavailableError(SHARED_STATE_UNAVAILABLE, { cause: error, detail: `Redis at ${redactRedisUrl(url)}: ${reason}` })
 }
 
 async function loadIoredis(): Promise<typeof Redis> {
@@ -225,10 +240,17 @@ export async function connectRedisState(options: RedisStateOptions): Promise<Mcp
       const list = members?.[1]
       return Array.isArray(list) ? list.filter((member): member is string => typeof member === 'string') : []
     }),
-    append: (key, values, ttlMs) => run(async () => { await commands.multi().rpush(base + key, ...values).pexpire(base + key, Math.max(1, Math.ceil(ttlMs))).exec() }),
+    append: (key, values, ttlMs, keepLast) => run(async () => {
+      if (keepLast === undefined) await commands.multi().rpush(base + key, ...values).pexpire(base + key, Math.max(1, Math.ceil(ttlMs))).exec()
+      else await commands.eval(BOUNDED_APPEND, 1, base + key, Math.max(1, Math.ceil(ttlMs)), keepLast, ...values)
+    }),
     list: key => run(async () => await commands.lrange(base + key, 0, -1)),
     hashGet: (key, field) => run(async () => await commands.hget(base + key, field) ?? undefined),
-    hashSet: (key, field, value, ttlMs, maxFields = Number.MAX_SAFE_INTEGER) => run(async () => await commands.eval(CAPPED_HASH_SET, 1, base + key, field, value, maxFields, Math.max(1, Math.ceil(ttlMs))) === 1),
+    hashSet: (key, field, value, ttlMs, only = {}) => run(async () => {
+      const keys = only.whileExists === undefined ? [base + key] : [base + key, base + only.whileExists]
+      const outcome = Number(await commands.eval(CAPPED_HASH_SET, keys.length, ...keys, field, value, only.maxFields ?? Number.MAX_SAFE_INTEGER, Math.max(1, Math.ceil(ttlMs))))
+      return outcome === 1 ? 'set' : outcome === 0 ? 'full' : 'absent'
+    }),
     hashDelete: (key, fields) => run(async () => { if (fields.length > 0) await commands.hdel(base + key, ...fields) }),
     hashAll: key => run(async () => await commands.hgetall(base + key)),
     publish: (channel, message) => run(async () => await commands.publish(base + channel, message)),

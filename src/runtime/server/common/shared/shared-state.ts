@@ -27,18 +27,22 @@ export interface McpSharedState extends McpStateStore {
   unrank: (key: string, member: string) => Promise<void>
   /** Drops the members of `key` scored under `minScore`; returns how many are left, lowest scores first. */
   ranked: (key: string, minScore: number) => Promise<string[]>
-  /** Adds `values` at the end of the list `key` and keeps the list `ttlMs` from now, in one step. */
-  append: (key: string, values: string[], ttlMs: number) => Promise<void>
+  /**
+   * Adds `values` at the end of the list `key` and keeps the list `ttlMs` from now, in one step;
+   * with `keepLast`, the list then holds its first item (a header) and its last `keepLast` others.
+   */
+  append: (key: string, values: string[], ttlMs: number, keepLast?: number) => Promise<void>
   /** The whole list `key` (empty when it is absent). */
   list: (key: string) => Promise<string[]>
   /** One field of the hash `key`. */
   hashGet: (key: string, field: string) => Promise<string | undefined>
   /**
    * Sets one field of the hash `key` and keeps the hash `ttlMs` from now, in one step; with
-   * `maxFields`, only when the field exists or the hash holds fewer than that (checked in the
-   * same step, so two instances cannot both take the last place). `false` when refused.
+   * `maxFields`, only when the field exists or the hash holds fewer than that (`'full'`), and with
+   * `whileExists`, only while that key exists (`'absent'`): checked in the same step, so two
+   * instances cannot both take the last place, nor a write follow the removal it depends on.
    */
-  hashSet: (key: string, field: string, value: string, ttlMs: number, maxFields?: number) => Promise<boolean>
+  hashSet: (key: string, field: string, value: string, ttlMs: number, only?: { maxFields?: number, whileExists?: string }) => Promise<'set' | 'full' | 'absent'>
   /** Removes fields of the hash `key`. */
   hashDelete: (key: string, fields: string[]) => Promise<void>
   /** Every field of the hash `key` (empty when it is absent). */

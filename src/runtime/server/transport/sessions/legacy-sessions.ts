@@ -4,7 +4,7 @@ import type { HandlerDeps } from '../../mcp/handlers'
 import { NodeSessionTransport } from '../streams/legacy-transport'
 import type { LegacyExchange } from '../streams/legacy-transport'
 import { createMcpServer } from '../../mcp/server-factory'
-import { forgetSession } from '../../mcp/session-end'
+import { beginSession, forgetSession } from '../../mcp/session-lifecycle'
 import { trackLegacyServer } from '../../mcp/list-changes'
 import { completeLocalUrlElicitation } from '../../elicitation/url-completion'
 import { SharedSessionLink } from '../shared/link'
@@ -14,7 +14,7 @@ import type { TabledSession } from './table'
 import { RECORD_TTL_WITHOUT_IDLE_MS } from '../shared/sessions'
 import type { SharedSessionDirectory } from '../shared/sessions'
 import type { SessionUpdate } from '../shared/envelopes'
-import { initializeOf, isInitialize, isSessionId, ownerOf } from '../streams/request'
+import { initializeForHydration, initializeOf, isInitialize, isSessionId, ownerOf } from '../streams/request'
 import type { LegacyCaller } from '../streams/request'
 
 interface LegacySession extends TabledSession {
@@ -114,7 +114,7 @@ export class LegacySessions {
     const initialize = initializeOf(exchange.body)
     // Shared before the client can learn the id, so its next request finds it on any instance.
     if (this.link && initialize) {
-      const refused = await this.link.share(id, { ...(caller.principal !== undefined && { principal: caller.principal }), owner, initialize, created: Date.now() })
+      const refused = await this.link.share(id, { ...(caller.principal !== undefined && { principal: caller.principal }), owner, initialize: initializeForHydration(initialize), created: Date.now() })
       if (refused) return refused
     }
     const { server, transport } = await this.connect(id, directory)
@@ -127,6 +127,7 @@ export class LegacySessions {
       return undefined
     }
     this.sessions.add(id, { principal: caller.principal, owner, transport, server, lastActivity: Date.now(), active: 0, touched: Date.now() })
+    beginSession(id, this.deps.route)
     return undefined
   }
 
@@ -136,7 +137,8 @@ export class LegacySessions {
     // (With several instances, only the one holding the GET stream tells the session of list changes.)
     const untrack = trackLegacyServer(this.deps.route, server, () => !this.link || transport.get.isOpen)
     transport.onclose = () => {
-      this.sessions.remove(id)
+      // (Closed by its transport rather than by close(): what it kept goes too.)
+      if (this.sessions.remove(id)) forgetSession(id, server, this.deps.route)
       untrack()
     }
     await server.connect(transport)
@@ -181,6 +183,7 @@ export class LegacySessions {
     }
     const session: LegacySession = { principal: record.principal, owner: record.owner, transport, server, lastActivity: Date.now(), active: 0, touched: Date.now() }
     this.sessions.add(id, session)
+    beginSession(id, this.deps.route)
     return session
   }
 

@@ -1,5 +1,5 @@
 import type { SessionValuesStore } from '../../mcp/session-values'
-import { valuesKey } from './sessions'
+import { recordKey, valuesKey } from './sessions'
 import type { SharedSessionDirectory } from './sessions'
 
 /**
@@ -16,7 +16,12 @@ export function createSharedSessionValues(directory: SharedSessionDirectory): Se
   const { shared } = directory
   return {
     get: (sessionId, key) => shared.hashGet(valuesKey(sessionId), key),
-    set: (sessionId, key, json, maxKeys) => shared.hashSet(valuesKey(sessionId), key, json, directory.ttlMs, maxKeys),
+    // Records are made before the session's id is given out, so only a closed one lacks it.
+    open: () => {},
+    set: async (sessionId, key, json, maxKeys) => {
+      const outcome = await shared.hashSet(valuesKey(sessionId), key, json, directory.ttlMs, { maxFields: maxKeys, whileExists: recordKey(sessionId) })
+      return outcome === 'absent' ? 'closed' : outcome
+    },
     remove: (sessionId, keys) => shared.hashDelete(valuesKey(sessionId), keys),
     all: sessionId => shared.hashAll(valuesKey(sessionId)),
     // The session may live on at other instances: its values go with its record.

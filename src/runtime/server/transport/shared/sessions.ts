@@ -2,6 +2,7 @@ import type { McpServerConfig } from '../../common/config'
 import { isJSONRPCRequest } from '@modelcontextprotocol/server'
 import type { JSONRPCRequest } from '@modelcontextprotocol/server'
 import { isRecord } from '../../common/is-record'
+import { McpStoreUnavailableError, SHARED_STATE_UNAVAILABLE, logUnavailableDetail } from '../../common/store/store'
 import { BROADCAST_CHANNEL, instanceChannel } from '../../common/shared/shared-state'
 import type { McpSharedState } from '../../common/shared/shared-state'
 import { jsonRpcError } from '../http/errors'
@@ -22,9 +23,13 @@ export interface SessionRecord {
   created: number
 }
 
-/** The 503 of a request that needs the shared state when it cannot be had, saying why. */
+/**
+ * The 503 of a request that needs the shared state when it cannot be had, saying why in words
+ * fit for a client (the address and the driver's error go to the server's log).
+ */
 export function unavailableResponse(error: unknown): Response {
-  const reason = error instanceof Error ? error.message : String(error)
+  logUnavailableDetail(error)
+  const reason = error instanceof McpStoreUnavailableError ? error.message : SHARED_STATE_UNAVAILABLE
   return jsonRpcError(503, -32000, `Service unavailable: legacy sessions are shared through NUXT_MCP_REDIS_URL, and ${reason.replace(/^\[nuxt-mcp-elicitation\] /, '')}`, { 'retry-after': '5' })
 }
 
@@ -33,7 +38,7 @@ export function logLost(error: unknown): void {
   console.error('[nuxt-mcp-elicitation] A message between instances was lost:', error instanceof Error ? error.message : error)
 }
 
-function recordKey(sessionId: string): string {
+export function recordKey(sessionId: string): string {
   return `session:${sessionId}`
 }
 
@@ -180,8 +185,10 @@ export class SharedSessionDirectory {
   /** Removes the record, the kept logging level, and the session from the rankings. */
   async remove(sessionId: string, owner?: string): Promise<void> {
     const known = owner ?? (await this.load(sessionId))?.owner
+    // The record first: a value set after it is gone is refused (createSharedSessionValues), and
+    // one set before is removed with the values next.
+    await this.shared.delete(recordKey(sessionId))
     await Promise.all([
-      this.shared.delete(recordKey(sessionId)),
       this.shared.delete(levelKey(sessionId)),
       this.shared.delete(valuesKey(sessionId)),
       this.shared.unrank(ALL_SESSIONS, sessionId),

@@ -3,7 +3,7 @@ import type { RequestId } from '@modelcontextprotocol/server'
 import { isRecord } from '../../common/is-record'
 import type { McpSharedState } from '../../common/shared/shared-state'
 import { logLost } from './sessions'
-import { JOURNAL_TTL_MS } from '../streams/journal'
+import { JOURNAL_TTL_MS, MAX_EVENTS } from '../streams/journal'
 import type { JournalEvent, JournalSink } from '../streams/journal'
 
 /** How long an instance counts as alive after its last heartbeat. */
@@ -64,13 +64,15 @@ export class SharedStreamLog {
   sink(sessionId: string): JournalSink {
     return {
       opened: journal => void this.shared.append(eventsKey(sessionId, journal.streamId), [JSON.stringify({ requests: journal.requests })], JOURNAL_TTL_MS).catch(logLost),
-      appended: (journal, event) => void this.shared.append(eventsKey(sessionId, journal.streamId), [JSON.stringify(event)], JOURNAL_TTL_MS).catch(logLost),
+      // As many events as a journal keeps here, after the head (the stream's requests) a resume
+      // on another instance needs: a session's GET stream would otherwise grow for its life.
+      appended: (journal, event) => void this.shared.append(eventsKey(sessionId, journal.streamId), [JSON.stringify(event)], JOURNAL_TTL_MS, MAX_EVENTS).catch(logLost),
     }
   }
 
   /** Keeps `events` after a stream's others (answers given for a dead instance). */
   keep(sessionId: string, streamId: string, events: JournalEvent[]): Promise<void> {
-    return this.shared.append(eventsKey(sessionId, streamId), events.map(event => JSON.stringify(event)), JOURNAL_TTL_MS)
+    return this.shared.append(eventsKey(sessionId, streamId), events.map(event => JSON.stringify(event)), JOURNAL_TTL_MS, MAX_EVENTS)
   }
 
   /** A stream's kept events; `undefined` when none are kept (never resumable, or expired). */

@@ -12,7 +12,7 @@ export const RESUME_GRACE_MS = 5000
 /** How long a stream's events are kept for a client to resume it, after its last event. */
 export const JOURNAL_TTL_MS = 5 * 60_000
 /** At most this many events are kept per stream (progress pings are the usual bulk): the oldest go first. */
-const MAX_EVENTS = 500
+export const MAX_EVENTS = 500
 
 /** One event of a resumable stream: its number within the stream, and the message it carried. */
 export interface JournalEvent {
@@ -56,8 +56,8 @@ export function answers(message: JSONRPCMessage, requests: readonly RequestId[])
 /**
  * The events of one POST stream that stayed open, numbered, so that a client whose connection
  * dropped can resume it from the last one it has: kept in this process while the stream lives
- * and for {@link JOURNAL_TTL_MS} after, and handed to a {@link JournalSink} when several
- * instances share the session.
+ * and a while after (`journal-shelf.ts` says how long, and the session's bounds), and handed to a
+ * {@link JournalSink} when several instances share the session.
  *
  * @example
  * ```ts
@@ -68,9 +68,12 @@ export function answers(message: JSONRPCMessage, requests: readonly RequestId[])
  */
 export class StreamJournal {
   private readonly events: JournalEvent[] = []
+  private readonly sizes = new WeakMap<JournalEvent, number>()
   private next = 1
   /** When the last event was recorded: the journal is dropped {@link JOURNAL_TTL_MS} later. */
   lastUsed = Date.now()
+  /** The size of the events kept, in characters of their JSON (what a session's budget counts). */
+  size = 0
 
   constructor(readonly streamId: string, readonly requests: readonly RequestId[], private readonly sink?: JournalSink) {
     sink?.opened(this)
@@ -84,15 +87,27 @@ export class StreamJournal {
   /** Numbers `message` as the stream's next event and keeps it. */
   record(message: JSONRPCMessage): JournalEvent {
     const event = { seq: this.next++, message }
+    const size = JSON.stringify(message).length
     this.events.push(event)
-    if (this.events.length > MAX_EVENTS) {
-      // Progress pings go first: a question or an answer dropped would leave a client waiting.
-      const ping = this.events.findIndex(kept => 'method' in kept.message && !('id' in kept.message))
-      this.events.splice(ping >= 0 ? ping : 0, 1)
-    }
+    this.sizes.set(event, size)
+    this.size += size
+    if (this.events.length > MAX_EVENTS) this.shed()
     this.lastUsed = Date.now()
     this.sink?.appended(this, event)
     return event
+  }
+
+  /**
+   * Drops one kept event to make room: a progress ping if there is one (a question or an answer
+   * dropped would leave a client waiting), else the oldest. Never the last event; `false` when
+   * only that one is left.
+   */
+  shed(): boolean {
+    if (this.events.length <= 1) return false
+    const ping = this.events.findIndex(kept => 'method' in kept.message && !('id' in kept.message))
+    const [dropped] = this.events.splice(ping >= 0 && ping < this.events.length - 1 ? ping : 0, 1)
+    this.size -= (dropped && this.sizes.get(dropped)) ?? 0
+    return true
   }
 
   /** The events after `seq`, in order. */

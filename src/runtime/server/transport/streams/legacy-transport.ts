@@ -9,7 +9,7 @@ import { PostStreams } from './post-streams'
 import type { LegacyExchange } from './request'
 import { isGetStream, parseEventId } from './journal'
 import { GetStream } from './get-stream'
-import { isRequest, isResponse } from './message-kinds'
+import { isRequest, isResponse, isValidSetLevel } from './message-kinds'
 
 export type { SessionRouting } from './routing'
 export type { LegacyExchange } from './request'
@@ -95,7 +95,8 @@ export class NodeSessionTransport implements Transport {
     if (routing && 'method' in message && message.method === 'notifications/cancelled') void routing.broadcast(message)
     // A logging level holds for the session's log messages wherever they are raised: answered
     // once Redis has passed it on, so that the client's next request finds it on any instance.
-    if (routing && 'method' in message && message.method === 'logging/setLevel') {
+    // (A level the spec does not know is the SDK's to refuse, before anything keeps it.)
+    if (routing && isValidSetLevel(message)) {
       void routing.broadcast(message).finally(() => this.onmessage?.(message, extra))
       return
     }

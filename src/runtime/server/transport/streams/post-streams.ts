@@ -2,7 +2,9 @@ import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/server'
 import { openSseStream } from './sse'
 import type { SseStream } from './sse'
 import type { ResponseSink } from '../http/response-sink'
-import { JOURNAL_TTL_MS, RESUME_GRACE_MS, RESUME_RETRY_MS, StreamJournal, eventIdOf } from './journal'
+import { RESUME_GRACE_MS, RESUME_RETRY_MS, StreamJournal, eventIdOf } from './journal'
+import { JournalShelf } from './journal-shelf'
+import type { ShelvedStream } from './journal-shelf'
 import type { JournalEvent, JournalSink } from './journal'
 import { isResponse } from './message-kinds'
 
@@ -10,7 +12,7 @@ import { isResponse } from './message-kinds'
 export type AbandonRequest = () => void
 
 /** One POST's event stream and the requests whose responses it still owes. */
-interface PostStream {
+interface PostStream extends ShelvedStream {
   /** The connection the events go to; none while a resumable stream waits for its client to come back. */
   stream?: SseStream
   waiting: Set<RequestId>
@@ -62,7 +64,11 @@ export interface ResumeTarget {
  */
 export class PostStreams {
   private readonly byRequest = new Map<RequestId, PostStream>()
-  private readonly journals = new Map<string, PostStream>()
+  /** The resumable streams kept, within the session's bounds; a forgotten one's requests are unmapped. */
+  private readonly journals = new JournalShelf<PostStream>((entry) => {
+    for (const id of entry.waiting) if (this.byRequest.get(id) === entry) this.byRequest.delete(id)
+  })
+
   private count = 0
   /** Whether the session negotiated a version whose clients resume (2025-11-25 or later). */
   resumable = false
@@ -129,8 +135,11 @@ export class PostStreams {
     // and without one they would open a plain GET and lose the stream (found by the chaos run).
     stream.prime(eventIdOf(entry.journal.streamId, seq), RESUME_RETRY_MS)
     for (const event of entry.journal.after(seq)) stream.write(event.message, eventIdOf(entry.journal.streamId, event.seq))
-    if (entry.waiting.size === 0) stream.end()
-    else entry.stream = stream
+    if (entry.waiting.size > 0) entry.stream = stream
+    else {
+      stream.end()
+      this.journals.finished(entry, true)
+    }
     return true
   }
 
@@ -139,8 +148,11 @@ export class PostStreams {
     const entry = this.takeOver(streamId, 'elsewhere')
     if (!entry?.journal) return false
     for (const event of entry.journal.after(seq)) target.deliver(event)
-    if (entry.waiting.size === 0) target.end()
-    else entry.remotes.set(target.tag, target)
+    if (entry.waiting.size > 0) entry.remotes.set(target.tag, target)
+    else {
+      target.end()
+      this.journals.finished(entry, true)
+    }
     return true
   }
 
@@ -157,7 +169,6 @@ export class PostStreams {
    * (see {@link PostStream.remotes}).
    */
   private takeOver(streamId: string, where: 'here' | 'elsewhere'): PostStream | undefined {
-    this.forgetOld()
     const entry = this.journals.get(streamId)
     if (!entry) return undefined
     clearTimeout(entry.grace)
@@ -183,13 +194,15 @@ export class PostStreams {
 
   private makeResumable(entry: PostStream): void {
     if (!this.resumable || entry.journal || !entry.stream || entry.stream.closed) return
-    this.forgetOld()
+    // At the session's cap of streams still running, this one stays plain: its answer goes out
+    // as usual, and only a drop of its connection would lose it.
+    if (!this.journals.makeRoom()) return
     const journal = new StreamJournal(`${this.instanceTag}.s${++this.count}`, [...entry.waiting], this.sink)
     // From now on a dropped connection is not the end of the requests: the grace decides.
     entry.abandon = entry.deferAbort?.()
     entry.unhold = entry.holdInFlight?.()
     entry.journal = journal
-    this.journals.set(journal.streamId, entry)
+    this.journals.add(entry)
     entry.stream.prime(journal.primingId, RESUME_RETRY_MS)
   }
 
@@ -197,6 +210,7 @@ export class PostStreams {
   private emit(entry: PostStream, message: JSONRPCMessage): boolean {
     if (!entry.journal) return entry.stream?.write(message) ?? false
     const event = entry.journal.record(message)
+    this.journals.fit(entry)
     entry.stream?.write(message, eventIdOf(entry.journal.streamId, event.seq))
     for (const remote of entry.remotes.values()) remote.deliver(event)
     return true
@@ -204,6 +218,7 @@ export class PostStreams {
 
   private finish(entry: PostStream): void {
     clearTimeout(entry.grace)
+    if (entry.journal) this.journals.finished(entry, (entry.stream !== undefined && !entry.stream.closed) || entry.remotes.size > 0)
     entry.unhold?.()
     entry.stream?.end()
     for (const remote of entry.remotes.values()) remote.end()
@@ -232,17 +247,5 @@ export class PostStreams {
       entry.unhold?.()
     }, RESUME_GRACE_MS)
     entry.grace.unref?.()
-  }
-
-  /** Drops the journals of streams that ended (or went quiet) longer ago than they are kept. */
-  private forgetOld(): void {
-    const before = Date.now() - JOURNAL_TTL_MS
-    for (const [streamId, entry] of this.journals) {
-      // A stream whose requests still run is kept, however quiet: a person may take ten minutes.
-      if (entry.journal && entry.journal.lastUsed < before && (entry.waiting.size === 0 || entry.abandoned)) {
-        this.journals.delete(streamId)
-        for (const id of entry.waiting) if (this.byRequest.get(id) === entry) this.byRequest.delete(id)
-      }
-    }
   }
 }

@@ -31,6 +31,16 @@ export function ownerOf(caller: LegacyCaller): string {
   return caller.principal !== undefined ? `principal:${caller.principal}` : `address:${caller.address}`
 }
 
+/**
+ * What a session's record keeps of its `initialize`, to replay it on another instance: the
+ * revision, the capabilities and the client's name, and nothing else the client sent (`_meta`,
+ * unknown params), which the record would otherwise carry for the session's life.
+ */
+export function initializeForHydration(initialize: JSONRPCRequest): JSONRPCRequest {
+  const { protocolVersion, capabilities, clientInfo } = initialize.params ?? {}
+  return { jsonrpc: '2.0', id: initialize.id, method: 'initialize', params: { protocolVersion, capabilities, clientInfo } }
+}
+
 /** The `initialize` request a POST carries alone, as it must be sent. */
 export function initializeOf(body: unknown): JSONRPCRequest | undefined {
   return isJSONRPCRequest(body) && body.method === 'initialize' ? body : undefined
