@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
 import { resolve } from 'node:path'
-import { exportJWK, generateKeyPair } from 'jose'
+import { SignJWT, exportJWK, generateKeyPair, importJWK } from 'jose'
+import type { JWTPayload } from 'jose'
 import { freePort, repoRoot } from './fixture'
 
 /** The test authorization server (test/utils/oidc-server.mjs) and how to get tokens from it. */
@@ -12,10 +13,17 @@ export interface AuthorizationServer {
   clientToken: (client?: TestClient, options?: { resource?: string, scope?: string }) => Promise<string>
   /** Revokes a token at the revocation endpoint (RFC 7009), as the client it was issued to. */
   revoke: (token: string, client: TestClient) => Promise<void>
+  /**
+   * Signs `claims` with the server's current key, as the server would: for tokens it will not
+   * issue by the client-credentials grant (an ID token, one without `exp`).
+   */
+  sign: (claims: JWTPayload, typ?: string) => Promise<string>
   /** Starts the server again on the same port, with new signing keys. */
   restartWithNewKeys: () => Promise<void>
   stop: () => Promise<void>
 }
+
+interface JsonWebKeyWithKid extends Record<string, unknown> { kid: string }
 
 /** The confidential clients of test/utils/oidc-server.mjs, by id: their secrets. */
 export const TEST_CLIENTS = {
@@ -58,7 +66,11 @@ async function launch(port: number, env: Record<string, string>): Promise<ChildP
  */
 export async function startAuthorizationServer(resource: string, options: { tokenTtlSeconds?: number } = {}): Promise<AuthorizationServer> {
   const port = await freePort()
-  const env = () => newJwks().then(jwks => ({ OIDC_RESOURCE: resource, OIDC_JWKS: jwks, OIDC_TOKEN_TTL: String(options.tokenTtlSeconds ?? 300) }))
+  let jwks = ''
+  const env = () => newJwks().then((made) => {
+    jwks = made
+    return { OIDC_RESOURCE: resource, OIDC_JWKS: made, OIDC_TOKEN_TTL: String(options.tokenTtlSeconds ?? 300) }
+  })
   let child = await launch(port, await env())
   const stopChild = async () => {
     // A child killed by a signal has `signalCode` set and `exitCode` still null.
@@ -88,6 +100,11 @@ export async function startAuthorizationServer(resource: string, options: { toke
         body: new URLSearchParams({ token, token_type_hint: 'access_token' }),
       })
       if (!response.ok) throw new Error(`revocation failed: ${response.status} ${await response.text()}`)
+    },
+    async sign(claims, typ) {
+      const [jwk] = (JSON.parse(jwks) as { keys: (JsonWebKeyWithKid)[] }).keys
+      const key = await importJWK(jwk!, 'RS256')
+      return new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: jwk!.kid, ...(typ !== undefined && { typ }) }).sign(key)
     },
     async restartWithNewKeys() {
       await stopChild()

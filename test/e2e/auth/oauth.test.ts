@@ -118,6 +118,15 @@ describe('the MCP endpoint as an OAuth resource server', () => {
     const foreignIssuer = await new SignJWT({}).setProtectedHeader({ alg: 'RS256' }).setIssuer('https://evil.example').setAudience(resource).setExpirationTime('5m').sign(privateKey)
     await expectRefusal(foreignIssuer, 401, /authorization server this endpoint does not accept/)
     await expectRefusal(await as.clientToken('machine', { resource: 'http://127.0.0.1:1/other' }), 401, /for another resource/)
+    // Signed with the issuer's own key, so only the claims decide: no expiry, and ID tokens
+    // (a nonce; Keycloak's typ "ID"; an audience that is the token's own client).
+    await expectRefusal(await as.sign({ iss: as.issuer, aud: resource, sub: 'alice', scope: 'mcp:tools', iat: Math.floor(Date.now() / 1000) }, 'at+jwt'), 401, /has no expiry \(exp\)/)
+    const inFiveMinutes = Math.floor(Date.now() / 1000) + 300
+    await expectRefusal(await as.sign({ iss: as.issuer, aud: resource, sub: 'alice', scope: 'mcp:tools', exp: inFiveMinutes, nonce: 'n-1' }, 'JWT'), 401, /an OpenID Connect ID token, not an access token/)
+    await expectRefusal(await as.sign({ iss: as.issuer, aud: resource, sub: 'alice', scope: 'mcp:tools', exp: inFiveMinutes, typ: 'ID' }), 401, /ID token/)
+    await expectRefusal(await as.sign({ iss: as.issuer, aud: [resource, 'web-app'], azp: 'web-app', sub: 'alice', scope: 'mcp:tools', exp: inFiveMinutes }, 'JWT'), 401, /ID token/)
+    // The same claims typed as an access token (RFC 9068) are one.
+    expect((await call(await as.sign({ iss: as.issuer, aud: resource, sub: 'alice', scope: 'mcp:tools', exp: inFiveMinutes, client_id: 'web-app' }, 'at+jwt'))).status).toBe(200)
     const shortToken = await shortLived.clientToken()
     await new Promise(done => setTimeout(done, 3000))
     await expectRefusal(shortToken, 401, /expired/)
@@ -153,6 +162,30 @@ describe('the MCP endpoint as an OAuth resource server', () => {
     expect(failing.status).toBe(503)
     expect(failing.message.error?.message).toMatch(/could not be checked; retry later/)
     expect((await call('api-key-of-alice')).status).toBe(200)
+  })
+
+  it('tells the mcp:auth:token hook which endpoint it judges for: a key made for /mcp does not open /mcp/admin, whatever its scopes', async () => {
+    const here = await call('api-key-for-mcp-only')
+    expect(here.status).toBe(200)
+    expect(JSON.parse(textOf(here.message.result)).principal).toBe('bob')
+    const admin = await postModern(new URL('/mcp/admin', app.origin), 'tools/call', { name: 'admin_whoami', arguments: {} }, { headers: { authorization: 'Bearer api-key-for-mcp-only' } })
+    expect(admin.status).toBe(401)
+  })
+
+  it('uses an issuer\'s keys only when its metadata names that issuer (RFC 8414 §3.3)', async () => {
+    // Listed as http://localhost:<port>: the same server, whose metadata names http://127.0.0.1:<port>.
+    const listed = `http://localhost:${as.port}`
+    const misnamed = await onFreePort(port => startRuntime({ target: 'node', root: fixtureDir('oauth'), port, env: { ...env(`http://127.0.0.1:${port}`), NUXT_MCP_AUTH_ISSUERS: listed } }))
+    try {
+      const token = await as.sign({ iss: listed, aud: `${misnamed.origin}/mcp`, sub: 'alice', scope: 'mcp:tools', exp: Math.floor(Date.now() / 1000) + 300 }, 'at+jwt')
+      const refused = await postModern(misnamed.url, 'tools/call', { name: 'whoami', arguments: {} }, { headers: { authorization: `Bearer ${token}` } })
+      expect(refused.status).toBe(503)
+      expect(refused.message.error?.message).toMatch(/its metadata names another issuer/)
+      expect(misnamed.output()).toMatch(/names the issuer "http:\/\/127\.0\.0\.1:\d+", not http:\/\/localhost:\d+/)
+    }
+    finally {
+      await misnamed.stop()
+    }
   })
 
   it('refuses the same way in the legacy era: the 401 comes before any session', async () => {

@@ -67,14 +67,18 @@ export interface McpTokenClaims {
   scope?: string
   /** Expiry (seconds since the epoch); an expired token is refused. */
   exp?: number
-  /** When given, must be one of the accepted audiences. */
+  /**
+   * When given, must be one of the endpoint's accepted audiences; required where the endpoint
+   * sets its own `auth.audiences`.
+   */
   aud?: string | string[]
   iss?: string
 }
 
 /**
  * What an `mcp:auth:token` hook receives: an access token that is not a JWT, while `mcp.auth` is
- * on. Set `claims` to accept it; leave them unset to pass it on (to introspection, else refusal).
+ * on, and the endpoint it is judged for (`route`, and its OAuth `resource` identifier). Set
+ * `claims` to accept it; leave them unset to pass it on (to introspection, else refusal).
  *
  * @example
  * ```ts
@@ -82,7 +86,8 @@ export interface McpTokenClaims {
  * export default defineNitroPlugin((nitro) => {
  *   nitro.hooks.hook('mcp:auth:token', async (context) => {
  *     const key = await findApiKey(context.token)
- *     if (key) context.claims = { sub: key.userId, scope: key.scopes.join(' '), exp: key.expiresAt }
+ *     // A key opens the endpoint it was made for, not every endpoint with the same scopes.
+ *     if (key && key.endpoint === context.route) context.claims = { sub: key.userId, scope: key.scopes.join(' '), exp: key.expiresAt }
  *   })
  * })
  * ```
@@ -90,6 +95,10 @@ export interface McpTokenClaims {
 export interface McpTokenContext {
   token: string
   event: H3Event
+  /** The endpoint's route (`/mcp`, `/mcp/admin`). */
+  route: string
+  /** The endpoint's resource identifier (RFC 8707), which a key's `aud` may name. */
+  resource: string
   claims?: McpTokenClaims
 }
 

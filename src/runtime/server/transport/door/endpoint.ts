@@ -136,7 +136,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     if (bearer) {
       const verifyToken = listeningHook(options.verifyToken)
       const verified = await bearer(event.node.req.headers.authorization, verifyToken && (async (token) => {
-        const context: McpTokenContext = { token, event }
+        const context: McpTokenContext = { token, event, route: endpointRoute, resource: oauth.resource }
         await verifyToken(context)
         return context.claims
       }))

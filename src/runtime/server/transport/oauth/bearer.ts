@@ -122,12 +122,19 @@ function principalOf(payload: JWTPayload, clientId: string, qualify: boolean): s
   return qualify && typeof payload.iss === 'string' ? `${payload.iss}#${subject}` : subject
 }
 
-/** The app's verdict still has to be current and, when it names an audience, for this endpoint. */
+/**
+ * The app's verdict still has to be current and, when it names an audience, for this endpoint;
+ * where the endpoint sets its own `auth.audiences`, it must name one of them (a key made for one
+ * endpoint must not open another whose scopes it happens to carry).
+ */
 function checkOwnClaims(claims: JWTPayload, settings: OAuthSettings): JWTPayload {
   if (typeof claims.exp === 'number' && claims.exp + settings.clockToleranceSeconds < Math.floor(Date.now() / 1000)) {
     throw new BearerError('expired', 'The access token has expired: get a new one.')
   }
   const audiences = claims.aud === undefined ? undefined : typeof claims.aud === 'string' ? [claims.aud] : claims.aud
+  if (!audiences && settings.audiencesSet) {
+    throw new BearerError('audience', 'The access token names no audience, and this endpoint accepts tokens for its own audiences only: vouch for it with one of them (claims.aud).')
+  }
   if (audiences && !audiences.some(audience => settings.audiences.includes(audience))) {
     throw new BearerError('audience', `The access token is for another resource: request one for ${settings.resource}.`)
   }

@@ -8,10 +8,19 @@ export interface IssuerMetadata {
   introspection_endpoint?: string
 }
 
+/** Issuer identifiers compare as the tokens' `iss` does here: a trailing slash aside. */
+function sameIssuer(a: string, b: string): boolean {
+  return a.replace(/\/$/, '') === b.replace(/\/$/, '')
+}
+
+let mismatchLogged = false
+
 /**
  * Fetches an authorization server's metadata: OpenID discovery first (Auth0, Keycloak, Clerk
  * publish it), then RFC 8414. Rejects with an `unavailable` {@link BearerError} (503) when neither
- * answers within 5 s, so a request never hangs on a dead issuer.
+ * answers within 5 s, so a request never hangs on a dead issuer, and when the document names
+ * another issuer than the one asked (RFC 8414 §3.3: its keys and endpoints are not that issuer's
+ * to vouch for).
  *
  * @example
  * ```ts
@@ -25,6 +34,13 @@ export async function fetchIssuerMetadata(issuer: string): Promise<IssuerMetadat
     if (!response?.ok) continue
     const metadata: unknown = await response.json().catch(() => undefined)
     if (!isRecord(metadata)) continue
+    if (typeof metadata.issuer !== 'string' || !sameIssuer(metadata.issuer, issuer)) {
+      if (!mismatchLogged) {
+        mismatchLogged = true
+        console.error(`[nuxt-mcp-elicitation] The metadata at ${base}${path} names the issuer ${JSON.stringify(metadata.issuer)}, not ${issuer}: its keys are not used. List the issuer exactly as its metadata names it in NUXT_MCP_AUTH_ISSUERS. (Logged once.)`)
+      }
+      throw new BearerError('unavailable', `The authorization server ${issuer} could not be used: its metadata names another issuer.`)
+    }
     return {
       issuer,
       ...(typeof metadata.jwks_uri === 'string' && { jwks_uri: metadata.jwks_uri }),

@@ -18,6 +18,8 @@ export interface OAuthSettings {
   resource: string
   /** `aud` values accepted; by default the resource identifier alone. */
   audiences: string[]
+  /** Whether the endpoint set its own `auth.audiences`: then an app-vouched token must name one. */
+  audiencesSet: boolean
   /** Scopes every request's token must carry. */
   scopes: string[]
   clockToleranceSeconds: number
@@ -56,6 +58,7 @@ export function resolveOAuthSettings(config: McpServerConfig, route: string): OA
     issuers,
     resource,
     audiences: audiences.length > 0 ? audiences : [resource],
+    audiencesSet: audiences.length > 0,
     scopes: toList(config.auth.scopes),
     clockToleranceSeconds: config.auth.clockToleranceSeconds,
     metadataUrl,

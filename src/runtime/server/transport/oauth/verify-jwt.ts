@@ -1,5 +1,5 @@
 import { createRemoteJWKSet, decodeJwt, errors, jwtVerify } from 'jose'
-import type { JWTPayload } from 'jose'
+import type { JWTHeaderParameters, JWTPayload } from 'jose'
 import { BearerError } from './bearer-error'
 import { cachePerIssuer, fetchIssuerMetadata } from './issuer-metadata'
 import type { OAuthSettings } from './settings'
@@ -18,6 +18,7 @@ function describe(error: unknown, settings: OAuthSettings): BearerError {
   if (error instanceof errors.JWTClaimValidationFailed) {
     if (error.claim === 'aud') return new BearerError('audience', `The access token is for another resource: request one for ${settings.resource}.`)
     if (error.claim === 'iss') return new BearerError('issuer', 'The access token comes from an authorization server this endpoint does not accept.')
+    if (error.claim === 'exp' && error.reason === 'missing') return new BearerError('malformed', 'The access token has no expiry (exp): tokens that never expire are refused. Have the authorization server set one.')
     return new BearerError('malformed', `The access token's "${error.claim}" claim is not valid.`)
   }
   if (error instanceof errors.JWSSignatureVerificationFailed || error instanceof errors.JWKSNoMatchingKey) {
@@ -29,10 +30,30 @@ function describe(error: unknown, settings: OAuthSettings): BearerError {
   return new BearerError('malformed', 'The access token is not a valid JWT.')
 }
 
+/** `at+jwt`, however the header spells it (`application/at+jwt` too, RFC 9068 §2.1). */
+function isAccessTokenType(header: JWTHeaderParameters): boolean {
+  return typeof header.typ === 'string' && header.typ.toLowerCase().replace(/^application\//, '') === 'at+jwt'
+}
+
+/**
+ * An OpenID Connect ID token, signed by the same issuer with the same keys, says who signed in to
+ * a client: it is not an access token for this endpoint. Refused unless typed `at+jwt`: a
+ * `nonce`, Keycloak's `typ: "ID"`, or an audience that is the token's own client (`azp`).
+ */
+function refuseIdToken(payload: JWTPayload, header: JWTHeaderParameters): void {
+  if (isAccessTokenType(header)) return
+  const audiences = typeof payload.aud === 'string' ? [payload.aud] : payload.aud ?? []
+  const forItsOwnClient = typeof payload.azp === 'string' && audiences.includes(payload.azp)
+  if (payload.nonce !== undefined || payload.typ === 'ID' || forItsOwnClient) {
+    throw new BearerError('malformed', 'The token is an OpenID Connect ID token, not an access token: send the access token the authorization server issued for this endpoint.')
+  }
+}
+
 /**
  * Verifies JWT access tokens against their issuer's JWKS (found through the issuer's metadata,
- * cached; refreshed when a token names an unknown key): signature, issuer, audience, expiry with a
- * clock-skew tolerance. Resolves with the claims, or rejects with a {@link BearerError}.
+ * cached; refreshed when a token names an unknown key): signature, issuer, audience, expiry (which
+ * it must have) with a clock-skew tolerance, and that it is not an ID token. Resolves with the
+ * claims, or rejects with a {@link BearerError}.
  *
  * @example
  * ```ts
@@ -53,7 +74,8 @@ export function createJwtVerifier(settings: OAuthSettings): (token: string) => P
       }
       const issuer = settings.issuers.find(candidate => candidate.replace(/\/$/, '') === String(unverified.iss ?? '').replace(/\/$/, ''))
       if (!issuer) throw new BearerError('issuer', 'The access token comes from an authorization server this endpoint does not accept.')
-      const { payload } = await jwtVerify(token, await keys(issuer), { issuer: unverified.iss, audience: settings.audiences, clockTolerance: settings.clockToleranceSeconds })
+      const { payload, protectedHeader } = await jwtVerify(token, await keys(issuer), { issuer: unverified.iss, audience: settings.audiences, clockTolerance: settings.clockToleranceSeconds, requiredClaims: ['exp'] })
+      refuseIdToken(payload, protectedHeader)
       return payload
     }
     catch (error) {

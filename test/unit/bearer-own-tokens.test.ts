@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest'
+import { createBearerCheck } from '../../src/runtime/server/transport/oauth/bearer'
+import type { OAuthSettings } from '../../src/runtime/server/transport/oauth/settings'
+
+// Opaque tokens the app vouches for (mcp:auth:token) get no network check, so this runs the
+// endpoint's own rule alone: where an endpoint sets its own audiences, a vouched-for token must
+// name one of them (else a key made for one endpoint opens any other whose scopes it carries).
+function settings(audiences: string[] | undefined): OAuthSettings {
+  const resource = 'https://mcp.example.com/mcp/admin'
+  return {
+    issuers: ['https://auth.example.com/'],
+    resource,
+    audiences: audiences ?? [resource],
+    audiencesSet: audiences !== undefined,
+    scopes: ['mcp:admin'],
+    clockToleranceSeconds: 60,
+    metadataUrl: 'https://mcp.example.com/.well-known/oauth-protected-resource/mcp/admin',
+  }
+}
+
+const exp = () => Math.floor(Date.now() / 1000) + 60
+
+describe('a token the app vouches for', () => {
+  it('needs one of the endpoint\'s own audiences when the endpoint sets them', async () => {
+    const check = createBearerCheck(settings(['admin-keys']))
+    const withoutAudience = await check('Bearer key-1', async () => ({ sub: 'bob', scope: 'mcp:admin', exp: exp() }))
+    expect(withoutAudience).toBeInstanceOf(Response)
+    expect((withoutAudience as Response).status).toBe(401)
+    expect(await (withoutAudience as Response).text()).toMatch(/names no audience/)
+    const withIt = await check('Bearer key-1', async () => ({ sub: 'bob', scope: 'mcp:admin', exp: exp(), aud: 'admin-keys' }))
+    expect(withIt).toMatchObject({ principal: 'bob' })
+    const withAnother = await check('Bearer key-1', async () => ({ sub: 'bob', scope: 'mcp:admin', exp: exp(), aud: 'tools-keys' }))
+    expect((withAnother as Response).status).toBe(401)
+  })
+
+  it('needs none where the endpoint keeps the default audience (one endpoint apps work as before)', async () => {
+    const check = createBearerCheck(settings(undefined))
+    expect(await check('Bearer key-1', async () => ({ sub: 'bob', scope: 'mcp:admin', exp: exp() }))).toMatchObject({ principal: 'bob' })
+  })
+})
