@@ -43,4 +43,15 @@ const provider = new Provider(issuer, {
     },
   },
 })
+// How many introspection requests reached it, for the tests that check what is spared the
+// authorization server (GET /test/introspections).
+let introspections = 0
+provider.use(async (ctx, next) => {
+  if (ctx.method === 'GET' && ctx.path === '/test/introspections') {
+    ctx.body = { count: introspections }
+    return
+  }
+  if (ctx.method === 'POST' && ctx.path === '/token/introspection') introspections++
+  await next()
+})
 provider.listen(port, '127.0.0.1', () => console.log(`oidc ready ${issuer}`))

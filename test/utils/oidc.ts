@@ -11,6 +11,8 @@ export interface AuthorizationServer {
   port: number
   /** A client-credentials access token for `resource` (default: the provider's default resource). */
   clientToken: (client?: TestClient, options?: { resource?: string, scope?: string }) => Promise<string>
+  /** How many introspection requests reached the server since it started. */
+  introspections: () => Promise<number>
   /** Revokes a token at the revocation endpoint (RFC 7009), as the client it was issued to. */
   revoke: (token: string, client: TestClient) => Promise<void>
   /**
@@ -92,6 +94,11 @@ export async function startAuthorizationServer(resource: string, options: { toke
       const body: unknown = await response.json()
       if (!response.ok || typeof body !== 'object' || body === null || !('access_token' in body) || typeof body.access_token !== 'string') throw new Error(`no token: ${response.status} ${JSON.stringify(body)}`)
       return body.access_token
+    },
+    async introspections() {
+      const body: unknown = await (await fetch(`${issuer}/test/introspections`)).json()
+      if (typeof body !== 'object' || body === null || !('count' in body) || typeof body.count !== 'number') throw new Error(`no count: ${JSON.stringify(body)}`)
+      return body.count
     },
     async revoke(token, client) {
       const response = await fetch(`${issuer}/token/revocation`, {

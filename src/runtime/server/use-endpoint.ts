@@ -101,6 +101,11 @@ export function useMcpSharedState(config: McpServerConfig, route: string): Promi
   return shared
 }
 
+/** Nuxt's `app.baseURL` (`NUXT_APP_BASE_URL`), under which Nitro serves every handler; `/` when unset. */
+export function baseUrlOf(runtime: { app?: { baseURL?: unknown } }): string {
+  return typeof runtime.app?.baseURL === 'string' && runtime.app.baseURL ? runtime.app.baseURL : '/'
+}
+
 /**
  * The MCP endpoint `event` was routed to, created on first use (so a server that never serves
  * MCP pays nothing) and closed with Nitro.
@@ -134,6 +139,7 @@ export function useMcpEndpointAt(route: string, appConfig: McpServerConfig): Mcp
     definitions: definitionsAt(route),
     config,
     route,
+    baseURL: baseUrlOf(useRuntimeConfig()),
     production: !import.meta.dev,
     // Each hook is asked per request whether anyone listens (hooks may be added at run time): an
     // empty `callHook` still costs a `console.createTask` and a promise chain.

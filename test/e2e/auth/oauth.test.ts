@@ -27,6 +27,8 @@ function env(origin: string): Record<string, string> {
     NUXT_MCP_AUTH_CLOCK_TOLERANCE_SECONDS: '1',
     NUXT_MCP_AUTH_INTROSPECTION_CLIENT_ID: 'mcp-server',
     NUXT_MCP_AUTH_INTROSPECTION_CLIENT_SECRET: TEST_CLIENTS['mcp-server'],
+    // So a test can be a caller of its own (X-Forwarded-For): callers are counted apart.
+    NUXT_MCP_TRUSTED_PROXIES: '127.0.0.1',
   }
 }
 
@@ -149,6 +151,23 @@ describe('the MCP endpoint as an OAuth resource server', () => {
     const revoked = await call(token)
     expect(revoked.status).toBe(401)
     expect(revoked.message.error?.message).toMatch(/not active \(expired, revoked or unknown/)
+  })
+
+  it('spares the authorization server unknown opaque tokens: one sent again is remembered, and a caller sending many gets 429', async () => {
+    const from = (address: string, token: string) => postModern(app.url, 'tools/call', { name: 'whoami', arguments: {} }, { headers: { 'authorization': `Bearer ${token}`, 'x-forwarded-for': address } })
+    const before = await as.introspections()
+    for (let n = 0; n < 5; n++) expect((await from('10.9.9.1', 'unknown-opaque-token-sent-again')).status).toBe(401)
+    expect(await as.introspections()).toBe(before + 1)
+    // 20 different unknown tokens in 10 s from one caller; the next is refused without asking.
+    for (let n = 0; n < 20; n++) expect((await from('10.9.9.2', `unknown-opaque-token-${n}`)).status).toBe(401)
+    const throttled = await from('10.9.9.2', 'unknown-opaque-token-20')
+    expect(throttled.status).toBe(429)
+    expect(throttled.headers.get('retry-after')).toBe('10')
+    expect(throttled.message.error?.message).toMatch(/Too many access tokens the authorization server does not know came from this caller/)
+    expect(await as.introspections()).toBe(before + 21)
+    // Another caller, and a valid token of any caller, are not held up.
+    expect((await from('10.9.9.3', 'unknown-opaque-token-elsewhere')).status).toBe(401)
+    expect((await from('10.9.9.3', await as.clientToken('opaque'))).status).toBe(200)
   })
 
   it('lets the app vouch for its own opaque tokens (mcp:auth:token), still checking expiry and audience; its failure is a 503', async () => {

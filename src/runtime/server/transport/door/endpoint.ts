@@ -42,6 +42,8 @@ export interface McpEndpointOptions {
   config: McpServerConfig
   /** Where the endpoint is served (`mcp.route`): part of the OAuth resource identifier. */
   route?: string
+  /** Nuxt's `app.baseURL`, which Nitro serves every handler under: part of it too. */
+  baseURL?: string
   production: boolean
   /** The app's `mcp:auth` hooks. */
   authenticate?: McpAppHook<McpAuthContext>
@@ -123,7 +125,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const trustedProxies = toList(config.trustedProxies)
   const policy: OriginPolicy = { allowedHosts: toList(config.allowedHosts), allowedOrigins: toList(config.allowedOrigins), ...(publicHost && { publicHost }) }
 
-  const oauth = resolveOAuthSettings(config, endpointRoute)
+  const oauth = resolveOAuthSettings(config, endpointRoute, options.baseURL)
   const bearer = oauth && createBearerCheck(oauth)
 
   /**
@@ -139,7 +141,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
         const context: McpTokenContext = { token, event, route: endpointRoute, resource: oauth.resource }
         await verifyToken(context)
         return context.claims
-      }))
+      }), clientAddressOf(event.node.req, trustedProxies))
       if (verified instanceof Response) return verified
       auth.authInfo = verified.authInfo
       auth.principal = verified.principal

@@ -1,5 +1,8 @@
-/** Why a token was refused; `unavailable` (503) when the issuer could not be reached. */
-export type BearerFailure = 'malformed' | 'signature' | 'issuer' | 'audience' | 'expired' | 'inactive' | 'unavailable'
+/**
+ * Why a token was refused; `unavailable` (503) when the issuer could not be reached, `throttled`
+ * (429) when a caller sent too many tokens the issuer did not know.
+ */
+export type BearerFailure = 'malformed' | 'signature' | 'issuer' | 'audience' | 'expired' | 'inactive' | 'unavailable' | 'throttled'
 
 /**
  * A refused token: the kind (for the status and the challenge) and a message naming the cause and

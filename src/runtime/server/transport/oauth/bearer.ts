@@ -17,9 +17,13 @@ export type VerifyOpaqueToken = (token: string) => Promise<JWTPayload | undefine
 
 /**
  * Checks the Authorization header of one request: the caller, or the response that refuses it.
- * `verifyOpaque` is asked first about a token that is not a JWT.
+ * `verifyOpaque` is asked first about a token that is not a JWT; `address` (the client's) counts
+ * the unknown opaque tokens a caller sends.
  */
-export type BearerCheck = (authorization: string | undefined, verifyOpaque?: VerifyOpaqueToken) => Promise<BearerCaller | Response>
+export type BearerCheck = (authorization: string | undefined, verifyOpaque?: VerifyOpaqueToken, address?: string) => Promise<BearerCaller | Response>
+
+/** The `Retry-After` of a caller throttled for unknown opaque tokens: the window it is counted in. */
+const CALLER_RETRY_AFTER_S = 10
 
 /** Three base64url segments: a JWS compact serialization. Opaque tokens are anything else. */
 function looksLikeJwt(token: string): boolean {
@@ -36,11 +40,12 @@ function scopesOf(payload: JWTPayload): string[] {
   return Array.isArray(scope) ? scope.filter((item): item is string => typeof item === 'string') : []
 }
 
-function refuse(settings: OAuthSettings, status: 401 | 403 | 503, message: string, challenge?: Record<string, string>): Response {
+function refuse(settings: OAuthSettings, status: 401 | 403 | 429 | 503, message: string, challenge?: Record<string, string>): Response {
   // The scope too, as MCP 2025-11-25 asks: a client requests what the endpoint needs up front.
   const scope = settings.scopes.length > 0 ? { scope: settings.scopes.join(' ') } : {}
   const params = { ...challenge, ...scope, resource_metadata: settings.metadataUrl }
   const header = `Bearer ${Object.entries(params).map(([name, value]) => `${name}=${quoted(value)}`).join(', ')}`
+  if (status === 429) return jsonRpcError(429, -32000, message, { 'retry-after': String(CALLER_RETRY_AFTER_S) })
   return jsonRpcError(status, status === 503 ? -32000 : -32001, message, status === 503 ? { 'retry-after': '5' } : { 'www-authenticate': header })
 }
 
@@ -61,7 +66,7 @@ function refuse(settings: OAuthSettings, status: 401 | 403 | 503, message: strin
 export function createBearerCheck(settings: OAuthSettings): BearerCheck {
   const verifyJwt = createJwtVerifier(settings)
   const introspect = settings.introspection && createIntrospector({ ...settings, introspection: settings.introspection })
-  async function claimsOf(token: string, verifyOpaque: VerifyOpaqueToken | undefined): Promise<JWTPayload> {
+  async function claimsOf(token: string, verifyOpaque: VerifyOpaqueToken | undefined, address: string | undefined): Promise<JWTPayload> {
     if (looksLikeJwt(token)) return verifyJwt(token)
     const own = await verifyOpaque?.(token).catch((error: unknown) => {
       // The app's check failing (its database down) is not the caller's fault: 503, logged.
@@ -69,20 +74,21 @@ export function createBearerCheck(settings: OAuthSettings): BearerCheck {
       throw new BearerError('unavailable', 'The access token could not be checked; retry later.')
     })
     if (own) return checkOwnClaims(own, settings)
-    if (introspect) return introspect(token)
+    if (introspect) return introspect(token, address)
     throw new BearerError('malformed', 'The access token is not a JWT, and this endpoint accepts JWT access tokens from its authorization server only: send the token it issued.')
   }
-  return async (authorization, verifyOpaque) => {
+  return async (authorization, verifyOpaque, address) => {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')
     if (!authorization) return refuse(settings, 401, `Unauthorized: this MCP endpoint needs an OAuth access token (Authorization: Bearer …); its authorization server is named in ${settings.metadataUrl}.`)
     if (!match) return refuse(settings, 401, 'Unauthorized: the Authorization header must be "Bearer <access token>".', { error: 'invalid_request', error_description: 'Expected a Bearer token' })
     let payload: JWTPayload
     try {
-      payload = await claimsOf(match[1]!, verifyOpaque)
+      payload = await claimsOf(match[1]!, verifyOpaque, address)
     }
     catch (error) {
       const failure = error instanceof BearerError ? error : new BearerError('malformed', 'The access token could not be verified.')
       if (failure.kind === 'unavailable') return refuse(settings, 503, `Service unavailable: ${failure.message}`)
+      if (failure.kind === 'throttled') return refuse(settings, 429, `Too many requests: ${failure.message}`)
       return refuse(settings, 401, `Unauthorized: ${failure.message}`, { error: 'invalid_token', error_description: failure.message })
     }
     const scopes = scopesOf(payload)

@@ -70,3 +70,47 @@ export function cachePerIssuer<T>(load: (issuer: string) => Promise<T>): (issuer
     return entry
   }
 }
+
+const refusedLogged = new Set<string>()
+
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin
+  }
+  catch {
+    return undefined
+  }
+}
+
+/** `localhost`, `*.localhost`, 127.0.0.0/8 and `::1`: traffic that never leaves the machine. */
+function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname.endsWith('.localhost') || /^127(?:\.\d{1,3}){3}$/.test(hostname) || hostname === '[::1]'
+}
+
+/**
+ * `url` when an issuer's key set or introspection endpoint may be used at it: over `https`, on
+ * loopback, or on the issuer's own origin (an `http` issuer was chosen so by whoever configured
+ * it, e.g. a container network). Anything else would send the introspection secret, or fetch
+ * the keys that decide who is let in, in cleartext to another host: a `BearerError` (503) and a
+ * log line naming the URL instead.
+ *
+ * @example
+ * ```ts
+ * const jwks = new URL(usableEndpoint(metadata.jwks_uri, issuer, 'jwks_uri'))
+ * ```
+ */
+export function usableEndpoint(url: string, issuer: string, what: string): string {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  }
+  catch {
+    throw new BearerError('unavailable', `The authorization server ${issuer} names a ${what} that is not a URL.`)
+  }
+  if (parsed.protocol === 'https:' || (parsed.protocol === 'http:' && (isLoopback(parsed.hostname) || originOf(issuer) === parsed.origin))) return url
+  if (!refusedLogged.has(url)) {
+    refusedLogged.add(url)
+    console.error(`[nuxt-mcp-elicitation] The ${what} ${url} of ${issuer} is not used: it is neither https, nor on loopback, nor on the issuer's own origin. (Logged once.)`)
+  }
+  throw new BearerError('unavailable', `The authorization server ${issuer} could not be used: its ${what} is not served over https.`)
+}

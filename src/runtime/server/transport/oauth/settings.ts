@@ -29,26 +29,43 @@ export interface OAuthSettings {
   introspection?: IntrospectionSettings
 }
 
+/** `/app1/` → `/app1`, `/` → `` : a path prefix to put before another. */
+function prefixOf(path: string): string {
+  return path.replace(/\/+$/, '')
+}
+
 /**
  * The OAuth settings, or `undefined` when `mcp.auth.issuers` is empty (OAuth off). Throws with the
  * option to set when the resource identifier cannot be known: it is never derived from the
  * request's Host header, which a client controls.
  *
+ * The resource is the public URL, its path kept (a prefix a proxy adds: `https://host/app1/`),
+ * then Nuxt's `app.baseURL` (`baseURL`), then the route: where clients reach the endpoint, so
+ * two apps on one origin never share a resource. Its metadata is served by this app under the
+ * same prefixes, and named in every 401 (`resource_metadata`); with the default prefixes that is
+ * RFC 9728's well-known URL.
+ *
  * @example
  * ```ts
- * const oauth = resolveOAuthSettings(config, '/mcp')
+ * const oauth = resolveOAuthSettings(config, '/mcp', useRuntimeConfig().app.baseURL)
  * ```
  */
-export function resolveOAuthSettings(config: McpServerConfig, route: string): OAuthSettings | undefined {
+export function resolveOAuthSettings(config: Pick<McpServerConfig, 'auth' | 'publicUrl'>, route: string, baseURL = '/'): OAuthSettings | undefined {
   const issuers = toList(config.auth.issuers)
   if (issuers.length === 0) return undefined
-  const base = config.auth.resource || (config.publicUrl ? new URL(route, config.publicUrl).href : '')
+  const publicUrl = config.publicUrl ? new URL(config.publicUrl) : undefined
+  const served = publicUrl && `${publicUrl.origin}${prefixOf(publicUrl.pathname)}${prefixOf(baseURL)}`
+  const base = config.auth.resource || (served ? `${served}${route}` : '')
   if (!base) {
     throw new Error('[nuxt-mcp-elicitation] mcp.auth is on but the resource identifier is unknown: set NUXT_MCP_PUBLIC_URL (the address clients use; the resource is it plus the route) or NUXT_MCP_AUTH_RESOURCE.')
   }
   const resource = new URL(base).href
   const resourceUrl = new URL(resource)
-  const metadataUrl = new URL(`/.well-known/oauth-protected-resource${resourceUrl.pathname === '/' ? '' : resourceUrl.pathname}`, resourceUrl.origin).href
+  // Where this app serves the document (its handler sits under app.baseURL, behind any proxy
+  // prefix); a resource set by hand keeps RFC 9728's well-known URL at its origin.
+  const metadataUrl = !config.auth.resource && served
+    ? `${served}/.well-known/oauth-protected-resource${route}`
+    : new URL(`/.well-known/oauth-protected-resource${resourceUrl.pathname === '/' ? '' : resourceUrl.pathname}`, resourceUrl.origin).href
   const audiences = toList(config.auth.audiences)
   const { clientId, clientSecret, endpoint, issuer } = config.auth.introspection
   if (clientId && !clientSecret) {

@@ -1,7 +1,7 @@
 import { createRemoteJWKSet, decodeJwt, errors, jwtVerify } from 'jose'
 import type { JWTHeaderParameters, JWTPayload } from 'jose'
 import { BearerError } from './bearer-error'
-import { cachePerIssuer, fetchIssuerMetadata } from './issuer-metadata'
+import { cachePerIssuer, fetchIssuerMetadata, usableEndpoint } from './issuer-metadata'
 import type { OAuthSettings } from './settings'
 
 /** An authorization server's keys, as far as verification needs them. */
@@ -9,7 +9,7 @@ async function keysOf(issuer: string): Promise<ReturnType<typeof createRemoteJWK
   const { jwks_uri } = await fetchIssuerMetadata(issuer)
   if (!jwks_uri) throw new BearerError('unavailable', `The authorization server ${issuer} publishes no jwks_uri, so its JWT access tokens cannot be verified.`)
   // Cached keys stay usable while the issuer is down; an unknown `kid` refetches (key rotation).
-  return createRemoteJWKSet(new URL(jwks_uri), { cacheMaxAge: Number.POSITIVE_INFINITY, cooldownDuration: 5000 })
+  return createRemoteJWKSet(new URL(usableEndpoint(jwks_uri, issuer, 'jwks_uri')), { cacheMaxAge: Number.POSITIVE_INFINITY, cooldownDuration: 5000 })
 }
 
 function describe(error: unknown, settings: OAuthSettings): BearerError {
