@@ -80,7 +80,7 @@ export default defineNuxtModule<ModuleOptions>({
       legacy: options.legacy ?? true,
       listChanged: options.listChanged ?? false,
       auth: {
-        issuers: [], resource: '', audiences: [], scopes: [], clockToleranceSeconds: 60, ...options.auth,
+        issuers: [], resource: '', audiences: [], scopes: [], clockToleranceSeconds: 60, jwksMaxAgeSeconds: 3600, ...options.auth,
         // No secret option: it comes from NUXT_MCP_AUTH_INTROSPECTION_CLIENT_SECRET at run time,
         // like the state secret, never baked into .output.
         introspection: { clientId: '', endpoint: '', issuer: '', ...options.auth?.introspection, clientSecret: '' },

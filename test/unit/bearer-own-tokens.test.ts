@@ -14,6 +14,7 @@ function settings(audiences: string[] | undefined): OAuthSettings {
     audiencesSet: audiences !== undefined,
     scopes: ['mcp:admin'],
     clockToleranceSeconds: 60,
+    jwksMaxAgeMs: 3_600_000,
     metadataUrl: 'https://mcp.example.com/.well-known/oauth-protected-resource/mcp/admin',
   }
 }

@@ -8,7 +8,7 @@ import { resolveOAuthSettings } from '../../src/runtime/server/transport/oauth/s
 function config(publicUrl: string, resource = ''): Pick<McpServerConfig, 'auth' | 'publicUrl'> {
   return {
     publicUrl,
-    auth: { issuers: ['https://auth.example.com/'], resource, audiences: [], scopes: [], clockToleranceSeconds: 60, introspection: { clientId: '', clientSecret: '', endpoint: '', issuer: '' } },
+    auth: { issuers: ['https://auth.example.com/'], resource, audiences: [], scopes: [], clockToleranceSeconds: 60, jwksMaxAgeSeconds: 3600, introspection: { clientId: '', clientSecret: '', endpoint: '', issuer: '' } },
   }
 }
 

@@ -126,7 +126,9 @@ describe('the MCP endpoint as an OAuth resource server', () => {
     const inFiveMinutes = Math.floor(Date.now() / 1000) + 300
     await expectRefusal(await as.sign({ iss: as.issuer, aud: resource, sub: 'alice', scope: 'mcp:tools', exp: inFiveMinutes, nonce: 'n-1' }, 'JWT'), 401, /an OpenID Connect ID token, not an access token/)
     await expectRefusal(await as.sign({ iss: as.issuer, aud: resource, sub: 'alice', scope: 'mcp:tools', exp: inFiveMinutes, typ: 'ID' }), 401, /ID token/)
-    await expectRefusal(await as.sign({ iss: as.issuer, aud: [resource, 'web-app'], azp: 'web-app', sub: 'alice', scope: 'mcp:tools', exp: inFiveMinutes }, 'JWT'), 401, /ID token/)
+    await expectRefusal(await as.sign({ iss: as.issuer, aud: [resource, 'web-app'], azp: 'web-app', sub: 'alice', exp: inFiveMinutes }, 'JWT'), 401, /ID token/)
+    // A Keycloak access token whose audiences include its own client is one (typ "Bearer", a scope).
+    expect((await call(await as.sign({ iss: as.issuer, aud: [resource, 'web-app'], azp: 'web-app', typ: 'Bearer', sub: 'alice', scope: 'mcp:tools', exp: inFiveMinutes }, 'JWT'))).status).toBe(200)
     // The same claims typed as an access token (RFC 9068) are one.
     expect((await call(await as.sign({ iss: as.issuer, aud: resource, sub: 'alice', scope: 'mcp:tools', exp: inFiveMinutes, client_id: 'web-app' }, 'at+jwt'))).status).toBe(200)
     const shortToken = await shortLived.clientToken()
@@ -204,6 +206,30 @@ describe('the MCP endpoint as an OAuth resource server', () => {
     }
     finally {
       await misnamed.stop()
+    }
+  })
+
+  it('fetches an issuer\'s keys again after auth.jwksMaxAgeSeconds: a key the issuer dropped stops verifying', async () => {
+    // An authorization server and an app of their own: the keys are rotated here.
+    const port = await freePort()
+    const rotating = await startAuthorizationServer(`http://127.0.0.1:${port}/mcp`)
+    const app2 = await startRuntime({ target: 'node', root: fixtureDir('oauth'), port, env: { ...env(`http://127.0.0.1:${port}`), NUXT_MCP_AUTH_ISSUERS: rotating.issuer, NUXT_MCP_AUTH_JWKS_MAX_AGE_SECONDS: '1' } })
+    try {
+      const signedWithOldKey = await rotating.clientToken()
+      const callApp2 = (token: string) => postModern(app2.url, 'tools/call', { name: 'whoami', arguments: {} }, { headers: { authorization: `Bearer ${token}` } })
+      const keysFetchedAt = Date.now()
+      expect((await callApp2(signedWithOldKey)).status).toBe(200)
+      await rotating.restartWithNewKeys()
+      // Past the keys' age the next token makes them fetched again, and the old key is gone.
+      await new Promise(done => setTimeout(done, Math.max(0, keysFetchedAt + 1500 - Date.now())))
+      const refused = await callApp2(signedWithOldKey)
+      expect(refused.status).toBe(401)
+      expect(refused.message.error?.message).toMatch(/signature does not verify/)
+      expect((await callApp2(await rotating.clientToken())).status).toBe(200)
+    }
+    finally {
+      await app2.stop()
+      await rotating.stop()
     }
   })
 

@@ -59,6 +59,8 @@ export interface McpServerConfig {
     scopes: string[] | string
     /** Seconds of clock skew accepted on `exp`/`nbf`. */
     clockToleranceSeconds: number
+    /** Seconds an issuer's keys are used before they are fetched again (a key it dropped stops verifying then). */
+    jwksMaxAgeSeconds: number
     /** Opaque tokens: checked at the issuer's introspection endpoint as this client; off while `clientId` is empty. */
     introspection: { clientId: string, clientSecret: string, endpoint: string, issuer: string }
   }

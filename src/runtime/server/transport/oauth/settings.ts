@@ -23,6 +23,8 @@ export interface OAuthSettings {
   /** Scopes every request's token must carry. */
   scopes: string[]
   clockToleranceSeconds: number
+  /** How long an issuer's keys are used before they are fetched again. */
+  jwksMaxAgeMs: number
   /** Where the Protected Resource Metadata document is served (RFC 9728). */
   metadataUrl: string
   /** Set when opaque tokens are introspected (`mcp.auth.introspection.clientId` is set). */
@@ -78,6 +80,8 @@ export function resolveOAuthSettings(config: Pick<McpServerConfig, 'auth' | 'pub
     audiencesSet: audiences.length > 0,
     scopes: toList(config.auth.scopes),
     clockToleranceSeconds: config.auth.clockToleranceSeconds,
+    // (An older config without the key: the default, never "forever".)
+    jwksMaxAgeMs: (Number(config.auth.jwksMaxAgeSeconds) > 0 ? Number(config.auth.jwksMaxAgeSeconds) : 3600) * 1000,
     metadataUrl,
     ...(clientId && { introspection: { issuer: issuer || issuers[0]!, endpoint, clientId, clientSecret } }),
   }

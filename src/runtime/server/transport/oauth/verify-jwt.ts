@@ -5,11 +5,13 @@ import { cachePerIssuer, fetchIssuerMetadata, usableEndpoint } from './issuer-me
 import type { OAuthSettings } from './settings'
 
 /** An authorization server's keys, as far as verification needs them. */
-async function keysOf(issuer: string): Promise<ReturnType<typeof createRemoteJWKSet>> {
+async function keysOf(issuer: string, maxAgeMs: number): Promise<ReturnType<typeof createRemoteJWKSet>> {
   const { jwks_uri } = await fetchIssuerMetadata(issuer)
   if (!jwks_uri) throw new BearerError('unavailable', `The authorization server ${issuer} publishes no jwks_uri, so its JWT access tokens cannot be verified.`)
-  // Cached keys stay usable while the issuer is down; an unknown `kid` refetches (key rotation).
-  return createRemoteJWKSet(new URL(usableEndpoint(jwks_uri, issuer, 'jwks_uri')), { cacheMaxAge: Number.POSITIVE_INFINITY, cooldownDuration: 5000 })
+  // Cached keys stay usable while the issuer is down, for `maxAgeMs` (auth.jwksMaxAgeSeconds):
+  // then fetched again, so a key the issuer dropped (compromised, rotated out) stops verifying.
+  // An unknown `kid` refetches at once (key rotation).
+  return createRemoteJWKSet(new URL(usableEndpoint(jwks_uri, issuer, 'jwks_uri')), { cacheMaxAge: maxAgeMs, cooldownDuration: 5000 })
 }
 
 function describe(error: unknown, settings: OAuthSettings): BearerError {
@@ -38,13 +40,15 @@ function isAccessTokenType(header: JWTHeaderParameters): boolean {
 /**
  * An OpenID Connect ID token, signed by the same issuer with the same keys, says who signed in to
  * a client: it is not an access token for this endpoint. Refused unless typed `at+jwt`: a
- * `nonce`, Keycloak's `typ: "ID"`, or an audience that is the token's own client (`azp`).
+ * `nonce`, Keycloak's `typ: "ID"`, or an audience that is the token's own client (`azp`) with no
+ * scope and no Keycloak `typ: "Bearer"` (access tokens carry one or the other; ID tokens neither).
  */
 function refuseIdToken(payload: JWTPayload, header: JWTHeaderParameters): void {
   if (isAccessTokenType(header)) return
   const audiences = typeof payload.aud === 'string' ? [payload.aud] : payload.aud ?? []
   const forItsOwnClient = typeof payload.azp === 'string' && audiences.includes(payload.azp)
-  if (payload.nonce !== undefined || payload.typ === 'ID' || forItsOwnClient) {
+  const accessTokenSigns = payload.typ === 'Bearer' || payload.scope !== undefined || payload.scp !== undefined
+  if (payload.nonce !== undefined || payload.typ === 'ID' || (forItsOwnClient && !accessTokenSigns)) {
     throw new BearerError('malformed', 'The token is an OpenID Connect ID token, not an access token: send the access token the authorization server issued for this endpoint.')
   }
 }
@@ -62,7 +66,7 @@ function refuseIdToken(payload: JWTPayload, header: JWTHeaderParameters): void {
  * ```
  */
 export function createJwtVerifier(settings: OAuthSettings): (token: string) => Promise<JWTPayload> {
-  const keys = cachePerIssuer(keysOf)
+  const keys = cachePerIssuer(issuer => keysOf(issuer, settings.jwksMaxAgeMs))
   return async (token) => {
     try {
       let unverified: JWTPayload
