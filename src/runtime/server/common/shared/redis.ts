@@ -1,6 +1,7 @@
 import type { Redis, RedisOptions } from 'ioredis'
 import { McpStoreUnavailableError, SHARED_STATE_UNAVAILABLE } from '../store/store'
 import type { McpSharedState } from './shared-state'
+import { BOUNDED_APPEND, CAPPED_HASH_SET, CLAIM, RANK_WITHIN } from './redis-scripts'
 
 export interface RedisStateOptions {
   /** `redis://…` or `rediss://…` (`NUXT_MCP_REDIS_URL`). */
@@ -14,54 +15,6 @@ export interface RedisStateOptions {
 const COMMAND_TIMEOUT_MS = 2000
 /** How long the state waits for its first connection before it is used anyway. */
 const FIRST_CONNECTION_WAIT_MS = 2000
-
-/**
- * HSET of one field, refused (0) when the field is new and the hash already holds ARGV[3] fields,
- * and (-1) when KEYS[2] is given and gone; the checks and the write are one step in Redis, so the
- * cap holds across instances, and a write cannot bring back a hash its owner's removal took.
- */
-const CAPPED_HASH_SET = `
-if KEYS[2] and redis.call('EXISTS', KEYS[2]) == 0 then return -1 end
-if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 and redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-redis.call('PEXPIRE', KEYS[1], ARGV[4])
-return 1`
-
-/**
- * SET NX with a token of the caller's, that also says yes when the key already holds that token:
- * a claim Redis applied but whose reply was lost (Redis killed between the two) is re-sent by
- * ioredis once the connection is back, and a plain SET NX would then refuse the claim's own
- * maker, who would wait for a step nobody runs (found by the chaos run).
- */
-const CLAIM = `
-local held = redis.call('GET', KEYS[1])
-if held then return held == ARGV[1] and 1 or 0 end
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-return 1`
-
-/** RPUSH of ARGV[3..] with PEXPIRE ARGV[1]; then the list keeps its head and its last ARGV[2] items after it. */
-const BOUNDED_APPEND = `
-local length = redis.call('RPUSH', KEYS[1], unpack(ARGV, 3))
-redis.call('PEXPIRE', KEYS[1], ARGV[1])
-local excess = length - 1 - tonumber(ARGV[2])
-if excess > 0 then
-  local head = redis.call('LINDEX', KEYS[1], 0)
-  redis.call('LTRIM', KEYS[1], excess, -1)
-  redis.call('LSET', KEYS[1], 0, head)
-end
-return length`
-
-/** ZADD into every set of KEYS, only when none is full (ARGV[4+i] members besides ARGV[1], after dropping scores under ARGV[4]): -1, or the index of the first full set. */
-const RANK_WITHIN = `
-for i = 1, #KEYS do
-  redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', '(' .. ARGV[4])
-  if not redis.call('ZSCORE', KEYS[i], ARGV[1]) and redis.call('ZCARD', KEYS[i]) >= tonumber(ARGV[4 + i]) then return i - 1 end
-end
-for i = 1, #KEYS do
-  redis.call('ZADD', KEYS[i], ARGV[2], ARGV[1])
-  redis.call('PEXPIRE', KEYS[i], ARGV[3])
-end
-return -1`
 
 /** Resolves once `client` is ready, has failed once, or `ms` have passed, whichever comes first. */
 function firstConnection(client: Redis, ms: number): Promise<void> {
