@@ -21,17 +21,22 @@ function settings(audiences: string[] | undefined): OAuthSettings {
 
 const exp = () => Math.floor(Date.now() / 1000) + 60
 
+/** The refusal a check answered with (fails the test when it let the token in). */
+function refusal(outcome: unknown): Response {
+  if (!(outcome instanceof Response)) throw new Error(`expected a refusal, got ${JSON.stringify(outcome)}`)
+  return outcome
+}
+
 describe('a token the app vouches for', () => {
   it('needs one of the endpoint\'s own audiences when the endpoint sets them', async () => {
     const check = createBearerCheck(settings(['admin-keys']))
-    const withoutAudience = await check('Bearer key-1', async () => ({ sub: 'bob', scope: 'mcp:admin', exp: exp() }))
-    expect(withoutAudience).toBeInstanceOf(Response)
-    expect((withoutAudience as Response).status).toBe(401)
-    expect(await (withoutAudience as Response).text()).toMatch(/names no audience/)
+    const withoutAudience = refusal(await check('Bearer key-1', async () => ({ sub: 'bob', scope: 'mcp:admin', exp: exp() })))
+    expect(withoutAudience.status).toBe(401)
+    expect(await withoutAudience.text()).toMatch(/names no audience/)
     const withIt = await check('Bearer key-1', async () => ({ sub: 'bob', scope: 'mcp:admin', exp: exp(), aud: 'admin-keys' }))
     expect(withIt).toMatchObject({ principal: 'bob' })
-    const withAnother = await check('Bearer key-1', async () => ({ sub: 'bob', scope: 'mcp:admin', exp: exp(), aud: 'tools-keys' }))
-    expect((withAnother as Response).status).toBe(401)
+    const withAnother = refusal(await check('Bearer key-1', async () => ({ sub: 'bob', scope: 'mcp:admin', exp: exp(), aud: 'tools-keys' })))
+    expect(withAnother.status).toBe(401)
   })
 
   it('needs none where the endpoint keeps the default audience (one endpoint apps work as before)', async () => {

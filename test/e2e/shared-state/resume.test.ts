@@ -45,21 +45,39 @@ async function openSession(): Promise<Record<string, string>> {
   return headers
 }
 
+/**
+ * Calls `ask_wait` on `url` as request `id` and drops the connection once its question came, as
+ * a client whose connection is cut would: the priming event, the question and its request.
+ */
+async function askThenDrop(url: URL, headers: Record<string, string>, id: number, label: string): Promise<{ priming: SseEvent, question: SseEvent, asked: { id: string, method: string } }> {
+  const controller = new AbortController()
+  const call = await fetch(url, { method: 'POST', headers, signal: controller.signal, body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'ask_wait', arguments: { label } } }) })
+  const events = sseEvents(call)
+  const priming = await next(events)
+  const question = await next(events)
+  controller.abort()
+  return { priming, question, asked: JSON.parse(question.data) as { id: string, method: string } }
+}
+
+/** `GET` + `Last-Event-ID` on `url`: the resumed stream's events. */
+async function resumeAt(url: URL, headers: Record<string, string>, lastEventId: string, signal?: AbortSignal): Promise<AsyncGenerator<SseEvent>> {
+  return sseEvents(await fetch(url, { headers: { ...headers, 'accept': 'text/event-stream', 'last-event-id': lastEventId }, signal }))
+}
+
+/** The person's answer to the question `askedId`, POSTed to `url`. */
+function answerAt(url: URL, headers: Record<string, string>, askedId: string, x: string): Promise<Response> {
+  return fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: askedId, result: { action: 'accept', content: { x } } }) })
+}
+
 describe('a legacy stream resumed on another instance, through Redis', () => {
   it('gets the events it missed and the live ones from the instance that runs the call', async () => {
     const [first, second] = cluster().instances.map(instance => instance.url)
     const headers = await openSession()
     // The call runs on the first instance; its connection drops once the question came.
-    const controller = new AbortController()
-    const call = await fetch(first!, { method: 'POST', headers, signal: controller.signal, body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'ask_wait', arguments: { label: 'resumed-elsewhere' } } }) })
-    const events = sseEvents(call)
-    const priming = await next(events)
+    const { priming, question, asked } = await askThenDrop(first!, headers, 7, 'resumed-elsewhere')
     expect(priming).toMatchObject({ data: '' })
     expect(priming.id).toMatch(/^[a-z0-9]+\.s\d+_0$/)
-    const question = await next(events)
-    const asked = JSON.parse(question.data) as { id: string, method: string }
     expect(asked.method).toBe('elicitation/create')
-    controller.abort()
     // The client comes back on the second instance, from the priming event: the question is
     // sent again, then the answer (given there too) brings the result from the first.
     const resumed = await fetch(second!, { headers: { ...headers, 'accept': 'text/event-stream', 'last-event-id': priming.id! } })
@@ -69,7 +87,7 @@ describe('a legacy stream resumed on another instance, through Redis', () => {
     const replayed = await next(again)
     expect(replayed.id).toBe(question.id)
     expect(JSON.parse(replayed.data)).toMatchObject({ id: asked.id, method: 'elicitation/create' })
-    const answer = await fetch(second!, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: asked.id, result: { action: 'accept', content: { x: 'from afar' } } }) })
+    const answer = await answerAt(second!, headers, asked.id, 'from afar')
     expect(answer.status).toBe(202)
     const result = await next(again)
     expect(result.id).toMatch(/_2$/)
@@ -81,25 +99,18 @@ describe('a legacy stream resumed on another instance, through Redis', () => {
   it('a resumed stream is primed with the id it resumed from, so a client whose resumed connection drops before any event resumes again', async () => {
     const [first, second] = cluster().instances.map(instance => instance.url)
     const headers = await openSession()
-    const controller = new AbortController()
-    const call = await fetch(first!, { method: 'POST', headers, signal: controller.signal, body: JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'ask_wait', arguments: { label: 'resumed-twice' } } }) })
-    const events = sseEvents(call)
-    await next(events)
-    const question = await next(events)
-    const asked = JSON.parse(question.data) as { id: string }
-    controller.abort()
+    const { question, asked } = await askThenDrop(first!, headers, 8, 'resumed-twice')
     // Resumed on the second instance after the question: nothing new to send, so without a
     // priming event the client would have no id of this connection to resume from once more
     // (the SDKs then open a plain GET, and the call waits out its timeout).
     const cut = new AbortController()
-    const resumed = await fetch(second!, { headers: { ...headers, 'accept': 'text/event-stream', 'last-event-id': question.id! }, signal: cut.signal })
-    const primed = await next(sseEvents(resumed))
+    const primed = await next(await resumeAt(second!, headers, question.id!, cut.signal))
     expect(primed).toEqual({ id: question.id, data: '' })
     cut.abort()
     // From that id, once more, on the first instance: the answer brings the result there.
-    const again = sseEvents(await fetch(first!, { headers: { ...headers, 'accept': 'text/event-stream', 'last-event-id': primed.id! } }))
+    const again = await resumeAt(first!, headers, primed.id!)
     expect(await next(again)).toEqual({ id: question.id, data: '' })
-    const answer = await fetch(second!, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: asked.id, result: { action: 'accept', content: { x: 'twice resumed' } } }) })
+    const answer = await answerAt(second!, headers, asked.id, 'twice resumed')
     expect(answer.status).toBe(202)
     expect(JSON.parse((await next(again)).data)).toMatchObject({ id: 8, result: { content: [{ type: 'text', text: 'accept' }] } })
     await fetch(cluster().url, { method: 'DELETE', headers })
@@ -108,24 +119,18 @@ describe('a legacy stream resumed on another instance, through Redis', () => {
   it('a resume on another instance leaves the connection the client holds here alone (its request may arrive after its client left it)', async () => {
     const [first, second] = cluster().instances.map(instance => instance.url)
     const headers = await openSession()
-    const controller = new AbortController()
-    const call = await fetch(first!, { method: 'POST', headers, signal: controller.signal, body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'ask_wait', arguments: { label: 'held-here' } } }) })
-    const events = sseEvents(call)
-    const priming = await next(events)
-    const question = await next(events)
-    const asked = JSON.parse(question.data) as { id: string }
-    controller.abort()
-    const here = sseEvents(await fetch(first!, { headers: { ...headers, 'accept': 'text/event-stream', 'last-event-id': question.id! } }))
+    const { priming, question, asked } = await askThenDrop(first!, headers, 9, 'held-here')
+    const here = await resumeAt(first!, headers, question.id!)
     expect(await next(here)).toEqual({ id: question.id, data: '' })
     // The same stream resumed on the second instance from its start: the replayed question shows
     // that the first instance took that resume. Pub/sub is not ordered with the first instance's
     // own requests, so such a resume may be one its client already left; it must not cut `here`.
     const cut = new AbortController()
-    const elsewhere = sseEvents(await fetch(second!, { headers: { ...headers, 'accept': 'text/event-stream', 'last-event-id': priming.id! }, signal: cut.signal }))
+    const elsewhere = await resumeAt(second!, headers, priming.id!, cut.signal)
     expect(await next(elsewhere)).toEqual({ id: priming.id, data: '' })
     expect((await next(elsewhere)).id).toBe(question.id)
     cut.abort()
-    const answer = await fetch(second!, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: asked.id, result: { action: 'accept', content: { x: 'held' } } }) })
+    const answer = await answerAt(second!, headers, asked.id, 'held')
     expect(answer.status).toBe(202)
     expect(JSON.parse((await next(here)).data)).toMatchObject({ id: 9, result: { content: [{ type: 'text', text: 'accept' }] } })
     await fetch(cluster().url, { method: 'DELETE', headers })
@@ -134,22 +139,16 @@ describe('a legacy stream resumed on another instance, through Redis', () => {
   it('a resume superseded by another of the same stream still gets the events and ends with the stream (none polls on forever)', async () => {
     const [first, second] = cluster().instances.map(instance => instance.url)
     const headers = await openSession()
-    const controller = new AbortController()
-    const call = await fetch(first!, { method: 'POST', headers, signal: controller.signal, body: JSON.stringify({ jsonrpc: '2.0', id: 10, method: 'tools/call', params: { name: 'ask_wait', arguments: { label: 'twice-elsewhere' } } }) })
-    const events = sseEvents(call)
-    const priming = await next(events)
-    const question = await next(events)
-    const asked = JSON.parse(question.data) as { id: string }
-    controller.abort()
+    const { priming, question, asked } = await askThenDrop(first!, headers, 10, 'twice-elsewhere')
     // Resumed twice on the second instance from the stream's start: each sees the question
     // replayed, so the first instance took both.
-    const older = sseEvents(await fetch(second!, { headers: { ...headers, 'accept': 'text/event-stream', 'last-event-id': priming.id! } }))
+    const older = await resumeAt(second!, headers, priming.id!)
     expect(await next(older)).toEqual({ id: priming.id, data: '' })
     expect((await next(older)).id).toBe(question.id)
-    const newer = sseEvents(await fetch(second!, { headers: { ...headers, 'accept': 'text/event-stream', 'last-event-id': priming.id! } }))
+    const newer = await resumeAt(second!, headers, priming.id!)
     expect(await next(newer)).toEqual({ id: priming.id, data: '' })
     expect((await next(newer)).id).toBe(question.id)
-    const answer = await fetch(second!, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: asked.id, result: { action: 'accept', content: { x: 'both' } } }) })
+    const answer = await answerAt(second!, headers, asked.id, 'both')
     expect(answer.status).toBe(202)
     for (const stream of [older, newer]) {
       expect(JSON.parse((await next(stream)).data)).toMatchObject({ id: 10, result: { content: [{ type: 'text', text: 'accept' }] } })

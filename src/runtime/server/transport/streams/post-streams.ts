@@ -52,7 +52,7 @@ export interface ResumeTarget {
  * becomes resumable for sessions that negotiated 2025-11-25 or later: it starts with a priming
  * event and numbers its events, and when its connection drops the requests go on for
  * {@link RESUME_GRACE_MS}, their events kept, until the client resumes with `GET` +
- * `Last-Event-ID` ({@link PostStreams.resume}). Older clients cannot parse a priming event's
+ * `Last-Event-ID` ({@link PostStreams.resumeHere}, or another instance's {@link PostStreams.resumeFor}). Older clients cannot parse a priming event's
  * empty data, so theirs stay plain.
  *
  * @example
