@@ -9,8 +9,11 @@ import { freePort, repoRoot } from './fixture'
 export interface AuthorizationServer {
   issuer: string
   port: number
-  /** A client-credentials access token for `resource` (default: the provider's default resource). */
-  clientToken: (client?: TestClient, options?: { resource?: string, scope?: string }) => Promise<string>
+  /**
+   * A client-credentials access token for `resource` (default: the provider's default resource);
+   * with `dpop`, requested with a DPoP proof (RFC 9449), so the token is bound to a key of its own.
+   */
+  clientToken: (client?: TestClient, options?: { resource?: string, scope?: string, dpop?: boolean }) => Promise<string>
   /** How many introspection requests reached the server since it started. */
   introspections: () => Promise<number>
   /** Revokes a token at the revocation endpoint (RFC 7009), as the client it was issued to. */
@@ -57,6 +60,15 @@ async function launch(port: number, env: Record<string, string>): Promise<ChildP
   return child
 }
 
+/** A DPoP proof (RFC 9449 §4) of a fresh key, for a POST to `url`. */
+async function dpopProof(url: string): Promise<string> {
+  const { privateKey, publicKey } = await generateKeyPair('ES256')
+  return new SignJWT({ htm: 'POST', htu: url, jti: crypto.randomUUID() })
+    .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk: await exportJWK(publicKey) })
+    .setIssuedAt()
+    .sign(privateKey)
+}
+
 /**
  * Starts oidc-provider on a free loopback port, issuing JWT access tokens for `resource`.
  *
@@ -85,10 +97,10 @@ export async function startAuthorizationServer(resource: string, options: { toke
   return {
     issuer,
     port,
-    async clientToken(client = 'machine', { resource: forResource = resource, scope = 'mcp:tools mcp:admin' } = {}) {
+    async clientToken(client = 'machine', { resource: forResource = resource, scope = 'mcp:tools mcp:admin', dpop = false } = {}) {
       const response = await fetch(`${issuer}/token`, {
         method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', 'authorization': basic(client) },
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'authorization': basic(client), ...(dpop && { dpop: await dpopProof(`${issuer}/token`) }) },
         body: new URLSearchParams({ grant_type: 'client_credentials', resource: forResource, scope }),
       })
       const body: unknown = await response.json()

@@ -155,6 +155,21 @@ describe('the MCP endpoint as an OAuth resource server', () => {
     expect(revoked.message.error?.message).toMatch(/not active \(expired, revoked or unknown/)
   })
 
+  it('refuses a token bound to a key (DPoP), JWT or introspected: it cannot be checked as a bearer token', async () => {
+    // Issued by the real authorization server to a client that sent a DPoP proof: the JWT carries
+    // cnf.jkt; the opaque one's introspection says token_type "DPoP" (and cnf).
+    const jwt = await call(await as.clientToken('machine', { dpop: true }))
+    expect(jwt.status).toBe(401)
+    expect(jwt.message.error?.message).toMatch(/bound to a key \(cnf: jkt\)/)
+    expect(jwt.headers.get('www-authenticate')).toMatch(/error="invalid_token"/)
+    const opaque = await call(await as.clientToken('opaque', { dpop: true }))
+    expect(opaque.status).toBe(401)
+    expect(opaque.message.error?.message).toMatch(/of type "DPoP" \(its introspection's token_type\), and this endpoint takes Bearer tokens only/)
+    // The same clients' unbound tokens pass (introspected as token_type "Bearer").
+    expect((await call(await as.clientToken('opaque'))).status).toBe(200)
+    expect((await call(await as.clientToken('machine'))).status).toBe(200)
+  })
+
   it('spares the authorization server unknown opaque tokens: one sent again is remembered, and a caller sending many gets 429', async () => {
     const from = (address: string, token: string) => postModern(app.url, 'tools/call', { name: 'whoami', arguments: {} }, { headers: { 'authorization': `Bearer ${token}`, 'x-forwarded-for': address } })
     const before = await as.introspections()

@@ -1,6 +1,7 @@
 import type { JWTPayload } from 'jose'
 import { isRecord } from '../../common/is-record'
 import { BearerError } from './bearer-error'
+import { refuseBoundToken } from './token-binding'
 import { cachePerIssuer, fetchIssuerMetadata, usableEndpoint } from './issuer-metadata'
 import type { IntrospectionSettings, OAuthSettings } from './settings'
 
@@ -45,7 +46,8 @@ function setBounded<K, V>(map: Map<K, V>, key: K, value: V, max: number): void {
 /**
  * Checks opaque access tokens with the authorization server's introspection endpoint (RFC 7662),
  * authenticating as the resource server's own client. Resolves with the token's claims when it is
- * active, issued by an accepted issuer and for one of the accepted audiences; rejects with a
+ * active, issued by an accepted issuer and for one of the accepted audiences, and a plain bearer
+ * token (`token_type` `Bearer` when given, no `cnf` key binding); rejects with a
  * {@link BearerError} otherwise. An active answer is never cached: a revoked token stops working
  * at once, at the price of one round trip to the issuer per request. An inactive one is
  * remembered for 30 s, and a caller (`caller`: its address) whose tokens the issuer did not know
@@ -113,5 +115,6 @@ function checkIntrospected(claims: JWTPayload, settings: OAuthSettings): JWTPayl
   if (!audiences.some(audience => settings.audiences.includes(audience))) {
     throw new BearerError('audience', `The access token is for another resource: request one for ${settings.resource}.`)
   }
+  refuseBoundToken(claims, claims.token_type)
   return claims
 }

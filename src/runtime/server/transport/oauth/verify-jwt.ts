@@ -1,6 +1,7 @@
 import { createRemoteJWKSet, decodeJwt, errors, jwtVerify } from 'jose'
 import type { JWTHeaderParameters, JWTPayload } from 'jose'
 import { BearerError } from './bearer-error'
+import { refuseBoundToken } from './token-binding'
 import { cachePerIssuer, fetchIssuerMetadata, usableEndpoint } from './issuer-metadata'
 import type { OAuthSettings } from './settings'
 
@@ -56,8 +57,8 @@ function refuseIdToken(payload: JWTPayload, header: JWTHeaderParameters): void {
 /**
  * Verifies JWT access tokens against their issuer's JWKS (found through the issuer's metadata,
  * cached; refreshed when a token names an unknown key): signature, issuer, audience, expiry (which
- * it must have) with a clock-skew tolerance, and that it is not an ID token. Resolves with the
- * claims, or rejects with a {@link BearerError}.
+ * it must have) with a clock-skew tolerance, that it is not an ID token and not bound to a key
+ * (`cnf`). Resolves with the claims, or rejects with a {@link BearerError}.
  *
  * @example
  * ```ts
@@ -80,6 +81,7 @@ export function createJwtVerifier(settings: OAuthSettings): (token: string) => P
       if (!issuer) throw new BearerError('issuer', 'The access token comes from an authorization server this endpoint does not accept.')
       const { payload, protectedHeader } = await jwtVerify(token, await keys(issuer), { issuer: unverified.iss, audience: settings.audiences, clockTolerance: settings.clockToleranceSeconds, requiredClaims: ['exp'] })
       refuseIdToken(payload, protectedHeader)
+      refuseBoundToken(payload)
       return payload
     }
     catch (error) {
