@@ -1,11 +1,18 @@
-import { describe, expect, it } from 'vitest'
+import { Redis } from 'ioredis'
+import { afterAll, describe, expect, it } from 'vitest'
 import { connectLegacy, textOf } from '../../utils/clients'
 import { useCluster } from '../../utils/cluster'
 import { startCutProxy } from '../../utils/cut-proxy'
+import { until } from '../../utils/until'
+import { instanceOfStream } from '../../../src/runtime/server/transport/streams/journal'
 
 // A legacy stream resumed (GET + Last-Event-ID) on another instance than the one running its
 // request, with Redis between them. The instance dying is in shared-state/round-robin.test.ts.
 const cluster = useCluster('shared-state', 2)
+let connection: Redis | undefined
+/** A plain connection to the cluster's Redis, to read what the instances keep there. */
+const redis = () => (connection ??= new Redis(cluster().redis.url))
+afterAll(() => connection?.disconnect())
 
 const VERSION = '2025-11-25'
 const jsonHeaders = { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream' }
@@ -67,6 +74,23 @@ async function resumeAt(url: URL, headers: Record<string, string>, lastEventId: 
 /** The person's answer to the question `askedId`, POSTed to `url`. */
 function answerAt(url: URL, headers: Record<string, string>, askedId: string, x: string): Promise<Response> {
   return fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: askedId, result: { action: 'accept', content: { x } } }) })
+}
+
+/**
+ * A URL flow on `url`, as request `id`: asked, accepted, then completed on that instance (its
+ * completion is a GET-stream message raised there). Resolves with the flow's elicitation id.
+ */
+async function completeUrlFlowAt(url: URL, headers: Record<string, string>, id: number): Promise<string> {
+  const call = sseEvents(await fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'ask_url_here', arguments: {} } }) }))
+  let question: { id: string, params: { elicitationId: string } } | undefined
+  while (!question) {
+    const event = await next(call)
+    if (event.data.includes('elicitation/create')) question = JSON.parse(event.data) as typeof question
+  }
+  await fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: question!.id, result: { action: 'accept' } }) })
+  const done = await (await fetch(new URL(`/complete?id=${question!.params.elicitationId}`, url))).json() as { done: boolean }
+  expect(done.done).toBe(true)
+  return question!.params.elicitationId
 }
 
 describe('a legacy stream resumed on another instance, through Redis', () => {
@@ -166,22 +190,41 @@ describe('a legacy stream resumed on another instance, through Redis', () => {
     expect(priming.id).toMatch(/^[a-z0-9]+\.g\d+_0$/)
     controller.abort()
     // A URL flow on the first instance, completed there while the GET stream is closed.
-    const call = sseEvents(await fetch(first!, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'ask_url_here', arguments: {} } }) }))
-    let question: { id: string, params: { elicitationId: string } } | undefined
-    while (!question) {
-      const event = await next(call)
-      if (event.data.includes('elicitation/create')) question = JSON.parse(event.data) as typeof question
-    }
-    await fetch(first!, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: question!.id, result: { action: 'accept' } }) })
-    const done = await (await fetch(new URL(`/complete?id=${question!.params.elicitationId}`, first!))).json() as { done: boolean }
-    expect(done.done).toBe(true)
+    const elicitationId = await completeUrlFlowAt(first!, headers, 3)
     const resumed = sseEvents(await fetch(second!, { headers: { ...headers, 'accept': 'text/event-stream', 'last-event-id': priming.id! } }))
     const missed = await next(resumed)
     expect(missed.id).toBe(priming.id!.replace(/_0$/, '_1'))
-    expect(JSON.parse(missed.data)).toMatchObject({ method: 'notifications/elicitation/complete', params: { elicitationId: question!.params.elicitationId } })
+    expect(JSON.parse(missed.data)).toMatchObject({ method: 'notifications/elicitation/complete', params: { elicitationId } })
     // Then the second instance's own journal begins.
     expect((await next(resumed)).id).toMatch(/\.g\d+_0$/)
     await resumed.return(undefined)
+    await fetch(cluster().url, { method: 'DELETE', headers })
+  })
+
+  it('a GET stream taken on the other instance ends the connection still open on the first, which stops keeping its events', async () => {
+    const [first, second] = cluster().instances.map(instance => instance.url)
+    const headers = await openSession()
+    const held = sseEvents(await fetch(first!, { headers: { ...headers, accept: 'text/event-stream' } }))
+    const priming = await next(held)
+    // The client comes back on the second instance while its old connection is still open on the
+    // first (a proxy that has not noticed the drop yet): the second takes the stream over.
+    const taken = await resumeAt(second!, headers, priming.id!)
+    const primed = await next(taken)
+    expect(primed.id).toMatch(/\.g\d+_0$/)
+    expect(instanceOfStream(primed.id!)).not.toBe(instanceOfStream(priming.id!))
+    // The first learns it through Redis: its connection ends (the ordering the rest relies on).
+    let ended = false
+    void held.next().then(item => { ended = item.done === true }, () => {})
+    await until(() => ended, 'end of the first instance\'s GET connection', 10_000)
+    // What the first raises now reaches the client on the second, and the first keeps no copy of
+    // it: its journal's list in Redis still holds only its head (the stream's requests).
+    const elicitationId = await completeUrlFlowAt(first!, headers, 4)
+    const relayed = await next(taken)
+    expect(relayed.id).toBe(primed.id!.replace(/_0$/, '_1'))
+    expect(JSON.parse(relayed.data)).toMatchObject({ method: 'notifications/elicitation/complete', params: { elicitationId } })
+    const journalOfFirst = priming.id!.replace(/_0$/, '')
+    expect(await redis().llen(`nuxt-mcp:/mcp:events:${headers['mcp-session-id']}:${journalOfFirst}`)).toBe(1)
+    await taken.return(undefined)
     await fetch(cluster().url, { method: 'DELETE', headers })
   })
 

@@ -196,6 +196,7 @@ export class LegacySessions {
     if (!session) return
     if (envelope.kind === 'closed') return void this.close(envelope.sessionId)
     if (envelope.kind === 'stream') return session.transport.writeToStream(envelope.message)
+    if (envelope.kind === 'get-held') return session.transport.heldElsewhere()
     session.transport.receive(envelope.message)
   }
 

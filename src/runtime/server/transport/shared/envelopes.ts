@@ -15,6 +15,8 @@ export type SessionEnvelope =
   | { kind: 'applied', tag: string }
   /** A server message for the session's GET stream (logging, resource updated, URL completion). */
   | { kind: 'stream', sessionId: string, message: JSONRPCMessage }
+  /** Instance `streamId` names took the session's GET stream: one that held it before stops keeping its events. */
+  | { kind: 'get-held', sessionId: string, streamId: string }
   /** The session ended (DELETE): every instance drops its copy. */
   | { kind: 'closed', sessionId: string }
   /** `completeMcpUrlElicitation()` was called on another instance for a URL flow this one asked. */
@@ -45,6 +47,7 @@ const PARSERS: Record<SessionEnvelope['kind'], Parse> = {
   'notification': v => str(v.sessionId) ? { kind: 'notification', sessionId: v.sessionId, message: parseJSONRPCMessage(v.message), ...(str(v.from) && str(v.tag) && { from: v.from, tag: v.tag }) } : undefined,
   'applied': v => str(v.tag) ? { kind: 'applied', tag: v.tag } : undefined,
   'stream': v => str(v.sessionId) ? { kind: 'stream', sessionId: v.sessionId, message: parseJSONRPCMessage(v.message) } : undefined,
+  'get-held': v => str(v.sessionId) && str(v.streamId) ? { kind: 'get-held', sessionId: v.sessionId, streamId: v.streamId } : undefined,
   'closed': v => str(v.sessionId) ? { kind: 'closed', sessionId: v.sessionId } : undefined,
   'url-complete': v => str(v.elicitationId) ? { kind: 'url-complete', elicitationId: v.elicitationId } : undefined,
   'resume': v => str(v.sessionId) && str(v.streamId) && typeof v.after === 'number' && str(v.to) && str(v.tag)

@@ -183,6 +183,10 @@ export class SharedSessionLink {
           return true
         },
         replay: async streamId => (await this.streams?.log.read(id, streamId).catch(logLost))?.events ?? [],
+        holdGet: streamId => void this.streams?.log.hold(id, streamId)
+          .then(() => directory.broadcast({ kind: 'get-held', sessionId: id, streamId }))
+          .catch(logLost),
+        getHolder: async () => await this.streams?.log.holder(id).catch(logLost) ?? undefined,
       }),
     }
   }

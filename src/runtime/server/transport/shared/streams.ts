@@ -20,6 +20,10 @@ function eventsKey(sessionId: string, streamId: string): string {
   return `events:${sessionId}:${streamId}`
 }
 
+function getHolderKey(sessionId: string): string {
+  return `get-holder:${sessionId}`
+}
+
 function aliveKey(instanceId: string): string {
   return `alive:${instanceId}`
 }
@@ -78,6 +82,16 @@ export class SharedStreamLog {
   /** A stream's kept events; `undefined` when none are kept (never resumable, or expired). */
   async read(sessionId: string, streamId: string): Promise<KeptStream | undefined> {
     return parseKept(await this.shared.list(eventsKey(sessionId, streamId)))
+  }
+
+  /** Records that journal `streamId` now keeps the session's GET stream (before it is announced). */
+  hold(sessionId: string, streamId: string): Promise<void> {
+    return this.shared.put(getHolderKey(sessionId), streamId, JOURNAL_TTL_MS)
+  }
+
+  /** The journal that took the session's GET stream last; `undefined` when none did within {@link JOURNAL_TTL_MS}. */
+  holder(sessionId: string): Promise<string | undefined> {
+    return this.shared.get(getHolderKey(sessionId))
   }
 
   /** Starts this instance's heartbeat; returns what stops it. */

@@ -22,9 +22,20 @@ import type { JournalEvent, JournalSink } from './journal'
 export class GetStream {
   private stream?: SseStream
   private journal?: StreamJournal
+  /** How many connections were attached: a check begun before the latest one is stale. */
+  private attached = 0
 
-  /** @param nextStreamId Names a new journal (`<instance>.g<n>`). */
-  constructor(private readonly nextStreamId: () => string, private readonly sink?: JournalSink) {}
+  /**
+   * @param nextStreamId Names a new journal (`<instance>.g<n>`).
+   * @param held Told each time a connection takes the stream here, with its journal: the other
+   * instances then stop keeping events of theirs ({@link retireUnless}).
+   */
+  constructor(private readonly nextStreamId: () => string, private readonly sink?: JournalSink, private readonly held?: (streamId: string) => void) {}
+
+  /** The journal events are kept in here; `undefined` when none (not resumable, or retired). */
+  get journalId(): string | undefined {
+    return this.journal?.streamId
+  }
 
   /** Whether a GET stream is open here now. */
   get isOpen(): boolean {
@@ -41,6 +52,7 @@ export class GetStream {
     if (!resumable) return
     this.journal = new StreamJournal(this.nextStreamId(), [], this.sink)
     stream.prime(this.journal.primingId, RESUME_RETRY_MS)
+    this.held?.(this.journal.streamId)
   }
 
   /**
@@ -52,11 +64,31 @@ export class GetStream {
     if (journal?.streamId !== streamId) return false
     const stream = this.attach(res, headers)
     for (const event of journal.after(seq)) stream.write(event.message, eventIdOf(journal.streamId, event.seq))
+    this.held?.(journal.streamId)
     return true
+  }
+
+  /**
+   * Another instance took the session's GET stream: unless `currentHolder` (read from the shared
+   * state, where each taking is written before it is announced) still names this instance's
+   * journal, the journal is dropped and a connection still open here ends. Announcements cross
+   * instances in no particular order, so the shared record decides, not the announcement; and a
+   * connection attached here after the check began wins over it.
+   */
+  async retireUnless(currentHolder: () => Promise<string | undefined>): Promise<void> {
+    const mine = this.journal?.streamId
+    const attached = this.attached
+    if (mine === undefined) return
+    const holder = await currentHolder()
+    // (Unknown: the record expired or could not be read. Keeping events costs less than losing them.)
+    if (holder === undefined || holder === mine || this.attached !== attached || this.journal?.streamId !== mine) return
+    this.journal = undefined
+    this.close()
   }
 
   /** Makes a new connection the GET stream; one still open (a client that came back before it noticed the drop) ends. */
   private attach(res: ResponseSink, headers: Record<string, string>): SseStream {
+    this.attached++
     const previous = this.stream
     const stream: SseStream = openSseStream(res, {
       headers,

@@ -54,7 +54,7 @@ export class NodeSessionTransport implements Transport {
     const tag = routing?.instanceId ?? 'local'
     this.posts = new PostStreams(tag, routing?.journals)
     let gets = 0
-    this.get = new GetStream(() => `${tag}.g${++gets}`, routing?.journals)
+    this.get = new GetStream(() => `${tag}.g${++gets}`, routing?.journals, routing?.holdGet)
   }
 
   /**
@@ -75,6 +75,12 @@ export class NodeSessionTransport implements Transport {
   writeToStream(message: JSONRPCMessage): void {
     // Only to an open stream: every instance hears these, and only the holder keeps them.
     if (this.get.isOpen) this.get.write(message)
+  }
+
+  /** Another instance took this session's GET stream: the one here stops keeping events, unless it took it back since. */
+  heldElsewhere(): void {
+    const holder = this.routing?.getHolder
+    if (holder) void this.get.retireUnless(holder)
   }
 
   /** A message another instance handed over: an answer to this instance's request, or a cancellation. */

@@ -25,6 +25,13 @@ export interface SessionRouting {
    * the stream is this instance's own.
    */
   resume?: (streamId: string, seq: number, res: ResponseSink, headers: Record<string, string>) => boolean
+  /**
+   * A connection took the session's GET stream here, under journal `streamId`: recorded in the
+   * shared state, then announced, so that an instance that held it before stops keeping events.
+   */
+  holdGet?: (streamId: string) => void
+  /** The journal of the instance that took the session's GET stream last; `undefined` when unknown. */
+  getHolder?: () => Promise<string | undefined>
   /** The kept events of another instance's GET stream journal (none when they are gone). */
   replay?: (streamId: string) => Promise<JournalEvent[]>
 }
