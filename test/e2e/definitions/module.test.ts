@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connectLegacy, connectModern, textOf } from '../../utils/clients'
 import { startFixture } from '../../utils/fixture'
+import { postModern } from '../../utils/raw'
+import { openRawLegacy, singleMessage } from '../../utils/raw-legacy'
+import contactSchema from '../../fixtures/basic/contact-schema.json'
 import type { RunningFixture } from '../../utils/fixture'
 
 let app: RunningFixture
@@ -13,6 +16,20 @@ afterAll(async () => {
 })
 
 
+describe('a tool with a JSON Schema written by hand', () => {
+  it('is listed exactly as written, key order and $schema kept, in both eras', async () => {
+    const written = JSON.stringify(contactSchema)
+    const modern = await postModern(app.url, 'tools/list', {})
+    const listedModern = (modern.message.result?.tools as { name: string, inputSchema: unknown }[]).find(tool => tool.name === 'contact')
+    expect(JSON.stringify(listedModern?.inputSchema)).toBe(written)
+    const session = await openRawLegacy(app)
+    const legacy = await singleMessage(await session.post({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }))
+    const listedLegacy = (legacy.result?.tools as { name: string, inputSchema: unknown }[]).find(tool => tool.name === 'contact')
+    expect(JSON.stringify(listedLegacy?.inputSchema)).toBe(written)
+    await session.close()
+  })
+})
+
 const eras = [
   { era: 'legacy', connect: (url: URL) => connectLegacy(url) },
   { era: 'modern', connect: (url: URL) => connectModern(url) },
@@ -23,7 +40,7 @@ describe.each(eras)('$era client', ({ era, connect }) => {
     const client = await connect(app.url)
     const { tools } = await client.listTools()
     const names = tools.map(tool => tool.name).sort()
-    expect(names).toEqual(['add', 'context', 'echo', 'fail', 'from_layer'])
+    expect(names).toEqual(['add', 'contact', 'context', 'deploy', 'echo', 'fail', 'from_layer'])
     const echo = tools.find(tool => tool.name === 'echo')!
     expect(echo.description).toBe('Repeats the text')
     expect(echo.inputSchema).toMatchObject({ type: 'object', properties: { text: { type: 'string', minLength: 1 } }, required: ['text'] })
@@ -49,6 +66,24 @@ describe.each(eras)('$era client', ({ era, connect }) => {
     expect(result.isError).toBe(true)
     expect(textOf(result)).toMatch(/text/)
     expect(textOf(result)).toMatch(/times/)
+    await client.close()
+  })
+
+  it('checks a JSON Schema tool\'s arguments with it (2020-12: $ref, if/then/else, additionalProperties)', async () => {
+    const client = await connect(app.url)
+    const call = (args: Record<string, unknown>) => client.callTool({ name: 'contact', arguments: args })
+    expect(textOf(await call({ name: 'Ada', contactMethod: 'phone', phone: '555', address: { city: 'London' } }))).toBe('saved Ada (555)')
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ name: 'Ada', contactMethod: 'phone', email: 'a@b.c' }, /required property "phone"/],
+      [{ name: 'Ada', email: 'a@b.c', nickname: 'A' }, /"nickname"/],
+      [{ name: 'Ada', email: 'a@b.c', address: { city: 7 } }, /#\/address\/city/],
+    ]
+    for (const [args, problem] of cases) {
+      const result = await call(args)
+      expect(result.isError, JSON.stringify(args)).toBe(true)
+      expect(textOf(result)).toMatch(/^Invalid arguments for tool "contact": /)
+      expect(textOf(result)).toMatch(problem)
+    }
     await client.close()
   })
 

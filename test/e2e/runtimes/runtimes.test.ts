@@ -64,6 +64,12 @@ describe.each(TARGETS)('$target', ({ target, legacy }) => {
       // Asked through context.elicit after an await: works where the request context does not follow awaits.
       expect(textOf(await client.callTool({ name: 'ask_later', arguments: {} }))).toBe('confirmed')
       expect(textOf(await client.callTool({ name: 'ask_url', arguments: {} }))).toBe('accept')
+      // A JSON Schema tool: checked by the 2020-12 validator (no code generation, so Workers too),
+      // its x-mcp-header argument mirrored by the client and checked against the body.
+      expect(textOf(await client.callTool({ name: 'ship', arguments: { region: 'zürich', kg: 12, express: true } }))).toBe('shipped 12 kg to zürich')
+      const tooHeavy = await client.callTool({ name: 'ship', arguments: { region: 'eu', kg: 31, express: true } })
+      expect(tooHeavy.isError).toBe(true)
+      expect(textOf(tooHeavy)).toMatch(/^Invalid arguments for tool "ship": .*#\/kg/)
     }
     finally {
       await client.close()

@@ -18,6 +18,21 @@ type MaybePromise<T> = T | Promise<T>
 /** A Zod raw shape: `{ field: z.string(), … }`. */
 export type McpZodShape = Record<string, z.ZodType>
 
+/**
+ * A tool's arguments as a JSON Schema written by hand (2020-12 unless its `$schema` says
+ * otherwise; an object schema): listed exactly as written and checked by a 2020-12 validator
+ * that runs on every runtime. The handler gets `Record<string, unknown>`: no type is inferred
+ * from it (write the type yourself, or use a Zod shape).
+ */
+export interface McpJsonSchema {
+  /** `"object"` (typed `string` too, so that a schema imported from a `.json` file fits). */
+  type: 'object' | (string & {})
+  [keyword: string]: unknown
+}
+
+/** What a tool's handler gets: the Zod shape's output, or, for a JSON Schema, the checked object. */
+export type McpToolArguments<I extends McpZodShape | McpJsonSchema> = I extends McpZodShape ? ShapeOutput<I> : Record<string, unknown>
+
 /** The second argument of every handler. */
 export interface McpHandlerContext {
   /** The h3 event of the HTTP request that carried this call. */
@@ -64,17 +79,17 @@ export type McpToolReturn<O extends McpZodShape | undefined> =
   | (O extends McpZodShape ? ShapeOutput<O> : never)
 
 /** A tool, as written in `server/mcp/tools/*.ts`. */
-export interface McpToolDefinition<I extends McpZodShape = McpZodShape, O extends McpZodShape | undefined = undefined> extends McpGuarded {
+export interface McpToolDefinition<I extends McpZodShape | McpJsonSchema = McpZodShape, O extends McpZodShape | undefined = undefined> extends McpGuarded {
   /** Defaults to the file name (`server/mcp/tools/send-mail.ts` → `send-mail`). */
   name?: string
   title?: string
   description?: string
-  /** Arguments as a Zod raw shape; validated before the handler runs. */
+  /** Arguments as a Zod raw shape, or a JSON Schema object ({@link McpJsonSchema}); validated before the handler runs. */
   inputSchema?: I
   /** Structured output as a Zod raw shape; a returned object becomes `structuredContent`. */
   outputSchema?: O
   annotations?: ToolAnnotations
-  handler: (args: ShapeOutput<I>, context: McpHandlerContext) => MaybePromise<McpToolReturn<O>>
+  handler: (args: McpToolArguments<I>, context: McpHandlerContext) => MaybePromise<McpToolReturn<O>>
 }
 
 /**
@@ -89,9 +104,15 @@ export interface McpToolDefinition<I extends McpZodShape = McpZodShape, O extend
  *   inputSchema: { text: z.string() },
  *   handler: async ({ text }) => text,
  * })
+ *
+ * // or with a JSON Schema you already have (listed as written; `args` is Record<string, unknown>)
+ * export default defineMcpTool({
+ *   inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false },
+ *   handler: async args => String(args.text),
+ * })
  * ```
  */
-export function defineMcpTool<I extends McpZodShape = Record<string, never>, O extends McpZodShape | undefined = undefined>(
+export function defineMcpTool<I extends McpZodShape | McpJsonSchema = Record<string, never>, O extends McpZodShape | undefined = undefined>(
   definition: McpToolDefinition<I, O>,
 ): McpToolDefinition<I, O> {
   return definition

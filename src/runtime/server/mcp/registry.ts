@@ -4,7 +4,11 @@ import type { JSONObject, ListResourceTemplatesResult, Prompt, Resource, Tool } 
 
 type ResourceTemplate = ListResourceTemplatesResult['resourceTemplates'][number]
 import type { CacheScope } from '@modelcontextprotocol/server'
-import type { McpCompleter, McpHandlerContext, McpZodShape } from './definitions'
+import type { McpCompleter, McpHandlerContext, McpJsonSchema, McpZodShape } from './definitions'
+import { isMcpJsonSchema, jsonSchemaArguments, zodArguments } from './tool-arguments'
+import type { ArgumentsCheck } from './tool-arguments'
+import { headerParamsOf } from './header-params'
+import type { McpHeaderParam } from './header-params'
 import { isGuarded } from './guards'
 import type { McpGuarded } from './guards'
 
@@ -17,7 +21,7 @@ export interface ErasedTool extends McpGuarded {
   name?: string
   title?: string
   description?: string
-  inputSchema?: McpZodShape
+  inputSchema?: McpZodShape | McpJsonSchema
   outputSchema?: McpZodShape
   annotations?: Tool['annotations']
   handler(args: Record<string, unknown>, context: McpHandlerContext): unknown
@@ -57,7 +61,15 @@ export interface McpDefinitions {
   prompts: DefinitionEntry<ErasedPrompt>[]
 }
 
-export interface RegisteredTool { name: string, file: string, definition: ErasedTool, args: z.ZodType<Record<string, unknown>>, output?: z.ZodType }
+export interface RegisteredTool {
+  name: string
+  file: string
+  definition: ErasedTool
+  args: ArgumentsCheck
+  output?: z.ZodType
+  /** The arguments 2026-07-28 clients mirror into `Mcp-Param-*` headers (`x-mcp-header`). */
+  headerParams: McpHeaderParam[]
+}
 export interface RegisteredResource { name: string, file: string, definition: ErasedResource, template?: UriTemplate }
 export interface RegisteredPrompt { name: string, file: string, definition: ErasedPrompt, args: z.ZodType<Record<string, unknown>> }
 
@@ -96,8 +108,13 @@ function toJsonSchemaObject(shape: McpZodShape, io: 'input' | 'output'): JSONObj
   return data
 }
 
-function inputJsonSchema(shape: McpZodShape | undefined): Tool['inputSchema'] {
-  return { ...toJsonSchemaObject(shape ?? {}, 'input'), type: 'object' }
+/** How a tool's arguments are listed and checked: from its Zod shape, or its JSON Schema as written. */
+function toolArguments(inputSchema: McpZodShape | McpJsonSchema | undefined, where: string): { listed: Tool['inputSchema'], check: ArgumentsCheck } {
+  if (isMcpJsonSchema(inputSchema)) return jsonSchemaArguments(inputSchema, where)
+  const shape = inputSchema ?? {}
+  // The check first: it says which field is no Zod schema, before the conversion trips on it.
+  const check = zodArguments(shape, where)
+  return { listed: { ...toJsonSchemaObject(shape, 'input'), type: 'object' }, check }
 }
 
 function outputJsonSchema(shape: McpZodShape): NonNullable<Tool['outputSchema']> {
@@ -109,12 +126,15 @@ function buildTools(entries: DefinitionEntry<ErasedTool>[]) {
   const list: Tool[] = []
   for (const [name, { file, definition }] of indexByName('tool', entries)) {
     const { title, description, annotations, inputSchema, outputSchema } = definition
-    tools.set(name, { name, file, definition, args: z.object(inputSchema ?? {}), output: outputSchema && z.object(outputSchema) })
+    const where = `The tool "${name}" (${file})`
+    const input = toolArguments(inputSchema, where)
+    const headerParams = headerParamsOf(input.listed, where)
+    tools.set(name, { name, file, definition, args: input.check, output: outputSchema && z.object(outputSchema), headerParams })
     list.push({
       name,
       ...(title && { title }),
       ...(description && { description }),
-      inputSchema: inputJsonSchema(inputSchema),
+      inputSchema: input.listed,
       ...(outputSchema && { outputSchema: outputJsonSchema(outputSchema) }),
       ...(annotations && { annotations }),
     })

@@ -15,6 +15,7 @@ import { deferredStore } from '../../common/shared/deferred-store'
 import type { McpSharedState } from '../../common/shared/shared-state'
 import { SharedSessionDirectory, sharedRecordTtl } from '../shared/sessions'
 import type { McpRequestScope } from '../../common/context'
+import { refuseParamHeaders } from './param-headers'
 import { jsonRpcError } from '../http/errors'
 import { readLimitedBody } from '../../common/read-body'
 import { isJsonContentType, parseJson, sendResponse, toSdkRequest, watchDisconnect } from './http-io'
@@ -206,6 +207,9 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       const owner = { ...caller, address: clientAddressOf(event.node.req, trustedProxies) }
       return runInMcpScope(scope, () => sessions.handle(exchange, owner, (id) => { scope.sessionId = id }))
     }
+    // SEP-2243's header check, which the SDK runs for McpServer only (after its own header checks: a bad version is its to refuse).
+    const mismatch = event.node.req.headers['mcp-protocol-version'] === MODERN_VERSION ? await refuseParamHeaders(event.node.req.headers, parsedBody, registry, scope) : undefined
+    if (mismatch) return mismatch
     const requestOptions = { parsedBody, ...(caller.authInfo && { authInfo: caller.authInfo }) }
     const request = toSdkRequest(event)
     scopes.set(request, scope)
