@@ -40,7 +40,7 @@ describe.each(eras)('$era client', ({ era, connect }) => {
     const client = await connect(app.url)
     const { tools } = await client.listTools()
     const names = tools.map(tool => tool.name).sort()
-    expect(names).toEqual(['add', 'contact', 'context', 'deploy', 'echo', 'fail', 'from_layer'])
+    expect(names).toEqual(['add', 'book', 'contact', 'context', 'deploy', 'echo', 'fail', 'from_layer', 'rate'])
     const echo = tools.find(tool => tool.name === 'echo')!
     expect(echo.description).toBe('Repeats the text')
     expect(echo.inputSchema).toMatchObject({ type: 'object', properties: { text: { type: 'string', minLength: 1 } }, required: ['text'] })
@@ -84,6 +84,22 @@ describe.each(eras)('$era client', ({ era, connect }) => {
       expect(textOf(result)).toMatch(/^Invalid arguments for tool "contact": /)
       expect(textOf(result)).toMatch(problem)
     }
+    await client.close()
+  })
+
+  it('serves tools whose inputSchema is a Valibot or ArkType schema: listed from their converters, checked by them', async () => {
+    const client = await connect(app.url)
+    const { tools } = await client.listTools()
+    expect(tools.find(tool => tool.name === 'book')?.inputSchema).toMatchObject({ type: 'object', properties: { show: { type: 'string', minLength: 1 }, seats: { type: 'integer', minimum: 1 } }, required: ['show', 'seats'] })
+    expect(tools.find(tool => tool.name === 'rate')?.inputSchema).toMatchObject({ type: 'object', properties: { film: { type: 'string', minLength: 1 }, stars: { type: 'integer', minimum: 1, maximum: 5 } } })
+    expect(textOf(await client.callTool({ name: 'book', arguments: { show: 'Hamlet', seats: 2 } }))).toBe('booked 2 for Hamlet')
+    expect(textOf(await client.callTool({ name: 'rate', arguments: { film: 'Alien', stars: 5 } }))).toBe('Alien: *****')
+    const badBooking = await client.callTool({ name: 'book', arguments: { show: '', seats: 1.5 } })
+    expect(badBooking.isError).toBe(true)
+    expect(textOf(badBooking)).toMatch(/^Invalid arguments for tool "book": show: .*; seats: /)
+    const badRating = await client.callTool({ name: 'rate', arguments: { film: 'Alien', stars: 9 } })
+    expect(badRating.isError).toBe(true)
+    expect(textOf(badRating)).toMatch(/^Invalid arguments for tool "rate": stars: /)
     await client.close()
   })
 

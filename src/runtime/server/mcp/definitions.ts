@@ -12,6 +12,7 @@ import type {
 import type { McpEra } from '../common/context'
 import type { McpElicitation } from '../elicitation/use-elicitation'
 import type { McpGuarded } from './guards'
+import type { McpStandardSchema, StandardOutput } from './standard-schema'
 
 type MaybePromise<T> = T | Promise<T>
 
@@ -30,8 +31,11 @@ export interface McpJsonSchema {
   [keyword: string]: unknown
 }
 
-/** What a tool's handler gets: the Zod shape's output, or, for a JSON Schema, the checked object. */
-export type McpToolArguments<I extends McpZodShape | McpJsonSchema> = I extends McpZodShape ? ShapeOutput<I> : Record<string, unknown>
+/** What a tool's `inputSchema` may be: a Zod shape, a Standard Schema with a JSON Schema converter (Valibot, ArkType, a Zod object), or a JSON Schema as written. */
+export type McpToolInput = McpZodShape | McpStandardSchema | McpJsonSchema
+
+/** What a tool's handler gets: the schema library's output (Zod shape, Standard Schema), or, for a JSON Schema, the checked object. */
+export type McpToolArguments<I extends McpToolInput> = I extends McpStandardSchema ? StandardOutput<I> : I extends McpZodShape ? ShapeOutput<I> : Record<string, unknown>
 
 /** The second argument of every handler. */
 export interface McpHandlerContext {
@@ -79,12 +83,12 @@ export type McpToolReturn<O extends McpZodShape | undefined> =
   | (O extends McpZodShape ? ShapeOutput<O> : never)
 
 /** A tool, as written in `server/mcp/tools/*.ts`. */
-export interface McpToolDefinition<I extends McpZodShape | McpJsonSchema = McpZodShape, O extends McpZodShape | undefined = undefined> extends McpGuarded {
+export interface McpToolDefinition<I extends McpToolInput = McpZodShape, O extends McpZodShape | undefined = undefined> extends McpGuarded {
   /** Defaults to the file name (`server/mcp/tools/send-mail.ts` → `send-mail`). */
   name?: string
   title?: string
   description?: string
-  /** Arguments as a Zod raw shape, or a JSON Schema object ({@link McpJsonSchema}); validated before the handler runs. */
+  /** Arguments as a Zod raw shape, a Standard Schema ({@link McpStandardSchema}: Valibot, ArkType, a Zod object) or a JSON Schema object ({@link McpJsonSchema}); validated before the handler runs. */
   inputSchema?: I
   /** Structured output as a Zod raw shape; a returned object becomes `structuredContent`. */
   outputSchema?: O
@@ -112,7 +116,7 @@ export interface McpToolDefinition<I extends McpZodShape | McpJsonSchema = McpZo
  * })
  * ```
  */
-export function defineMcpTool<I extends McpZodShape | McpJsonSchema = Record<string, never>, O extends McpZodShape | undefined = undefined>(
+export function defineMcpTool<I extends McpToolInput = Record<string, never>, O extends McpZodShape | undefined = undefined>(
   definition: McpToolDefinition<I, O>,
 ): McpToolDefinition<I, O> {
   return definition

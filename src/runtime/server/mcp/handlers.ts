@@ -55,7 +55,7 @@ export function installMcpHandlers(server: Server, deps: HandlerDeps): void {
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const tool = registry.tools.get(request.params.name)
     if (await hidden(tool) || !tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool "${request.params.name}". Call tools/list for the available names.`)
-    const parsed = tool.args(request.params.arguments ?? {})
+    const parsed = await tool.args(request.params.arguments ?? {})
     if (!parsed.ok) return toolError(`Invalid arguments for tool "${tool.name}": ${parsed.problem}`)
     const run = createRun(server, ctx, deps)
     try {

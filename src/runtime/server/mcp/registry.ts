@@ -4,9 +4,10 @@ import type { JSONObject, ListResourceTemplatesResult, Prompt, Resource, Tool } 
 
 type ResourceTemplate = ListResourceTemplatesResult['resourceTemplates'][number]
 import type { CacheScope } from '@modelcontextprotocol/server'
-import type { McpCompleter, McpHandlerContext, McpJsonSchema, McpZodShape } from './definitions'
+import type { McpCompleter, McpHandlerContext, McpToolInput, McpZodShape } from './definitions'
+import { isStandardSchema, standardArguments } from './standard-schema'
 import { isMcpJsonSchema, jsonSchemaArguments, zodArguments } from './tool-arguments'
-import type { ArgumentsCheck } from './tool-arguments'
+import type { ArgumentsCheck } from './arguments-check'
 import { headerParamsOf } from './header-params'
 import type { McpHeaderParam } from './header-params'
 import { isGuarded } from './guards'
@@ -21,7 +22,7 @@ export interface ErasedTool extends McpGuarded {
   name?: string
   title?: string
   description?: string
-  inputSchema?: McpZodShape | McpJsonSchema
+  inputSchema?: McpToolInput
   outputSchema?: McpZodShape
   annotations?: Tool['annotations']
   handler(args: Record<string, unknown>, context: McpHandlerContext): unknown
@@ -109,7 +110,8 @@ function toJsonSchemaObject(shape: McpZodShape, io: 'input' | 'output'): JSONObj
 }
 
 /** How a tool's arguments are listed and checked: from its Zod shape, or its JSON Schema as written. */
-function toolArguments(inputSchema: McpZodShape | McpJsonSchema | undefined, where: string): { listed: Tool['inputSchema'], check: ArgumentsCheck } {
+function toolArguments(inputSchema: McpToolInput | undefined, where: string): { listed: Tool['inputSchema'], check: ArgumentsCheck } {
+  if (isStandardSchema(inputSchema)) return standardArguments(inputSchema, where, 'input')
   if (isMcpJsonSchema(inputSchema)) return jsonSchemaArguments(inputSchema, where)
   const shape = inputSchema ?? {}
   // The check first: it says which field is no Zod schema, before the conversion trips on it.

@@ -5,9 +5,7 @@ import { isRecord } from '../common/is-record'
 import { isZod4Schema } from '../elicitation/schema/zod4'
 import type { McpJsonSchema, McpZodShape } from './definitions'
 import { describeIssues } from './results'
-
-/** A tool's arguments, checked: the data the handler gets, or what is wrong, field by field. */
-export type ArgumentsCheck = (value: unknown) => { ok: true, data: Record<string, unknown> } | { ok: false, problem: string }
+import type { ArgumentsCheck } from './arguments-check'
 
 /**
  * Whether a tool's `inputSchema` is a JSON Schema written by hand (an object schema: its `type`
@@ -20,7 +18,8 @@ export type ArgumentsCheck = (value: unknown) => { ok: true, data: Record<string
  * ```
  */
 export function isMcpJsonSchema(value: unknown): value is McpJsonSchema {
-  return isRecord(value) && value.type === 'object'
+  // (A Zod object has `type: 'object'` too: it is a Standard Schema, asked about first.)
+  return isRecord(value) && value.type === 'object' && !('~standard' in value)
 }
 
 /** A JSON copy: what is listed and what is checked no longer change if the definition's object does. */
