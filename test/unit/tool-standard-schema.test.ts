@@ -6,6 +6,7 @@ import { z } from 'zod'
 import { defineMcpTool } from '../../src/runtime/server/mcp/definitions'
 import { createMcpRegistry } from '../../src/runtime/server/mcp/registry'
 import type { ErasedTool } from '../../src/runtime/server/mcp/registry'
+import { toToolResult } from '../../src/runtime/server/mcp/results'
 
 function registryOf(definition: ErasedTool) {
   return createMcpRegistry({ tools: [{ file: 'server/mcp/tools/t.ts', fallbackName: 't', definition }], resources: [], prompts: [] })
@@ -72,5 +73,25 @@ describe('handler types', () => {
         return args.name
       },
     })
+  })
+})
+
+describe('a tool\'s outputSchema from a Standard Schema library', () => {
+  const result = v.object({ sum: v.number() })
+  it('is listed from the converter\'s output side and checks what the handler returns', async () => {
+    const registry = registryOf({ outputSchema: toStandardJsonSchema(result), handler: () => ({ sum: 1 }) })
+    expect(registry.lists.tools[0]?.outputSchema).toMatchObject({ type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'] })
+    const check = registry.tools.get('t')!.output!
+    expect(await toToolResult({ sum: 3 }, check)).toEqual({ content: [{ type: 'text', text: '{"sum":3}' }], structuredContent: { sum: 3 } })
+    expect(await toToolResult({ sum: 'three' }, check)).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/^The tool's result does not match its outputSchema \(sum: .*\)\. Fix the handler's return value\.$/) }] })
+    const arkCheck = registryOf({ outputSchema: type({ sum: 'number' }), handler: () => ({ sum: 1 }) }).tools.get('t')!.output!
+    expect(await toToolResult('not structured', arkCheck)).toEqual({ content: [{ type: 'text', text: 'not structured' }] })
+    expect(await toToolResult(42, arkCheck)).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/\(\(root\): /) }] })
+  })
+
+  it('types what the handler may return', () => {
+    defineMcpTool({ outputSchema: toStandardJsonSchema(result), handler: () => ({ sum: 2 }) })
+    // @ts-expect-error: sum must be a number
+    defineMcpTool({ outputSchema: type({ sum: 'number' }), handler: () => ({ sum: 'two' }) })
   })
 })

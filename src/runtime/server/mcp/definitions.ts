@@ -12,7 +12,7 @@ import type {
 import type { McpEra } from '../common/context'
 import type { McpElicitation } from '../elicitation/use-elicitation'
 import type { McpGuarded } from './guards'
-import type { McpStandardSchema, StandardOutput } from './standard-schema'
+import type { McpStandardSchema, StandardInput, StandardOutput } from './standard-schema'
 
 type MaybePromise<T> = T | Promise<T>
 
@@ -33,6 +33,9 @@ export interface McpJsonSchema {
 
 /** What a tool's `inputSchema` may be: a Zod shape, a Standard Schema with a JSON Schema converter (Valibot, ArkType, a Zod object), or a JSON Schema as written. */
 export type McpToolInput = McpZodShape | McpStandardSchema | McpJsonSchema
+
+/** What a tool's `outputSchema` may be: a Zod shape, or a Standard Schema with a JSON Schema converter. */
+export type McpToolOutput = McpZodShape | McpStandardSchema
 
 /** What a tool's handler gets: the schema library's output (Zod shape, Standard Schema), or, for a JSON Schema, the checked object. */
 export type McpToolArguments<I extends McpToolInput> = I extends McpStandardSchema ? StandardOutput<I> : I extends McpZodShape ? ShapeOutput<I> : Record<string, unknown>
@@ -77,20 +80,20 @@ type ShapeOutput<S extends McpZodShape> = z.output<z.ZodObject<S>>
  * What a tool handler may return: a string (one text item), a full `CallToolResult`, or — when
  * the tool declares an `outputSchema` — the structured object itself.
  */
-export type McpToolReturn<O extends McpZodShape | undefined> =
+export type McpToolReturn<O extends McpToolOutput | undefined> =
   | string
   | CallToolResult
-  | (O extends McpZodShape ? ShapeOutput<O> : never)
+  | (O extends McpStandardSchema ? StandardInput<O> : O extends McpZodShape ? ShapeOutput<O> : never)
 
 /** A tool, as written in `server/mcp/tools/*.ts`. */
-export interface McpToolDefinition<I extends McpToolInput = McpZodShape, O extends McpZodShape | undefined = undefined> extends McpGuarded {
+export interface McpToolDefinition<I extends McpToolInput = McpZodShape, O extends McpToolOutput | undefined = undefined> extends McpGuarded {
   /** Defaults to the file name (`server/mcp/tools/send-mail.ts` → `send-mail`). */
   name?: string
   title?: string
   description?: string
   /** Arguments as a Zod raw shape, a Standard Schema ({@link McpStandardSchema}: Valibot, ArkType, a Zod object) or a JSON Schema object ({@link McpJsonSchema}); validated before the handler runs. */
   inputSchema?: I
-  /** Structured output as a Zod raw shape; a returned object becomes `structuredContent`. */
+  /** Structured output as a Zod raw shape or a Standard Schema (Valibot, ArkType, a Zod object); a returned object becomes `structuredContent`, checked by it. */
   outputSchema?: O
   annotations?: ToolAnnotations
   handler: (args: McpToolArguments<I>, context: McpHandlerContext) => MaybePromise<McpToolReturn<O>>
@@ -116,7 +119,7 @@ export interface McpToolDefinition<I extends McpToolInput = McpZodShape, O exten
  * })
  * ```
  */
-export function defineMcpTool<I extends McpToolInput = Record<string, never>, O extends McpZodShape | undefined = undefined>(
+export function defineMcpTool<I extends McpToolInput = Record<string, never>, O extends McpToolOutput | undefined = undefined>(
   definition: McpToolDefinition<I, O>,
 ): McpToolDefinition<I, O> {
   return definition

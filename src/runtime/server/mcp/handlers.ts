@@ -60,7 +60,7 @@ export function installMcpHandlers(server: Server, deps: HandlerDeps): void {
     const run = createRun(server, ctx, deps)
     try {
       const outcome = await executeHandler(run, deps.secret, () => tool.definition.handler(parsed.data, handlerContext(run)))
-      return unwrap(outcome, value => toToolResult(value, tool.output))
+      return outcome.kind === 'done' ? await toToolResult(outcome.value, tool.output) : outcome.result
     }
     catch (error) {
       // Protocol errors (e.g. the URL-required -32042, malformed inputResponses) keep their wire form.

@@ -4,7 +4,7 @@ import type { JSONObject, ListResourceTemplatesResult, Prompt, Resource, Tool } 
 
 type ResourceTemplate = ListResourceTemplatesResult['resourceTemplates'][number]
 import type { CacheScope } from '@modelcontextprotocol/server'
-import type { McpCompleter, McpHandlerContext, McpToolInput, McpZodShape } from './definitions'
+import type { McpCompleter, McpHandlerContext, McpToolInput, McpToolOutput, McpZodShape } from './definitions'
 import { isStandardSchema, standardArguments } from './standard-schema'
 import { isMcpJsonSchema, jsonSchemaArguments, zodArguments } from './tool-arguments'
 import type { ArgumentsCheck } from './arguments-check'
@@ -23,7 +23,7 @@ export interface ErasedTool extends McpGuarded {
   title?: string
   description?: string
   inputSchema?: McpToolInput
-  outputSchema?: McpZodShape
+  outputSchema?: McpToolOutput
   annotations?: Tool['annotations']
   handler(args: Record<string, unknown>, context: McpHandlerContext): unknown
 }
@@ -67,7 +67,8 @@ export interface RegisteredTool {
   file: string
   definition: ErasedTool
   args: ArgumentsCheck
-  output?: z.ZodType
+  /** Checks an object the handler returned, when the tool has an `outputSchema`. */
+  output?: ArgumentsCheck
   /** The arguments 2026-07-28 clients mirror into `Mcp-Param-*` headers (`x-mcp-header`). */
   headerParams: McpHeaderParam[]
 }
@@ -119,8 +120,11 @@ function toolArguments(inputSchema: McpToolInput | undefined, where: string): { 
   return { listed: { ...toJsonSchemaObject(shape, 'input'), type: 'object' }, check }
 }
 
-function outputJsonSchema(shape: McpZodShape): NonNullable<Tool['outputSchema']> {
-  return { ...toJsonSchemaObject(shape, 'output'), type: 'object' }
+/** How a tool's structured output is listed and checked: from its Zod shape or its Standard Schema. */
+function toolOutput(outputSchema: McpToolOutput, where: string): { listed: NonNullable<Tool['outputSchema']>, check: ArgumentsCheck } {
+  if (isStandardSchema(outputSchema)) return standardArguments(outputSchema, where, 'output')
+  const check = zodArguments(outputSchema, where, '(root)')
+  return { listed: { ...toJsonSchemaObject(outputSchema, 'output'), type: 'object' }, check }
 }
 
 function buildTools(entries: DefinitionEntry<ErasedTool>[]) {
@@ -131,13 +135,14 @@ function buildTools(entries: DefinitionEntry<ErasedTool>[]) {
     const where = `The tool "${name}" (${file})`
     const input = toolArguments(inputSchema, where)
     const headerParams = headerParamsOf(input.listed, where)
-    tools.set(name, { name, file, definition, args: input.check, output: outputSchema && z.object(outputSchema), headerParams })
+    const output = outputSchema && toolOutput(outputSchema, where)
+    tools.set(name, { name, file, definition, args: input.check, output: output?.check, headerParams })
     list.push({
       name,
       ...(title && { title }),
       ...(description && { description }),
       inputSchema: input.listed,
-      ...(outputSchema && { outputSchema: outputJsonSchema(outputSchema) }),
+      ...(output && { outputSchema: output.listed }),
       ...(annotations && { annotations }),
     })
   }

@@ -1,6 +1,7 @@
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/server'
 import type { z } from 'zod'
 import { isRecord } from '../common/is-record'
+import type { ArgumentsCheck } from './arguments-check'
 
 function isCallToolResult(value: unknown): value is CallToolResult {
   return isRecord(value) && Array.isArray(value.content)
@@ -16,16 +17,13 @@ export function toolError(message: string): CallToolResult {
  * result passes through, and with an `outputSchema` an object becomes `structuredContent` (after
  * validation, so a tool never sends structured output that breaks its own contract).
  */
-export function toToolResult(value: unknown, output: z.ZodType | undefined): CallToolResult {
+export async function toToolResult(value: unknown, output: ArgumentsCheck | undefined): Promise<CallToolResult> {
   if (typeof value === 'string') return { content: [{ type: 'text', text: value }] }
   if (isCallToolResult(value)) return value
   if (output) {
-    const parsed = output.safeParse(value)
-    if (!parsed.success) {
-      const fields = parsed.error.issues.map(issue => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ')
-      return toolError(`The tool's result does not match its outputSchema (${fields}). Fix the handler's return value.`)
-    }
-    const structuredContent = parsed.data as Record<string, unknown>
+    const checked = await output(value)
+    if (!checked.ok) return toolError(`The tool's result does not match its outputSchema (${checked.problem}). Fix the handler's return value.`)
+    const structuredContent = checked.data
     return { content: [{ type: 'text', text: JSON.stringify(structuredContent) }], structuredContent }
   }
   if (value === undefined || value === null) return { content: [] }
@@ -49,6 +47,6 @@ export function toPromptResult(value: unknown, description: string | undefined):
 }
 
 /** Lists Zod issues as `field: problem` for an error message that names every field at fault. */
-export function describeIssues(error: z.ZodError): string {
-  return error.issues.map(issue => `${issue.path.join('.') || '(arguments)'}: ${issue.message}`).join('; ')
+export function describeIssues(error: z.ZodError, root = '(arguments)'): string {
+  return error.issues.map(issue => `${issue.path.join('.') || root}: ${issue.message}`).join('; ')
 }

@@ -25,6 +25,9 @@ type StandardResult<Output> =
   | { readonly value: Output, readonly issues?: undefined }
   | { readonly issues: ReadonlyArray<{ readonly message: string, readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined }> }
 
+/** What a Standard Schema's `validate` takes. */
+export type StandardInput<S extends McpStandardSchema> = NonNullable<S['~standard']['types']>['input']
+
 /** What a Standard Schema's `validate` hands out when it passes. */
 export type StandardOutput<S extends McpStandardSchema> = NonNullable<S['~standard']['types']>['output']
 
@@ -42,6 +45,7 @@ export function isStandardSchema(value: unknown): value is McpStandardSchema {
   return isRecord(props) && props.version === 1 && typeof props.validate === 'function'
 }
 
+/** One segment of an issue's path. (Read with Array.from: ArkType's path is an Array subclass whose `map` does not start empty.) */
 function segmentOf(segment: PropertyKey | { readonly key: PropertyKey }): string {
   return String(typeof segment === 'object' ? segment.key : segment)
 }
@@ -78,8 +82,8 @@ export function standardArguments(schema: McpStandardSchema, where: string, io: 
     listed: { ...data, type: 'object' },
     check: async (value) => {
       const result = await props.validate(value)
-      if (result.issues) return { ok: false, problem: result.issues.map(issue => `${issue.path?.map(segmentOf).join('.') || '(arguments)'}: ${issue.message}`).join('; ') }
-      return isRecord(result.value) ? { ok: true, data: result.value } : { ok: false, problem: '(arguments): must be an object' }
+      if (result.issues) return { ok: false, problem: result.issues.map(issue => `${Array.from(issue.path ?? [], segmentOf).join('.') || (io === 'input' ? '(arguments)' : '(root)')}: ${issue.message}`).join('; ') }
+      return isRecord(result.value) ? { ok: true, data: result.value } : { ok: false, problem: `(${io === 'input' ? 'arguments' : 'root'}): must be an object` }
     },
   }
 }

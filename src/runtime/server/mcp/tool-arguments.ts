@@ -76,8 +76,8 @@ export function jsonSchemaArguments(schema: McpJsonSchema, where: string): { lis
   }
 }
 
-/** The check of a Zod raw shape's arguments; `where` names the tool when a value is no Zod schema. */
-export function zodArguments(shape: McpZodShape, where: string): ArgumentsCheck {
+/** The check of a Zod raw shape's arguments (or structured output, `root` naming the whole); `where` names the tool when a value is no Zod schema. */
+export function zodArguments(shape: McpZodShape, where: string, root = '(arguments)'): ArgumentsCheck {
   const [field] = Object.entries(shape).find(([, value]) => !isZod4Schema(value)) ?? []
   if (field !== undefined) {
     throw new Error(`[nuxt-mcp-elicitation] ${where}: its inputSchema is neither a Zod shape (its field "${field}" is no Zod 4 schema) nor a JSON Schema object (type "object"). Write { ${field}: z.string(), … }, or a JSON Schema with type: 'object'.`)
@@ -85,6 +85,6 @@ export function zodArguments(shape: McpZodShape, where: string): ArgumentsCheck 
   const schema = z.object(shape)
   return (value) => {
     const parsed = schema.safeParse(value)
-    return parsed.success ? { ok: true, data: parsed.data } : { ok: false, problem: describeIssues(parsed.error) }
+    return parsed.success ? { ok: true, data: parsed.data } : { ok: false, problem: describeIssues(parsed.error, root) }
   }
 }
