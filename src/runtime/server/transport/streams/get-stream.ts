@@ -32,11 +32,6 @@ export class GetStream {
    */
   constructor(private readonly nextStreamId: () => string, private readonly sink?: JournalSink, private readonly held?: (streamId: string) => void) {}
 
-  /** The journal events are kept in here; `undefined` when none (not resumable, or retired). */
-  get journalId(): string | undefined {
-    return this.journal?.streamId
-  }
-
   /** Whether a GET stream is open here now. */
   get isOpen(): boolean {
     return this.stream !== undefined && !this.stream.closed
