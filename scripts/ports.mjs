@@ -1,8 +1,10 @@
 // Ports for the servers the tests and scripts start. A server that can bind port 0 and say which
-// port it got is started that way (Nitro's node-server and deno-server presets print it): nothing
-// can take its port in between. The others (redis-server, nginx, Bun, wrangler, the OIDC
-// provider) are handed a port found free a moment before, and started again on another when it
-// was taken meanwhile: `onFreePort`.
+// port it got is started that way (Nitro's node-server and deno-server presets print it, the test
+// OIDC provider prints its issuer): nothing can take its port in between. `nuxi dev` is served on
+// the port it prints (it moves when the one asked for is taken). The others (redis-server, nginx,
+// Bun, wrangler, the MCP Inspector, an app that must be told its own URL before it starts) are
+// handed a port found free a moment before, and started again on another when it was taken
+// meanwhile: `onFreePort`. (The benchmarks keep their own helper: they are not the suite.)
 import { createServer } from 'node:net'
 
 /**

@@ -26,8 +26,8 @@ function withoutCi(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 /**
  * Copies test/fixtures/dev beside the fixtures (so it resolves `nuxt` and `zod` from the repo),
  * writes `files` (path → content; `null` removes the path), and starts `nuxi dev` on it (listening on
- * `options.host`, default 127.0.0.1). Resolves once it listens; callers
- * poll for what they need.
+ * `options.host`, default 127.0.0.1). Resolves once it printed where it listens, with that URL
+ * (another port than the one asked for when that was taken); callers poll for what they need.
  *
  * @example
  * ```ts
@@ -79,5 +79,24 @@ export async function startDevApp(files: Record<string, string | null> = {}, opt
     }
     await rm(dir, { recursive: true, force: true })
   }
-  return { dir, url: new URL(`http://127.0.0.1:${port}/mcp`), log: () => log, alive, stop }
+  // nuxi dev moves to another port when the one asked for was taken meanwhile (listhen): the
+  // port it printed is the one it serves, so nothing else can answer in its place.
+  const deadline = Date.now() + 120_000
+  let served = listeningPort(log)
+  while (served === undefined) {
+    if (!alive() || Date.now() > deadline) {
+      await stop()
+      throw new Error(`nuxi dev did not say where it listens (asked for port ${port}):\n${log.slice(-4000)}`)
+    }
+    await new Promise(resolve => setTimeout(resolve, 100))
+    served = listeningPort(log)
+  }
+  return { dir, url: new URL(`http://127.0.0.1:${served}/mcp`), log: () => log, alive, stop }
+}
+
+/** The port of the `Local:` URL nuxi dev prints (colours stripped); `undefined` until it has. */
+function listeningPort(output: string): number | undefined {
+  // eslint-disable-next-line no-control-regex
+  const match = /Local:\s+https?:\/\/[^\s/]+:(\d+)/.exec(output.replace(/\x1B\[[0-9;]*m/g, ''))
+  return match ? Number(match[1]) : undefined
 }

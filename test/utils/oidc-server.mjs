@@ -5,10 +5,18 @@
 // Client credentials, introspection, revocation and dynamic registration are on. Keys come from the environment, so a restart
 // with other keys is a key rotation.
 //   node oidc-server.mjs <port>   env: OIDC_RESOURCE, OIDC_JWKS (JSON), OIDC_TOKEN_TTL (seconds)
+// Port 0 binds a port of the system's choosing (nothing can take it in between); the issuer is
+// named after the port bound, so the HTTP server listens before the provider is made.
+import { createServer } from 'node:http'
 import Provider from 'oidc-provider'
 
-const port = Number(process.argv[2])
-const issuer = `http://127.0.0.1:${port}`
+let handle = (_req, res) => { res.statusCode = 503; res.end() }
+const server = createServer((req, res) => handle(req, res))
+await new Promise((resolve, reject) => {
+  server.once('error', reject)
+  server.listen(Number(process.argv[2]), '127.0.0.1', resolve)
+})
+const issuer = `http://127.0.0.1:${server.address().port}`
 const resource = process.env.OIDC_RESOURCE
 const ttl = Number(process.env.OIDC_TOKEN_TTL ?? 300)
 /** A dynamically registered client of this name gets opaque access tokens too. */
@@ -54,4 +62,5 @@ provider.use(async (ctx, next) => {
   if (ctx.method === 'POST' && ctx.path === '/token/introspection') introspections++
   await next()
 })
-provider.listen(port, '127.0.0.1', () => console.log(`oidc ready ${issuer}`))
+handle = provider.callback()
+console.log(`oidc ready ${issuer}`)

@@ -3,7 +3,8 @@ import type { ChildProcess } from 'node:child_process'
 import { resolve } from 'node:path'
 import { SignJWT, exportJWK, generateKeyPair, importJWK } from 'jose'
 import type { JWTPayload } from 'jose'
-import { freePort, repoRoot } from './fixture'
+import { repoRoot } from './fixture'
+import { onFreePort } from '../../scripts/ports.mjs'
 
 /** The test authorization server (test/utils/oidc-server.mjs) and how to get tokens from it. */
 export interface AuthorizationServer {
@@ -49,15 +50,21 @@ async function newJwks(): Promise<string> {
   return JSON.stringify({ keys: [{ ...jwk, alg: 'RS256', use: 'sig', kid: `k-${Date.now()}` }] })
 }
 
-async function launch(port: number, env: Record<string, string>): Promise<ChildProcess> {
+/** Starts test/utils/oidc-server.mjs on `port` (0: one the system picks) and resolves with the port it bound. */
+async function launch(port: number, env: Record<string, string>): Promise<{ child: ChildProcess, port: number }> {
   const child = spawn(process.execPath, [resolve(repoRoot, 'test/utils/oidc-server.mjs'), String(port)], { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   let log = ''
+  let out = ''
   child.stderr?.on('data', (chunk: Buffer) => { log += chunk.toString() })
-  await new Promise<void>((done, fail) => {
-    child.stdout?.on('data', (chunk: Buffer) => { if (chunk.toString().includes('oidc ready')) done() })
+  const bound = await new Promise<number>((done, fail) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString()
+      const ready = /oidc ready http:\/\/127\.0\.0\.1:(\d+)/.exec(out)
+      if (ready) done(Number(ready[1]))
+    })
     child.once('exit', code => fail(new Error(`oidc-provider exited (${code}):\n${log}`)))
   })
-  return child
+  return { child, port: bound }
 }
 
 /** A DPoP proof (RFC 9449 §4) of a fresh key, for a POST to `url`. */
@@ -70,7 +77,7 @@ async function dpopProof(url: string): Promise<string> {
 }
 
 /**
- * Starts oidc-provider on a free loopback port, issuing JWT access tokens for `resource`.
+ * Starts oidc-provider on a loopback port it binds itself (port 0), issuing JWT access tokens for `resource`.
  *
  * @example
  * ```ts
@@ -79,13 +86,16 @@ async function dpopProof(url: string): Promise<string> {
  * ```
  */
 export async function startAuthorizationServer(resource: string, options: { tokenTtlSeconds?: number } = {}): Promise<AuthorizationServer> {
-  const port = await freePort()
   let jwks = ''
   const env = () => newJwks().then((made) => {
     jwks = made
     return { OIDC_RESOURCE: resource, OIDC_JWKS: made, OIDC_TOKEN_TTL: String(options.tokenTtlSeconds ?? 300) }
   })
-  let child = await launch(port, await env())
+  // Port 0 first: the server says which port it got. A restart needs that port again (the
+  // issuer names it), and gets it back unless another process took it meanwhile.
+  const first = await launch(0, await env())
+  const port = first.port
+  let child = first.child
   const stopChild = async () => {
     // A child killed by a signal has `signalCode` set and `exitCode` still null.
     if (child.exitCode !== null || child.signalCode !== null) return
@@ -127,8 +137,33 @@ export async function startAuthorizationServer(resource: string, options: { toke
     },
     async restartWithNewKeys() {
       await stopChild()
-      child = await launch(port, await env())
+      child = (await launch(port, await env())).child
     },
     stop: stopChild,
   }
+}
+
+/**
+ * Starts authorization servers for an app's resource, then the app: the app must be told its own
+ * URL before it starts (its resource names its port), so it cannot bind port 0. Its port is drawn
+ * with `onFreePort`, and when another process took it before the app bound it, the servers are
+ * stopped and everything starts again on another port.
+ *
+ * @example
+ * ```ts
+ * const { app, servers: [as], resource } = await startWithAuthorizationServers([{}], (port, [as]) => startRuntime({ …, port, env: { NUXT_MCP_AUTH_ISSUERS: as!.issuer } }))
+ * ```
+ */
+export function startWithAuthorizationServers<T>(servers: { tokenTtlSeconds?: number }[], startApp: (port: number, servers: AuthorizationServer[]) => Promise<T>): Promise<{ app: T, servers: AuthorizationServer[], resource: string }> {
+  return onFreePort(async (port: number) => {
+    const resource = `http://127.0.0.1:${port}/mcp`
+    const started = await Promise.all(servers.map(options => startAuthorizationServer(resource, options)))
+    try {
+      return { app: await startApp(port, started), servers: started, resource }
+    }
+    catch (error) {
+      await Promise.all(started.map(server => server.stop()))
+      throw error
+    }
+  })
 }

@@ -9,8 +9,8 @@ import type { RuntimeApp } from '../../../scripts/runtimes.mjs'
 import { launchBrowser } from '../../utils/browser'
 import type { LaunchedBrowser } from '../../utils/browser'
 import { textOf } from '../../utils/clients'
-import { buildFixture, fixtureDir, freePort } from '../../utils/fixture'
-import { startAuthorizationServer, TEST_CLIENTS } from '../../utils/oidc'
+import { buildFixture, fixtureDir } from '../../utils/fixture'
+import { startWithAuthorizationServers, TEST_CLIENTS } from '../../utils/oidc'
 import type { AuthorizationServer } from '../../utils/oidc'
 import { BrowserOAuthProvider, startCallbackServer } from '../../utils/oauth-sign-in'
 import type { CallbackServer } from '../../utils/oauth-sign-in'
@@ -28,21 +28,21 @@ let callback: CallbackServer
 
 beforeAll(async () => {
   await buildFixture('oauth', { reuse: true })
-  const port = await freePort()
-  as = await startAuthorizationServer(`http://127.0.0.1:${port}/mcp`)
-  app = await startRuntime({
+  const started = await startWithAuthorizationServers([{}], (port, servers) => startRuntime({
     target: 'node',
     root: fixtureDir('oauth'),
     port,
     env: {
       NUXT_MCP_STATE_SECRET: 'oauth-browser-state-secret-0123456789abcdef',
       NUXT_MCP_PUBLIC_URL: `http://127.0.0.1:${port}`,
-      NUXT_MCP_AUTH_ISSUERS: as.issuer,
+      NUXT_MCP_AUTH_ISSUERS: servers[0]!.issuer,
       NUXT_MCP_AUTH_SCOPES: 'mcp:tools',
       NUXT_MCP_AUTH_INTROSPECTION_CLIENT_ID: 'mcp-server',
       NUXT_MCP_AUTH_INTROSPECTION_CLIENT_SECRET: TEST_CLIENTS['mcp-server'],
     },
-  })
+  }))
+  app = started.app
+  as = started.servers[0]!
   ;[browser, callback] = await Promise.all([launchBrowser(), startCallbackServer()])
 }, 240_000)
 

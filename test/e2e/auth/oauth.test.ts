@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startRuntime } from '../../../scripts/runtimes.mjs'
 import type { RuntimeApp } from '../../../scripts/runtimes.mjs'
 import { connectLegacy, textOf } from '../../utils/clients'
-import { buildFixture, fixtureDir, freePort } from '../../utils/fixture'
+import { buildFixture, fixtureDir } from '../../utils/fixture'
 import { onFreePort } from '../../../scripts/ports.mjs'
-import { startAuthorizationServer, TEST_CLIENTS } from '../../utils/oidc'
+import { startWithAuthorizationServers, TEST_CLIENTS } from '../../utils/oidc'
 import type { AuthorizationServer } from '../../utils/oidc'
 import { postModern } from '../../utils/raw'
 
@@ -38,10 +38,14 @@ async function startApp(): Promise<RuntimeApp> {
 
 beforeAll(async () => {
   await buildFixture('oauth', { reuse: true })
-  const port = await freePort()
-  resource = `http://127.0.0.1:${port}/mcp`
-  ;[as, shortLived] = await Promise.all([startAuthorizationServer(resource), startAuthorizationServer(resource, { tokenTtlSeconds: 1 })])
-  app = await startRuntime({ target: 'node', root: fixtureDir('oauth'), port, env: env(`http://127.0.0.1:${port}`) })
+  // The issuers' URLs go into the app's env (env() reads `as` and `shortLived`): set before it starts.
+  const started = await startWithAuthorizationServers([{}, { tokenTtlSeconds: 1 }], (port, servers) => {
+    as = servers[0]!
+    shortLived = servers[1]!
+    return startRuntime({ target: 'node', root: fixtureDir('oauth'), port, env: env(`http://127.0.0.1:${port}`) })
+  })
+  app = started.app
+  resource = started.resource
 }, 240_000)
 
 afterAll(async () => {
@@ -226,9 +230,10 @@ describe('the MCP endpoint as an OAuth resource server', () => {
 
   it('fetches an issuer\'s keys again after auth.jwksMaxAgeSeconds: a key the issuer dropped stops verifying', async () => {
     // An authorization server and an app of their own: the keys are rotated here.
-    const port = await freePort()
-    const rotating = await startAuthorizationServer(`http://127.0.0.1:${port}/mcp`)
-    const app2 = await startRuntime({ target: 'node', root: fixtureDir('oauth'), port, env: { ...env(`http://127.0.0.1:${port}`), NUXT_MCP_AUTH_ISSUERS: rotating.issuer, NUXT_MCP_AUTH_JWKS_MAX_AGE_SECONDS: '1' } })
+    const started = await startWithAuthorizationServers([{}], (port, servers) =>
+      startRuntime({ target: 'node', root: fixtureDir('oauth'), port, env: { ...env(`http://127.0.0.1:${port}`), NUXT_MCP_AUTH_ISSUERS: servers[0]!.issuer, NUXT_MCP_AUTH_JWKS_MAX_AGE_SECONDS: '1' } }))
+    const app2 = started.app
+    const rotating = started.servers[0]!
     try {
       const signedWithOldKey = await rotating.clientToken()
       const callApp2 = (token: string) => postModern(app2.url, 'tools/call', { name: 'whoami', arguments: {} }, { headers: { authorization: `Bearer ${token}` } })

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { assertChromium, launchBrowser, screenshot, withFailureScreenshot } from '../../utils/browser'
 import type { LaunchedBrowser } from '../../utils/browser'
 import { freePort, repoRoot, startFixture } from '../../utils/fixture'
+import { onFreePort } from '../../../scripts/ports.mjs'
 import type { RunningFixture } from '../../utils/fixture'
 
 const INSPECTOR_BIN = resolve(repoRoot, 'node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js')
@@ -28,9 +29,14 @@ interface RunningInspector {
 /**
  * `mcp-inspector --web` on loopback with its own free ports (web UI, MCP Apps sandbox, app origin), a
  * fixed API token, no browser auto-open, secrets in memory and storage in a throwaway directory.
+ * Its ports are set by env and it cannot report ports of its own choosing: all three are drawn
+ * again when one was taken before it bound it (`onFreePort`).
  */
-async function startInspector(): Promise<RunningInspector> {
-  const [clientPort, sandboxPort, appOriginPort] = [await freePort(), await freePort(), await freePort()]
+function startInspector(): Promise<RunningInspector> {
+  return onFreePort(async (clientPort: number) => launchInspector(clientPort, await freePort(), await freePort()))
+}
+
+async function launchInspector(clientPort: number, sandboxPort: number, appOriginPort: number): Promise<RunningInspector> {
   const token = randomBytes(16).toString('hex')
   const home = mkdtempSync(join(tmpdir(), 'mcp-inspector-home-'))
   const env: Record<string, string> = {}

@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connectLegacy } from '../../utils/clients'
 import { startDevApp } from '../../utils/dev-server'
 import type { DevApp } from '../../utils/dev-server'
-import { freePort } from '../../utils/fixture'
 import { createPrivateHost } from '../../utils/netns'
 import type { PrivateHost } from '../../utils/netns'
 import { postRaw } from '../../utils/raw'
@@ -28,7 +27,8 @@ describe('a built server on a private address (a network namespace, as a contain
 
   beforeAll(async () => {
     lan = createPrivateHost()
-    port = await freePort()
+    // The namespace has a network stack of its own, and nothing else listens in it: any port is free.
+    port = 3000
     server = await lan.startFixture('basic', port, { NUXT_MCP_PUBLIC_URL: 'https://mcp.example.com' })
     url = `http://${lan.address}:${port}/mcp`
   }, 60_000)
