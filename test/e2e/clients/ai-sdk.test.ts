@@ -53,7 +53,7 @@ describe.each(eras)('@ai-sdk/mcp, $era era', ({ discovery, version }) => {
     expect(client.initializeResult.protocolVersion).toBe(version)
     expect(client.serverInfo.name).toBe('basic-fixture')
     const { tools } = await client.listTools()
-    expect(tools.map(tool => tool.name).sort()).toEqual(['add', 'context', 'echo', 'fail', 'from_layer'])
+    expect(tools.map(tool => tool.name).sort()).toEqual(['add', 'book', 'contact', 'context', 'deploy', 'echo', 'fail', 'from_layer', 'rate'])
     expect(tools.find(tool => tool.name === 'echo')?.description).toBe('Repeats the text')
   })
 
