@@ -22,6 +22,8 @@ describe('x-mcp-header declarations (SEP-2243)', () => {
       [{ type: 'object', properties: { a: { 'type': 'string', 'x-mcp-header': 'Region' }, b: { 'type': 'string', 'x-mcp-header': 'region' } } }, /at "b" repeats "region", already the header of "a"/],
       [{ type: 'object', properties: { list: { type: 'array', items: { 'type': 'string', 'x-mcp-header': 'Item' } } } }, /at "list\.items" is not on an argument reached through properties/],
       [{ type: 'object', anyOf: [{ properties: { r: { 'type': 'string', 'x-mcp-header': 'R' } } }] }, /at "anyOf\.r" is not on an argument reached through properties/],
+      // A subschema with neither type nor properties is still one schema, not a map of them.
+      [{ type: 'object', properties: { list: { type: 'array', items: { 'enum': ['a'], 'x-mcp-header': 'Item' } } } }, /at "list\.items" is not on an argument reached through properties/],
       [{ 'type': 'object', 'x-mcp-header': 'Root' }, /at the schema's root is not on an argument/],
     ]
     for (const [schema, message] of refusals) expect(() => headerParamsOf(schema, where)).toThrow(message)

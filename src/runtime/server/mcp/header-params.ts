@@ -20,14 +20,20 @@ const PRIMITIVE: readonly unknown[] = ['string', 'integer', 'number', 'boolean']
 function isPrimitiveType(type: unknown): type is McpHeaderParam['type'] {
   return PRIMITIVE.includes(type)
 }
-/** Keywords whose subschemas are not a fixed argument: a header there would have no one value to mirror. */
-const ELSEWHERE = ['items', 'prefixItems', 'contains', 'additionalProperties', 'unevaluatedProperties', 'unevaluatedItems', 'propertyNames', 'patternProperties', 'dependentSchemas', 'oneOf', 'anyOf', 'allOf', 'not', 'if', 'then', 'else', '$defs', 'definitions']
+/**
+ * Keywords whose subschemas are not a fixed argument (a header there would have no one value to
+ * mirror), by what they hold: one schema, a list of them, or a map of them (JSON Schema 2020-12).
+ */
+const ONE_SCHEMA = ['items', 'contains', 'additionalProperties', 'unevaluatedProperties', 'unevaluatedItems', 'propertyNames', 'not', 'if', 'then', 'else']
+const SCHEMA_LISTS = ['prefixItems', 'oneOf', 'anyOf', 'allOf']
+const SCHEMA_MAPS = ['patternProperties', 'dependentSchemas', '$defs', 'definitions']
 
-function subschemasOf(value: unknown): unknown[] {
-  if (Array.isArray(value)) return value
-  if (!isRecord(value)) return []
-  // A map of schemas (patternProperties, $defs, …) or one schema.
-  return 'type' in value || '$ref' in value || 'properties' in value ? [value] : Object.values(value)
+/** The subschemas under `keyword` of `node`, whatever the keyword holds. */
+function subschemasOf(node: Record<string, unknown>, keyword: string): unknown[] {
+  const value = node[keyword]
+  if (SCHEMA_LISTS.includes(keyword)) return Array.isArray(value) ? value : []
+  if (SCHEMA_MAPS.includes(keyword)) return isRecord(value) ? Object.values(value) : []
+  return [value]
 }
 
 /**
@@ -61,8 +67,8 @@ export function headerParamsOf(schema: Record<string, unknown>, where: string): 
     if (isRecord(node.properties)) {
       for (const [key, child] of Object.entries(node.properties)) walk(child, [...path, key], reachable)
     }
-    for (const keyword of ELSEWHERE) {
-      for (const child of subschemasOf(node[keyword])) walk(child, [...path, keyword], false)
+    for (const keyword of [...ONE_SCHEMA, ...SCHEMA_LISTS, ...SCHEMA_MAPS]) {
+      for (const child of subschemasOf(node, keyword)) walk(child, [...path, keyword], false)
     }
   }
   walk(schema, [], true)
