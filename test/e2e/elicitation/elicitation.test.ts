@@ -43,6 +43,21 @@ describe.each(eras)('$era era ($client)', ({ era, connect }) => {
     expect(received[0]!.requestedSchema).toEqual(ASK_FORM_WIRE_SCHEMA)
   })
 
+  it.each([
+    { library: 'valibot', wire: { type: 'object', properties: { name: { type: 'string', title: 'Name', minLength: 2 }, seats: { type: 'integer', minimum: 1, default: 1 }, plan: { type: 'string', enum: ['free', 'pro'] } }, required: ['name', 'plan'] } },
+    // ArkType's converter lists required keys first and drops defaults (docs/elicitation.md).
+    { library: 'arktype', wire: { type: 'object', properties: { name: { type: 'string', title: 'Name', minLength: 2 }, plan: { type: 'string', enum: ['free', 'pro'] }, seats: { type: 'integer', minimum: 1 } }, required: ['name', 'plan'] } },
+  ])('asks a $library form, re-asks an invalid answer naming the field, and returns the library\'s typed output', async ({ library, wire }) => {
+    const received: Record<string, unknown>[] = []
+    const answers: Answerer = () => received.length === 1
+      ? { action: 'accept', content: { name: 'A', plan: 'pro' } }
+      : { action: 'accept', content: { name: 'Ada', plan: 'pro' } }
+    const result = await callWith(connect, answers, 'ask_form_library', { library }, received)
+    expect(JSON.parse(textOf(result))).toEqual({ action: 'accept', content: { name: 'Ada', seats: 1, plan: 'pro' }, seatsDoubled: 2 })
+    expect(received.map(params => params.requestedSchema)).toEqual([wire, wire])
+    expect(received[1]!.message).toMatch(/^Book seats\n\nPlease correct your answer: "name": /)
+  })
+
   it.each(['decline', 'cancel'] as const)('returns %s without content', async (action) => {
     const result = await callWith(connect, () => ({ action }), 'ask_form')
     expect(JSON.parse(textOf(result))).toEqual({ action })

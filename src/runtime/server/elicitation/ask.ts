@@ -38,7 +38,7 @@ export interface AskOptions extends WaitOptions {
 /** Options of `form()`. */
 export interface FormOptions<S extends FormShape> extends AskOptions {
   message: string
-  /** A Zod raw shape of flat fields; see the elicitation guide for what converts. */
+  /** A Zod raw shape of flat fields, a `z.object`, or a Standard Schema object schema (Valibot via `toStandardJsonSchema()`, ArkType); see the elicitation guide for what converts. */
   schema: S
   /** Allow fields that look like secrets (password, token, card…). The spec forbids them: use `url()`. */
   allowSensitive?: boolean

@@ -12,7 +12,7 @@ import type {
 import type { McpEra } from '../common/context'
 import type { McpElicitation } from '../elicitation/use-elicitation'
 import type { McpGuarded } from './guards'
-import type { McpStandardSchema, StandardInput, StandardOutput } from './standard-schema'
+import type { McpStandardSchema, StandardInput, StandardOutput } from '../common/standard-schema'
 
 type MaybePromise<T> = T | Promise<T>
 

@@ -5,7 +5,8 @@ import type { JSONObject, ListResourceTemplatesResult, Prompt, Resource, Tool } 
 type ResourceTemplate = ListResourceTemplatesResult['resourceTemplates'][number]
 import type { CacheScope } from '@modelcontextprotocol/server'
 import type { McpCompleter, McpHandlerContext, McpToolInput, McpToolOutput, McpZodShape } from './definitions'
-import { isStandardSchema, standardArguments } from './standard-schema'
+import { isStandardSchema } from '../common/standard-schema'
+import { standardArguments } from './standard-schema'
 import { isMcpJsonSchema, jsonSchemaArguments, zodArguments } from './tool-arguments'
 import type { ArgumentsCheck } from './arguments-check'
 import { headerParamsOf } from './header-params'

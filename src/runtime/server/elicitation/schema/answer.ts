@@ -1,5 +1,6 @@
 import * as z3 from 'zod/v3'
 import { safeParse, type $strict, type $ZodObject, type $ZodType, type output } from 'zod/v4/core'
+import { issuePath, type McpStandardSchema, type StandardOutput } from '../../common/standard-schema'
 import { McpElicitationError } from '../error'
 import { fieldOfIssue, formatIssue, labelPath, showValue } from './answer-issues'
 import { isBag, type Bag } from './read'
@@ -13,14 +14,16 @@ import { resolveShape, type FormShape, type Zod3FormShape, type Zod4FormShape } 
 
 /**
  * The parsed answer for a shape: `z.output` of `z.object(shape)`, with defaults applied and
- * transforms run. For a `z.object(...)` it is that object's output.
+ * transforms run. For a `z.object(...)` it is that object's output; for another Standard Schema
+ * library's object, that library's inferred output.
  */
 export type FormOutput<S> =
   S extends $ZodObject ? output<S>
     : S extends z3.ZodTypeAny ? z3.output<S>
       : S extends Zod4FormShape ? output<$ZodObject<S, $strict>>
         : S extends Zod3FormShape ? z3.output<z3.ZodObject<S>>
-          : never
+          : S extends McpStandardSchema ? StandardOutput<S>
+            : never
 
 /** The verdict of {@link parseFormAnswer}. */
 export type FormAnswer<T> = { ok: true; value: T } | { ok: false; issues: string[] }
@@ -34,6 +37,7 @@ export type FormAnswer<T> = { ok: true; value: T } | { ok: false; issues: string
 type Parser =
   | { version: 4; fields: ReadonlySet<string>; object?: $ZodType; entries: [string, $ZodType][] }
   | { version: 3; fields: ReadonlySet<string>; object?: z3.ZodTypeAny; entries: [string, z3.ZodTypeAny][] }
+  | { version: 'standard'; fields: ReadonlySet<string>; schema: McpStandardSchema }
 
 const parsers = new WeakMap<object, Parser>()
 
@@ -44,9 +48,10 @@ function parserFor(shape: FormShape): Parser {
   // Unknown keys are rejected before the content reaches Zod, so a z.object's
   // strip/loose/strict setting does not matter.
   const fields = new Set(resolved.fields.map(([name]) => name))
-  const parser: Parser = resolved.version === 4
-    ? { version: 4, fields, object: resolved.object, entries: resolved.fields }
-    : { version: 3, fields, object: resolved.object, entries: resolved.fields }
+  const parser: Parser = resolved.version === 'standard' ? { version: 'standard', fields, schema: resolved.schema }
+    : resolved.version === 4
+      ? { version: 4, fields, object: resolved.object, entries: resolved.fields }
+      : { version: 3, fields, object: resolved.object, entries: resolved.fields }
   parsers.set(shape, parser)
   return parser
 }
@@ -104,9 +109,45 @@ function parseFields<T>(entries: [string, T][], content: Bag, parse: (schema: T,
   return issues.length > 0 ? { success: false, issues } : { success: true, data }
 }
 
-function runParser(parser: Parser, content: Bag): Outcome {
+function runZod(parser: Exclude<Parser, { version: 'standard' }>, content: Bag): Outcome {
   if (parser.version === 4) return parser.object ? parse4(parser.object, content) : parseFields(parser.entries, content, parse4)
   return parser.object ? parse3(parser.object, content) : parseFields(parser.entries, content, parse3)
+}
+
+/** What checking an answer's kept fields yields: the output, or readable issues. */
+type Checked = { ok: true, data: unknown } | { ok: false, issues: string[] }
+
+/** A field already refused by `screenFields` would be reported again as "missing". */
+function isAboutKept(path: readonly unknown[], rejected: ReadonlySet<string>): boolean {
+  return !rejected.has(String(path[0] ?? ''))
+}
+
+/**
+ * The library's own check; its messages already read as sentences (and name the received value
+ * when the library does), so they are only labelled with their field.
+ */
+function checkStandard(schema: McpStandardSchema, content: Bag, rejected: ReadonlySet<string>): Checked {
+  const result = schema['~standard'].validate(content)
+  if (result instanceof Promise) {
+    // The answer is refused either way; the promise's own outcome must not go unhandled.
+    result.catch(() => undefined)
+    return { ok: false, issues: ['the form\'s schema checked the answer asynchronously, which forms do not support: use a synchronous schema and run asynchronous checks in the handler'] }
+  }
+  if (!result.issues) return { ok: true, data: result.value }
+  const issues = result.issues.map(issue => ({ path: issuePath(issue), message: issue.message }))
+    .filter(({ path }) => isAboutKept(path, rejected))
+    .map(({ path, message }) => `${path.length > 0 ? labelPath(path) : 'the answer'}: ${message}`)
+  return { ok: false, issues }
+}
+
+function checkKept(parser: Parser, content: Bag, rejected: ReadonlySet<string>): Checked {
+  if (parser.version === 'standard') return checkStandard(parser.schema, content, rejected)
+  const result = runZod(parser, content)
+  if (result.success) return { ok: true, data: result.data }
+  const issues = result.issues.filter(isBag)
+    .filter(issue => isAboutKept(Array.isArray(issue.path) ? issue.path : [], rejected))
+    .map(issue => formatIssue(issue, content))
+  return { ok: false, issues }
 }
 
 /**
@@ -129,14 +170,9 @@ export function parseFormAnswer<S extends FormShape>(shape: S, content: unknown)
   try {
     const { issues, rejected } = screenFields(content, parser.fields)
     const kept = Object.fromEntries(Object.entries(content).filter(([key]) => !rejected.has(key)))
-    const result = runParser(parser, kept)
-    if (!result.success) {
-      // A field already reported above would be reported again as "missing".
-      for (const issue of result.issues.filter(isBag)) {
-        if (!rejected.has(String(Array.isArray(issue.path) ? issue.path[0] : ''))) issues.push(formatIssue(issue, kept))
-      }
-    }
-    if (issues.length > 0 || !result.success) return { ok: false, issues: issues.length > 0 ? issues : ['the answer is invalid'] }
+    const result = checkKept(parser, kept, rejected)
+    if (!result.ok) issues.push(...result.issues)
+    if (issues.length > 0 || !result.ok) return { ok: false, issues: issues.length > 0 ? issues : ['the answer is invalid'] }
     // The parser was built from this very shape, so its output is the shape's output type.
     return { ok: true, value: result.data as FormOutput<S> }
   }

@@ -1,5 +1,6 @@
 import { $ZodDefault, globalRegistry } from 'zod/v4/core'
 import type { $ZodType } from 'zod/v4/core'
+import { isStandardSchema } from '../../common/standard-schema'
 import { createIdentityNumbers } from './identity'
 import type { FormShape } from './shape'
 import { isZod4Schema, zod4Def } from './zod4'
@@ -24,7 +25,8 @@ import { isZod4Schema, zod4Def } from './zod4'
  * question is asked (read once, as the form shows it): the shared field holds that value as a
  * constant, so an answer that leaves the field out gets exactly what the person was shown, whoever
  * asked first. A default that is not plain JSON keeps the field apart.
- * Zod 3 shapes and `z.object()` schemas are returned as they are.
+ * Zod 3 shapes, `z.object()` schemas and other libraries' Standard Schema objects are returned as
+ * they are.
  */
 
 const idOf = createIdentityNumbers()
@@ -168,7 +170,7 @@ function canonicalField(field: $ZodType): $ZodType | undefined {
  */
 export function canonicalShape<S extends FormShape>(shape: S): S {
   // A z.object(), a Zod 3 or a malformed shape goes its usual way (and gets its usual errors).
-  if (isZod4Schema(shape) || !isPlainObject(shape)) return shape
+  if (isZod4Schema(shape) || isStandardSchema(shape) || !isPlainObject(shape)) return shape
   // Each field of the result has the structure of the caller's field under the same name, so
   // the result has the caller's type.
   const known = resolved.get(shape)

@@ -1,13 +1,16 @@
 import { createIdentityNumbers } from './identity'
 import { emitField, type FieldDescription, type PrimitiveFieldSchema } from './fields'
+import { describeJsonField } from './json-field'
 import { checkSensitiveField } from './sensitive'
 import { resolveShape, type FormShape, type ResolvedShape } from './shape'
 import { describeZod3Field } from './zod3'
 import { describeZod4Field } from './zod4'
 
 /**
- * The one place that turns a Zod shape into a spec-exact MCP form-mode `requestedSchema`
- * (2025-11-25 `ElicitRequestFormParams.requestedSchema`).
+ * The one place that turns a form declaration (a Zod shape, or a Standard Schema library's object
+ * schema) into a spec-exact MCP form-mode `requestedSchema` (2025-11-25
+ * `ElicitRequestFormParams.requestedSchema`). Each library has a reader into one field
+ * description (`fields.ts`); the rules that decide the wire are the same for all.
  *
  * Every property is built from an allowlist of keywords per spec variant (see `schema-fields.ts`),
  * never by cleaning up `z.toJSONSchema` output: whatever Zod adds in a future version cannot leak
@@ -63,6 +66,13 @@ function convertField(name: string, schema: object, describe: () => FieldDescrip
 }
 
 function convertFields(shape: ResolvedShape): [string, ConvertedField][] {
+  // A library's JSON Schema is made anew for each conversion: nothing to cache per field.
+  if (shape.version === 'standard') {
+    return shape.fields.map(([name, node]) => {
+      const described = describeJsonField(name, node, shape.required.has(name), shape.vendor)
+      return [name, { wire: emitField(name, described), required: described.required }]
+    })
+  }
   if (shape.version === 3) return shape.fields.map(([name, schema]) => [name, convertField(name, schema, () => describeZod3Field(name, schema))])
   return shape.fields.map(([name, schema]) => [name, convertField(name, schema, () => describeZod4Field(name, schema))])
 }
@@ -104,12 +114,18 @@ export function toFormSchema(shape: FormShape, options: FormSchemaOptions = {}):
   const hit = byShape.get(shape)?.[slot]
   if (hit) return hit
   const resolved = resolveShape(shape)
+  // A Standard Schema object is its own key (its fields are not shared schema objects).
+  if (resolved.version === 'standard') return remember(shape, slot, buildFormSchema(resolved, slot === 1))
   const key = slot + resolved.fields.map(([name, schema]) => `${JSON.stringify(name)}:${idOf(schema)}`).join(',')
   let schema = byFields.get(key)
   if (schema) byFields.delete(key) // re-inserted below: most recently used last
   schema ??= buildFormSchema(resolved, slot === 1)
   byFields.set(key, schema)
   if (byFields.size > MAX_FIELD_KEYS) byFields.delete(byFields.keys().next().value ?? '')
+  return remember(shape, slot, schema)
+}
+
+function remember(shape: FormShape, slot: 0 | 1, schema: ElicitFormSchema): ElicitFormSchema {
   const slots = byShape.get(shape) ?? []
   slots[slot] = schema
   byShape.set(shape, slots)

@@ -1,11 +1,13 @@
 import type { $ZodObject, $ZodType } from 'zod/v4/core'
 import type * as z3 from 'zod/v3'
+import { isStandardSchema, type McpStandardSchema } from '../../common/standard-schema'
 import { McpElicitationError } from '../error'
 import { isBag, readString } from './read'
 import { refuseField } from './fields'
 import { refuseKind } from './refusals'
 import { isZod3Schema, zod3Def } from './zod3'
 import { isZod4Schema, zod4Def } from './zod4'
+import { resolveStandardForm, type StandardForm } from './standard-form'
 
 /** A raw Zod 4 shape (classic or mini schemas): `{ name: z.string() }`. */
 export type Zod4FormShape = { readonly [field: string]: $ZodType }
@@ -13,18 +15,21 @@ export type Zod4FormShape = { readonly [field: string]: $ZodType }
 export type Zod3FormShape = { readonly [field: string]: z3.ZodTypeAny }
 
 /**
- * What a form is declared with: a raw Zod shape (the usual way), or a `z.object(...)` whose
- * `.shape` is used. One Zod version per form: a shape mixing `zod` and `zod/v3` fields is refused,
- * because the answer is validated by one `z.object` of one version.
+ * What a form is declared with: a raw Zod shape (the usual way), a `z.object(...)` whose `.shape`
+ * is used, or an object schema of another Standard Schema library with a JSON Schema converter
+ * (Valibot through `toStandardJsonSchema()`, ArkType). One Zod version per form: a shape mixing
+ * `zod` and `zod/v3` fields is refused, because the answer is validated by one `z.object` of one
+ * version.
  */
-export type FormShape = Zod4FormShape | Zod3FormShape | $ZodObject | z3.AnyZodObject
+export type FormShape = Zod4FormShape | Zod3FormShape | $ZodObject | z3.AnyZodObject | McpStandardSchema
 
-/** A shape split into its fields, tagged with the one Zod version they all use. */
+/** A shape split into its fields, tagged with the one Zod version they all use, or the Standard Schema library's. */
 export type ResolvedShape =
   | { version: 4; fields: [string, $ZodType][]; object?: $ZodType }
   | { version: 3; fields: [string, z3.ZodTypeAny][]; object?: z3.ZodTypeAny }
+  | StandardForm
 
-const NOT_A_SHAPE = 'A form schema must be a raw Zod shape such as { name: z.string(), age: z.number() } or a z.object({...})'
+const NOT_A_SHAPE = 'A form schema must be a raw Zod shape such as { name: z.string(), age: z.number() }, a z.object({...}), or an object schema of a Standard Schema library (Valibot, ArkType)'
 
 function refuseShape(received: string): McpElicitationError {
   return new McpElicitationError('invalid-schema', `${NOT_A_SHAPE}; received ${received}.`)
@@ -54,9 +59,12 @@ function shapeOfObject(value: unknown): unknown {
  * ```ts
  * resolveShape({ name: z.string() }) // { version: 4, fields: [['name', z.string()]] }
  * resolveShape(z.object({ name: z.string() })) // same fields, object: the z.object
+ * resolveShape(type({ name: 'string' })) // { version: 'standard', vendor: 'arktype', … }
  * ```
  */
 export function resolveShape(shape: unknown): ResolvedShape {
+  // Zod objects are Standard Schemas too; they keep the Zod reading, which loses nothing.
+  if (!isZod4Schema(shape) && !isZod3Schema(shape) && isStandardSchema(shape)) return resolveStandardForm(shape)
   const raw = shapeOfObject(shape)
   if (!isBag(raw)) throw refuseShape(raw === null ? 'null' : Array.isArray(raw) ? 'an array' : typeof raw)
   const entries = Object.entries(raw)

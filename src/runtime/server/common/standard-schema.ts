@@ -1,0 +1,65 @@
+import { isRecord } from './is-record'
+
+/**
+ * A schema of any library that implements Standard Schema (`~standard.validate`) and, for
+ * listing and forms, Standard JSON Schema (`~standard.jsonSchema`): ArkType 2 as it is, Valibot
+ * through `toStandardJsonSchema()` (`@valibot/to-json-schema`), a Zod object. Declared here rather
+ * than imported: the spec asks implementers to copy its types, so no package is needed for it.
+ * Both the tool registry (arguments, structured output) and the form builder read it.
+ */
+export interface McpStandardSchema<Input = unknown, Output = Input> {
+  readonly '~standard': {
+    readonly version: 1
+    readonly vendor: string
+    readonly validate: (value: unknown) => StandardResult<Output> | Promise<StandardResult<Output>>
+    readonly types?: { readonly input: Input, readonly output: Output } | undefined
+    readonly jsonSchema?: {
+      readonly input: (options: { target: 'draft-2020-12' | (string & {}) }) => Record<string, unknown>
+      readonly output: (options: { target: 'draft-2020-12' | (string & {}) }) => Record<string, unknown>
+    }
+  }
+}
+
+/** One problem a Standard Schema reports. */
+export interface StandardIssue {
+  readonly message: string
+  readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined
+}
+
+/** What a Standard Schema's `validate` returns. */
+export type StandardResult<Output> =
+  | { readonly value: Output, readonly issues?: undefined }
+  | { readonly issues: ReadonlyArray<StandardIssue> }
+
+/** What a Standard Schema's `validate` takes. */
+export type StandardInput<S extends McpStandardSchema> = NonNullable<S['~standard']['types']>['input']
+
+/** What a Standard Schema's `validate` hands out when it passes. */
+export type StandardOutput<S extends McpStandardSchema> = NonNullable<S['~standard']['types']>['output']
+
+/**
+ * Whether `value` is a Standard Schema (any library's schema object with `~standard.validate`).
+ *
+ * @example
+ * ```ts
+ * isStandardSchema(type({ name: 'string' })) // true (ArkType)
+ * isStandardSchema({ name: z.string() })     // false: a Zod shape
+ * ```
+ */
+export function isStandardSchema(value: unknown): value is McpStandardSchema {
+  const props = isRecord(value) || typeof value === 'function' ? Reflect.get(value, '~standard') : undefined
+  return isRecord(props) && props.version === 1 && typeof props.validate === 'function'
+}
+
+/**
+ * The path of an issue as plain segments. (Read with Array.from: ArkType's path is an Array
+ * subclass whose `map` does not start empty.)
+ *
+ * @example
+ * ```ts
+ * issuePath({ message: 'too short', path: [{ key: 'name' }] }) // ['name']
+ * ```
+ */
+export function issuePath(issue: StandardIssue): string[] {
+  return Array.from(issue.path ?? [], segment => String(typeof segment === 'object' ? segment.key : segment))
+}
