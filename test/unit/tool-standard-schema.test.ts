@@ -3,6 +3,7 @@ import * as v from 'valibot'
 import { toStandardJsonSchema } from '@valibot/to-json-schema'
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import { z } from 'zod'
+import * as z3 from 'zod/v3'
 import { defineMcpTool } from '../../src/runtime/server/mcp/definitions'
 import { createMcpRegistry } from '../../src/runtime/server/mcp/registry'
 import type { ErasedTool } from '../../src/runtime/server/mcp/registry'
@@ -45,6 +46,8 @@ describe('Standard Schema refusals at startup', () => {
     expect(() => registryOf({ inputSchema: v.object({ name: v.string() }), handler: () => '' }))
       .toThrow(/The tool "t" \(server\/mcp\/tools\/t\.ts\): its inputSchema \(valibot\) is a Standard Schema without a JSON Schema converter .*wrap it in toStandardJsonSchema\(\) from @valibot\/to-json-schema/)
     expect(() => registryOf({ inputSchema: type('string'), handler: () => '' })).toThrow(/its inputSchema \(arktype\) is not an object schema \(its JSON Schema has type "string"\)/)
+    expect(() => registryOf({ inputSchema: z3.object({ name: z3.string() }), handler: () => '' }))
+      .toThrow(/its inputSchema \(zod\) is a Standard Schema without a JSON Schema converter .*write it with Zod 4 \(import \{ z \} from "zod"\)/)
   })
 })
 

@@ -142,10 +142,17 @@ describe.each(eras)('$era client', ({ era, connect }) => {
   it('gets a prompt with arguments and refuses missing ones', async () => {
     const client = await connect(app.url)
     const { prompts } = await client.listPrompts()
-    expect(prompts).toEqual([{ name: 'review', description: 'Review a file', arguments: [{ name: 'file', description: 'The file', required: true }, { name: 'focus', required: false }] }])
+    expect(prompts).toEqual([
+      { name: 'review', description: 'Review a file', arguments: [{ name: 'file', description: 'The file', required: true }, { name: 'focus', required: false }] },
+      { name: 'summarize', description: 'Summarize a text', arguments: [{ name: 'text', description: 'The text', required: true }, { name: 'length', required: false }] },
+    ])
     const prompt = await client.getPrompt({ name: 'review', arguments: { file: 'a.ts', focus: 'naming' } })
     expect(prompt.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Review a.ts focusing on naming.' } }])
     await expect(client.getPrompt({ name: 'review', arguments: {} })).rejects.toThrow(/file/)
+    // Valibot arguments: checked by Valibot, its default filled in.
+    const summary = await client.getPrompt({ name: 'summarize', arguments: { text: 'MCP' } })
+    expect(summary.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Summarize in a short paragraph: MCP' } }])
+    await expect(client.getPrompt({ name: 'summarize', arguments: { text: 'MCP', length: 'epic' } })).rejects.toThrow(/Invalid arguments for prompt "summarize": length: /)
     await client.close()
   })
 })

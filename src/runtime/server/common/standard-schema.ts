@@ -63,3 +63,18 @@ export function isStandardSchema(value: unknown): value is McpStandardSchema {
 export function issuePath(issue: StandardIssue): string[] {
   return Array.from(issue.path ?? [], segment => String(typeof segment === 'object' ? segment.key : segment))
 }
+
+/**
+ * The way out for a Standard Schema without a JSON Schema converter, by library.
+ *
+ * @example
+ * ```ts
+ * missingConverterFix('valibot') // 'wrap it in toStandardJsonSchema() from @valibot/to-json-schema'
+ * ```
+ */
+export function missingConverterFix(vendor: string): string {
+  if (vendor === 'valibot') return 'wrap it in toStandardJsonSchema() from @valibot/to-json-schema'
+  // Zod 3 objects (zod/v3, zod@3) are Standard Schemas without a converter; Zod 4 has one built in.
+  if (vendor === 'zod') return 'write it with Zod 4 (import { z } from "zod"): Zod 3 has no JSON Schema converter'
+  return 'use a version of the library that implements Standard JSON Schema (~standard.jsonSchema), or write a Zod shape'
+}

@@ -165,19 +165,33 @@ export function defineMcpResource(definition: McpResourceDefinition): McpResourc
 /** Prompt arguments are strings on the wire: a shape of string schemas, optional ones allowed. */
 export type McpPromptShape = Record<string, z.ZodType<string | undefined>>
 
+/**
+ * What a prompt's `arguments` may be: a Zod shape of string schemas, or a Standard Schema object
+ * of string properties (Valibot through `toStandardJsonSchema()`, ArkType), nothing more: prompt
+ * arguments are strings on the wire.
+ */
+export type McpPromptArguments = McpPromptShape | McpStandardSchema<Record<string, string | undefined>, unknown>
+
+/** What a prompt's handler gets: the Zod shape's output, or the Standard Schema library's. */
+export type McpPromptArgs<A extends McpPromptArguments> = A extends McpStandardSchema ? StandardOutput<A> : A extends McpPromptShape ? z.output<z.ZodObject<A>> : never
+
+/** The argument names of a prompt, for `complete`. */
+type McpPromptArgumentName<A extends McpPromptArguments> = A extends McpStandardSchema ? keyof StandardInput<A> : keyof A
+
 /** What a prompt handler may return: one user message of text, or a full `GetPromptResult`. */
 export type McpPromptReturn = string | GetPromptResult
 
 /** A prompt, as written in `server/mcp/prompts/*.ts`. */
-export interface McpPromptDefinition<A extends McpPromptShape = McpPromptShape> extends McpGuarded {
+export interface McpPromptDefinition<A extends McpPromptArguments = McpPromptShape> extends McpGuarded {
   /** Defaults to the file name. */
   name?: string
   title?: string
   description?: string
+  /** String arguments: a Zod shape of string schemas, or a Standard Schema object of string properties. */
   arguments?: A
   /** Completions for arguments, by argument name. */
-  complete?: { [K in keyof A]?: McpCompleter }
-  handler: (args: z.output<z.ZodObject<A>>, context: McpHandlerContext) => MaybePromise<McpPromptReturn>
+  complete?: { [K in McpPromptArgumentName<A>]?: McpCompleter }
+  handler: (args: McpPromptArgs<A>, context: McpHandlerContext) => MaybePromise<McpPromptReturn>
 }
 
 /**
@@ -193,7 +207,7 @@ export interface McpPromptDefinition<A extends McpPromptShape = McpPromptShape> 
  * })
  * ```
  */
-export function defineMcpPrompt<A extends McpPromptShape = Record<string, never>>(
+export function defineMcpPrompt<A extends McpPromptArguments = Record<string, never>>(
   definition: McpPromptDefinition<A>,
 ): McpPromptDefinition<A> {
   return definition

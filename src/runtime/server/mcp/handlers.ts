@@ -10,7 +10,7 @@ import { installCompletionHandler } from './completions'
 import { installGuardedLists } from './guarded-lists'
 import { hiddenFrom } from './guards'
 import { getMcpScope } from '../common/context'
-import { describeIssues, toolError, toPromptResult, toResourceResult, toToolResult } from './results'
+import { toolError, toPromptResult, toResourceResult, toToolResult } from './results'
 
 /** Everything the request handlers need besides the request. */
 export interface HandlerDeps extends RunDeps {
@@ -85,8 +85,8 @@ export function installMcpHandlers(server: Server, deps: HandlerDeps): void {
   server.setRequestHandler('prompts/get', async (request, ctx) => {
     const prompt = registry.prompts.get(request.params.name)
     if (await hidden(prompt) || !prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt "${request.params.name}". Call prompts/list for the available names.`)
-    const parsed = prompt.args.safeParse(request.params.arguments ?? {})
-    if (!parsed.success) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid arguments for prompt "${prompt.name}": ${describeIssues(parsed.error)}`)
+    const parsed = await prompt.args(request.params.arguments ?? {})
+    if (!parsed.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid arguments for prompt "${prompt.name}": ${parsed.problem}`)
     const run = createRun(server, ctx, deps)
     const outcome = await executeHandler(run, deps.secret, () => prompt.definition.handler(parsed.data, handlerContext(run)))
     return unwrap(outcome, value => toPromptResult(value, prompt.definition.description))

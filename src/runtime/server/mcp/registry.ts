@@ -4,9 +4,10 @@ import type { JSONObject, ListResourceTemplatesResult, Prompt, Resource, Tool } 
 
 type ResourceTemplate = ListResourceTemplatesResult['resourceTemplates'][number]
 import type { CacheScope } from '@modelcontextprotocol/server'
-import type { McpCompleter, McpHandlerContext, McpToolInput, McpToolOutput, McpZodShape } from './definitions'
-import { isStandardSchema } from '../common/standard-schema'
+import type { McpCompleter, McpHandlerContext, McpPromptShape, McpToolInput, McpToolOutput, McpZodShape } from './definitions'
+import { isStandardSchema, type McpStandardSchema } from '../common/standard-schema'
 import { standardArguments } from './standard-schema'
+import { promptArguments } from './prompt-arguments'
 import { isMcpJsonSchema, jsonSchemaArguments, zodArguments } from './tool-arguments'
 import type { ArgumentsCheck } from './arguments-check'
 import { headerParamsOf } from './header-params'
@@ -42,7 +43,7 @@ export interface ErasedPrompt extends McpGuarded {
   name?: string
   title?: string
   description?: string
-  arguments?: McpZodShape
+  arguments?: McpPromptShape | McpStandardSchema
   complete?: Record<string, McpCompleter | undefined>
   handler(args: Record<string, unknown>, context: McpHandlerContext): unknown
 }
@@ -74,7 +75,7 @@ export interface RegisteredTool {
   headerParams: McpHeaderParam[]
 }
 export interface RegisteredResource { name: string, file: string, definition: ErasedResource, template?: UriTemplate }
-export interface RegisteredPrompt { name: string, file: string, definition: ErasedPrompt, args: z.ZodType<Record<string, unknown>> }
+export interface RegisteredPrompt { name: string, file: string, definition: ErasedPrompt, args: ArgumentsCheck }
 
 /** Everything about the definitions that can be computed once per process. */
 export interface McpRegistry {
@@ -174,18 +175,13 @@ function buildPrompts(entries: DefinitionEntry<ErasedPrompt>[]) {
   const prompts = new Map<string, RegisteredPrompt>()
   const list: Prompt[] = []
   for (const [name, { file, definition }] of indexByName('prompt', entries)) {
-    const shape = definition.arguments ?? {}
-    prompts.set(name, { name, file, definition, args: z.object(shape) })
-    const promptArguments = Object.entries(shape).map(([argName, schema]) => ({
-      name: argName,
-      ...(schema.description && { description: schema.description }),
-      required: !schema.safeParse(undefined).success,
-    }))
+    const { listed, check } = promptArguments(definition.arguments, `The prompt "${name}" (${file})`)
+    prompts.set(name, { name, file, definition, args: check })
     list.push({
       name,
       ...(definition.title && { title: definition.title }),
       ...(definition.description && { description: definition.description }),
-      ...(promptArguments.length > 0 && { arguments: promptArguments }),
+      ...(listed.length > 0 && { arguments: listed }),
     })
   }
   return { prompts, list }

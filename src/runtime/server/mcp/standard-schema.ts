@@ -1,6 +1,6 @@
 import type { JSONObject, Tool } from '@modelcontextprotocol/server'
 import { isRecord } from '../common/is-record'
-import { issuePath, type McpStandardSchema } from '../common/standard-schema'
+import { issuePath, missingConverterFix, type McpStandardSchema } from '../common/standard-schema'
 import type { ArgumentsCheck } from './arguments-check'
 
 /**
@@ -18,7 +18,7 @@ import type { ArgumentsCheck } from './arguments-check'
 export function standardArguments(schema: McpStandardSchema, where: string, io: 'input' | 'output'): { listed: Tool['inputSchema'], check: ArgumentsCheck } {
   const props = schema['~standard']
   if (!props.jsonSchema) {
-    const fix = props.vendor === 'valibot' ? 'wrap it in toStandardJsonSchema() from @valibot/to-json-schema' : 'use a version of the library that implements Standard JSON Schema, or write a Zod shape or a JSON Schema'
+    const fix = missingConverterFix(props.vendor)
     throw new Error(`[nuxt-mcp-elicitation] ${where}: its ${io}Schema (${props.vendor}) is a Standard Schema without a JSON Schema converter (~standard.jsonSchema), so it cannot be listed: ${fix}.`)
   }
   let converted: Record<string, unknown>

@@ -1,4 +1,4 @@
-import type { McpStandardSchema } from '../../common/standard-schema'
+import { missingConverterFix, type McpStandardSchema } from '../../common/standard-schema'
 import { McpElicitationError } from '../error'
 import { isBag, readList, type Bag } from './read'
 
@@ -25,10 +25,7 @@ function refuseForm(vendor: string, problem: string, fix: string): McpElicitatio
 function convert(schema: McpStandardSchema, vendor: string): { properties: Bag, required: readonly unknown[] } {
   const converter = schema['~standard'].jsonSchema
   if (!converter) {
-    const fix = vendor === 'valibot'
-      ? 'wrap it in toStandardJsonSchema() from @valibot/to-json-schema (the form is built from its JSON Schema).'
-      : 'use a version of the library that implements Standard JSON Schema (~standard.jsonSchema), or a Zod shape.'
-    throw refuseForm(vendor, 'has no JSON Schema converter (~standard.jsonSchema), so its fields cannot be shown', fix)
+    throw refuseForm(vendor, 'has no JSON Schema converter (~standard.jsonSchema), so its fields cannot be shown', `${missingConverterFix(vendor)}.`)
   }
   let converted: unknown
   try {
