@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { basename, extname, relative, resolve } from 'pathe'
 import { resolveFiles } from '@nuxt/kit'
+import { headerProblems } from './scan-headers'
 
 /** The three kinds of definition folders under `server/mcp/`. */
 const DEFINITION_KINDS = ['tools', 'resources', 'prompts'] as const
@@ -104,7 +105,8 @@ export function readDeclaredName(source: string): string | undefined {
  * Finds every definition in `server/mcp/{tools,resources,prompts}` of each layer (or, for another
  * endpoint, `server/mcp/<folder>/{tools,resources,prompts}`). Layers come app first: a name
  * defined by the app hides the same name from a layer; two files with one name inside the same
- * layer are a build error naming both.
+ * layer are a build error naming both, and so is a tool whose literal `x-mcp-header` annotations
+ * break the header rules (`scan-headers.ts`).
  *
  * @example
  * ```ts
@@ -124,6 +126,10 @@ export async function scanDefinitions(layers: { serverDir: string, rootDir: stri
         const declared = keys.get('name')
         const name = typeof declared === 'string' && declared ? declared : fallbackName
         const entry: ScannedDefinition = { kind, path, file: relative(layer.rootDir, path), name, fallbackName, layerIndex, hasDescription: keys.has('description'), refusedFormConstructs: findRefusedFormConstructs(source) }
+        const problems = kind === 'tools' ? headerProblems(source) : []
+        if (problems.length > 0) {
+          throw new Error(`[nuxt-mcp-elicitation] The tool "${name}" (${entry.file}): ${problems.join('; ')}. (SEP-2243: clients mirror such an argument into an Mcp-Param-<Name> header.)`)
+        }
         const key = `${kind}:${name}`
         const existing = chosen.get(key)
         if (!existing) {

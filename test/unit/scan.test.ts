@@ -95,6 +95,11 @@ describe('scanDefinitions', () => {
     await expect(scanDefinitions([layer('app')])).rejects.toThrow(/echo\.ts and .*other\.ts/)
   })
 
+  it('fails the build for a tool whose literal x-mcp-header breaks the rules, naming the tool, file and property', async () => {
+    await write('app/server/mcp/tools/deploy.ts', `export default defineMcpTool({\n  inputSchema: { region: z.string().meta({ 'x-mcp-header': 'Re gion' }) },\n  handler: () => '',\n})\n`)
+    await expect(scanDefinitions([layer('app')])).rejects.toThrow('[nuxt-mcp-elicitation] The tool "deploy" (server/mcp/tools/deploy.ts): property "region": x-mcp-header "Re gion" is not a header name')
+  })
+
   it('does not throw when the duplicate is in a later layer only once', async () => {
     await write('base/server/mcp/tools/x.ts', tool('x'))
     await write('app/server/mcp/tools/x.ts', tool('x'))
