@@ -12,12 +12,15 @@ import type { McpDefinitions } from './mcp/registry'
 import type { McpSharedState } from './common/shared/shared-state'
 import { recordElicitation } from './devtools/recorder'
 import { onElicitationEvent } from './elicitation/events'
+import { watchQuestions } from './elicitation/question-events'
+import type { McpObserver } from './mcp/observe-calls'
 
 /** The endpoints made so far, by route. */
 const endpoints = new Map<string, McpEndpoint>()
 /** Each endpoint's connection to the shared state, by route (its keys and channels carry the route). */
 const sharedByRoute = new Map<string, Promise<McpSharedState>>()
 let stopRecording: (() => void) | undefined
+let stopWatchingQuestions: (() => void) | undefined
 
 /** Every route the app serves MCP at: `mcp.route`, then one per `server/mcp/<key>/` endpoint. */
 export const mcpRoutes: string[] = Object.keys(endpointKeys)
@@ -46,6 +49,21 @@ function appHook(hooks: NitroApp['hooks'], name: McpHookName): McpAppHook<never>
   return {
     listening: () => hasHandlers(hooks, name),
     call: async (context) => { await hooks.callHook(name, context) },
+  }
+}
+
+/**
+ * The app's observing hook `name` (`mcp:call`, `mcp:question`): asked whether anyone listens
+ * before an event is built, and called without being awaited, so an observer never delays or
+ * fails the call it watches (its errors are logged).
+ */
+function observerHook<Name extends 'mcp:call' | 'mcp:question'>(hooks: NitroApp['hooks'], name: Name): McpObserver<Parameters<NitroRuntimeHooks[Name]>[0]>
+function observerHook(hooks: NitroApp['hooks'], name: 'mcp:call' | 'mcp:question'): McpObserver<never> {
+  return {
+    listening: () => hasHandlers(hooks, name),
+    notify: (event) => {
+      hooks.callHook(name, event).catch((error: unknown) => console.error(`[nuxt-mcp-elicitation] an ${name} hook threw:`, error))
+    },
   }
 }
 
@@ -146,13 +164,21 @@ export function useMcpEndpointAt(route: string, appConfig: McpServerConfig): Mcp
     authenticate: appHook(nitro.hooks, 'mcp:auth'),
     verifyToken: appHook(nitro.hooks, 'mcp:auth:token'),
     beforeRequest: appHook(nitro.hooks, 'mcp:request'),
+    observe: { call: observerHook(nitro.hooks, 'mcp:call') },
     shared: useMcpSharedState(config, route),
   })
+  // Questions are watched once for every endpoint (each event carries its endpoint's route).
+  if (!stopWatchingQuestions) {
+    const questions = observerHook(nitro.hooks, 'mcp:question')
+    stopWatchingQuestions = watchQuestions(questions.listening, questions.notify)
+  }
   // Only `nuxi dev` records elicitations for the DevTools tab, once for all endpoints.
   if (endpoints.size === 0 && import.meta.dev && config.devtools) stopRecording = onElicitationEvent(recordElicitation)
   nitro.hooks.hook('close', async () => {
     stopRecording?.()
     stopRecording = undefined
+    stopWatchingQuestions?.()
+    stopWatchingQuestions = undefined
     await created.close()
   })
   endpoints.set(route, created)

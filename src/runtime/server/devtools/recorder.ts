@@ -174,5 +174,6 @@ function recordAnswered({ run, key, question, response, issues }: ElicitationAns
  */
 export function recordElicitation(event: ElicitationEvent): void {
   if (event.type === 'asked') recordAsked(event)
-  else recordAnswered(event)
+  // A legacy re-ask shows on the answered row (its outcome says the answer was invalid).
+  else if (event.type === 'answered') recordAnswered(event)
 }

@@ -30,7 +30,18 @@ export interface ElicitationAnsweredEvent {
   issues?: string[]
 }
 
-export type ElicitationEvent = ElicitationAskedEvent | ElicitationAnsweredEvent
+/**
+ * Legacy: an invalid answer's question is pushed again on the same wait (modern re-asks in its
+ * next round's `input_required`, told by that round's `asked`).
+ */
+export interface ElicitationReaskedEvent {
+  type: 'reasked'
+  run: ElicitationRun
+  key: string
+  question: Question<unknown>
+}
+
+export type ElicitationEvent = ElicitationAskedEvent | ElicitationAnsweredEvent | ElicitationReaskedEvent
 
 /** Something that watches the engine without the engine knowing it (the DevTools recorder). */
 export type ElicitationListener = (event: ElicitationEvent) => void
@@ -93,4 +104,17 @@ export function emitAsked<R>(run: ElicitationRun, key: string, question: Questio
  */
 export function emitAnswered<R>(run: ElicitationRun, key: string, question: Question<R>, response: unknown, issues?: string[]): void {
   if (listeners.size > 0) emit({ type: 'answered', run, key, question, response, ...(issues && { issues }) })
+}
+
+/**
+ * Tells the listeners that a legacy question is pushed again after an invalid answer.
+ *
+ * @example
+ * ```ts
+ * params = question.reask(problems).params
+ * emitReasked(run, key, question)
+ * ```
+ */
+export function emitReasked<R>(run: ElicitationRun, key: string, question: Question<R>): void {
+  if (listeners.size > 0) emit({ type: 'reasked', run, key, question })
 }

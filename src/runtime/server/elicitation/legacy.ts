@@ -1,6 +1,6 @@
 import { SdkError, SdkErrorCode } from '@modelcontextprotocol/server'
 import { McpElicitationError } from './error'
-import { emitAnswered } from './events'
+import { emitAnswered, emitReasked } from './events'
 import { elicitationCounters } from './run'
 import type { ElicitationRun } from './run'
 import { checkAnswerShape, stayedInvalid } from './question'
@@ -110,6 +110,7 @@ export async function askLegacy<R>(run: ElicitationRun, key: string, question: Q
       if (verdict.ok) return verdict.result
       if (!question.reask || attempt >= run.config.elicitation.maxAttempts) throw stayedInvalid(question, attempt, verdict.issues)
       params = question.reask(verdict.issues.join('; ')).params
+      emitReasked(run, key, question)
     }
   }
   catch (error) {

@@ -34,6 +34,8 @@ export interface ElicitationRun {
   protocolVersion?: string
   /** Counts `elicit.*` calls, in call order, to derive default keys. */
   calls: number
+  /** The definition being run, for observers (`mcp:question`): its request method and name. */
+  call?: { method: string, name: string }
   modern?: {
     state: ModernFlowState | undefined
     responses: Record<string, unknown>

@@ -28,9 +28,9 @@ export interface RunDeps {
 }
 
 /** The elicitation run of one handler execution: era, capabilities, modern state. */
-export function createRun(server: Server, ctx: ServerContext, deps: RunDeps): ElicitationRun {
+export function createRun(server: Server, ctx: ServerContext, deps: RunDeps, call?: ElicitationRun['call']): ElicitationRun {
   const scope = scopeOrThrow(deps.scope)
-  const base = { scope, ctx, config: deps.config, store: deps.store, calls: 0 }
+  const base = { scope, ctx, config: deps.config, store: deps.store, calls: 0, ...(call && { call }) }
   // Legacy: what the session declared at initialize. Modern: the SDK backfills this per request
   // from the request's own envelope (capabilities are never inferred across requests).
   const capabilities: ClientCapabilities | undefined = server.getClientCapabilities()

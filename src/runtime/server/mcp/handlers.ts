@@ -11,6 +11,7 @@ import { installGuardedLists } from './guarded-lists'
 import { hiddenFrom } from './guards'
 import { getMcpScope } from '../common/context'
 import { toolError, toPromptResult, toResourceResult, toToolResult } from './results'
+import { observeCall, type McpObservers } from './observe-calls'
 
 /** Everything the request handlers need besides the request. */
 export interface HandlerDeps extends RunDeps {
@@ -19,6 +20,8 @@ export interface HandlerDeps extends RunDeps {
   secret: string
   /** The endpoint's route: what its list changes, subscriptions and session values are kept under. */
   route: string
+  /** Who hears about finished calls (the app's `mcp:call` hooks). */
+  observe?: McpObservers
 }
 
 function unwrap<T, R>(outcome: HandlerOutcome<T>, convert: (value: T) => R): R | InputRequiredResult {
@@ -52,12 +55,12 @@ export function installMcpHandlers(server: Server, deps: HandlerDeps): void {
   }
   installCompletionHandler(server, registry, hidden)
 
-  server.setRequestHandler('tools/call', async (request, ctx) => {
+  server.setRequestHandler('tools/call', (request, ctx) => observeCall(deps.observe?.call, caller(), 'tools/call', request.params.name, ctx.mcpReq.signal, async () => {
     const tool = registry.tools.get(request.params.name)
     if (await hidden(tool) || !tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool "${request.params.name}". Call tools/list for the available names.`)
     const parsed = await tool.args(request.params.arguments ?? {})
     if (!parsed.ok) return toolError(`Invalid arguments for tool "${tool.name}": ${parsed.problem}`)
-    const run = createRun(server, ctx, deps)
+    const run = createRun(server, ctx, deps, { method: 'tools/call', name: tool.name })
     try {
       const outcome = await executeHandler(run, deps.secret, () => tool.definition.handler(parsed.data, handlerContext(run)))
       return outcome.kind === 'done' ? await toToolResult(outcome.value, tool.output) : outcome.result
@@ -67,28 +70,28 @@ export function installMcpHandlers(server: Server, deps: HandlerDeps): void {
       if (error instanceof ProtocolError) throw error
       return toolError(errorMessage(error))
     }
-  })
+  }))
 
-  server.setRequestHandler('resources/read', async (request, ctx) => {
+  server.setRequestHandler('resources/read', (request, ctx) => observeCall(deps.observe?.call, caller(), 'resources/read', request.params.uri, ctx.mcpReq.signal, async () => {
     const found = findResource(registry, request.params.uri)
     if (await hidden(found?.resource) || !found) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource not found: "${request.params.uri}". Call resources/list or resources/templates/list for what exists.`, { uri: request.params.uri })
     const { resource, variables } = found
-    const run = createRun(server, ctx, deps)
+    const run = createRun(server, ctx, deps, { method: 'resources/read', name: resource.name })
     const outcome = await executeHandler(run, deps.secret, () => resource.definition.handler(new URL(request.params.uri), variables, handlerContext(run)))
     const cache = resource.definition.cache
     return unwrap(outcome, value => ({
       ...toResourceResult(value, request.params.uri, resource.definition.mimeType),
       ...(cache && { ttlMs: cache.ttlMs, cacheScope: cache.scope }),
     }))
-  })
+  }))
 
-  server.setRequestHandler('prompts/get', async (request, ctx) => {
+  server.setRequestHandler('prompts/get', (request, ctx) => observeCall(deps.observe?.call, caller(), 'prompts/get', request.params.name, ctx.mcpReq.signal, async () => {
     const prompt = registry.prompts.get(request.params.name)
     if (await hidden(prompt) || !prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt "${request.params.name}". Call prompts/list for the available names.`)
     const parsed = await prompt.args(request.params.arguments ?? {})
     if (!parsed.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid arguments for prompt "${prompt.name}": ${parsed.problem}`)
-    const run = createRun(server, ctx, deps)
+    const run = createRun(server, ctx, deps, { method: 'prompts/get', name: prompt.name })
     const outcome = await executeHandler(run, deps.secret, () => prompt.definition.handler(parsed.data, handlerContext(run)))
     return unwrap(outcome, value => toPromptResult(value, prompt.definition.description))
-  })
+  }))
 }

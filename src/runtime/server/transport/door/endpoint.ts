@@ -35,6 +35,7 @@ import { connectListChanges } from '../../mcp/list-changes'
 import { advertisesListChanged } from '../../mcp/server-factory'
 import type { McpRequestContext } from './middleware'
 import { listeningHook } from './app-hook'
+import type { McpObservers } from '../../mcp/observe-calls'
 import type { McpAppHook } from './app-hook'
 import type { ResponseSink } from '../http/response-sink'
 
@@ -52,6 +53,8 @@ export interface McpEndpointOptions {
   beforeRequest?: McpAppHook<McpRequestContext>
   /** The app's `mcp:auth:token` hooks (opaque access tokens, while `mcp.auth` is on). */
   verifyToken?: McpAppHook<McpTokenContext>
+  /** Who hears about finished calls (the app's `mcp:call` hooks). */
+  observe?: McpObservers
   /** Where modern `once()` steps are guarded against replays (default: in this process, or `shared`). */
   store?: McpStateStore
   /**
@@ -107,7 +110,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const shared = options.shared
   const store = options.store ?? (shared ? deferredStore(shared) : createMemoryStore())
   const endpointRoute = options.route ?? '/mcp'
-  const deps = { registry, config, secret: resolveStateSecret(config, options.production), store, route: endpointRoute }
+  const deps = { registry, config, secret: resolveStateSecret(config, options.production), store, route: endpointRoute, observe: options.observe }
   // No session table (and no idle sweeper) where legacy is off: on Workers a timer would belong
   // to the request that happened to create the endpoint.
   const directory = config.legacy === false ? undefined : shared?.then(state => new SharedSessionDirectory(state, sharedRecordTtl(config)))

@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { connectLegacy, connectModern, textOf } from '../../utils/clients'
+import type { Answerer, ConnectOptions } from '../../utils/clients'
+import { startFixture } from '../../utils/fixture'
+import type { RunningFixture } from '../../utils/fixture'
+import { until } from '../../utils/until'
+
+/**
+ * The production lifecycle hooks `mcp:call` and `mcp:question`, heard by a Nitro plugin of the
+ * elicitation fixture (server/plugins/observe.ts). Each test calls as its own principal
+ * (`x-user`), so it reads only its own events.
+ */
+
+let app: RunningFixture
+
+beforeAll(async () => {
+  app = await startFixture('elicitation')
+})
+afterAll(async () => {
+  await app?.stop()
+})
+
+type Observed = { hook: 'mcp:call' | 'mcp:question', event: Record<string, unknown> }
+
+async function observedBy(principal: string): Promise<Observed[]> {
+  const response = await fetch(new URL(`/observed?principal=${principal}`, app.url))
+  return response.json()
+}
+
+/** Waits until `count` events of `principal` arrived, then returns them (more would fail the caller's exact match). */
+async function eventsOf(principal: string, count: number): Promise<Observed[]> {
+  let events: Observed[] = []
+  await until(async () => (events = await observedBy(principal)).length >= count, `${count} events for ${principal}`)
+  return events
+}
+
+/** Calls `name` once as `principal`, on a fresh client of the era. */
+async function callAs(era: 'legacy' | 'modern', principal: string, name: string, args: Record<string, unknown>, answer?: Answerer, signal?: AbortSignal) {
+  const options: ConnectOptions = { answer, requestInit: { headers: { 'x-user': principal } } }
+  const client = era === 'legacy' ? await connectLegacy(app.url, options) : await connectModern(app.url, options)
+  try {
+    return await client.callTool({ name, arguments: args }, undefined, { signal })
+  }
+  finally {
+    await client.close()
+  }
+}
+
+const compact = ({ hook, event }: Observed) => hook === 'mcp:call'
+  ? `call ${String(event.name)} ${String(event.outcome)}${event.errorCode !== undefined ? ` ${String(event.errorCode)}` : ''}`
+  : `question ${String(event.key)} ${String(event.stage)}${event.invalidFields ? ` ${JSON.stringify(event.invalidFields)}` : ''}${event.errorCode ? ` ${String(event.errorCode)}` : ''}`
+
+describe.each(['legacy', 'modern'] as const)('%s era', (era) => {
+  const rounds = (modern: string[], legacy: string[]) => (era === 'modern' ? modern : legacy)
+
+  it('tells an accepted form: the call (every modern round) and the question, with the call\'s facts and no answered values', async () => {
+    const who = `${era}-ok`
+    await callAs(era, who, 'ask_form', { label: who }, () => ({ action: 'accept', content: { name: 'Ada', plan: 'pro' } }))
+    const expected = rounds(
+      ['question q0 asked', 'call ask_form input-required', 'question q0 answered', 'call ask_form ok'],
+      ['question q0 asked', 'question q0 answered', 'call ask_form ok'],
+    )
+    const events = await eventsOf(who, expected.length)
+    expect(events.map(compact)).toEqual(expected)
+    const call = events.at(-1)!.event
+    expect(call).toMatchObject({ method: 'tools/call', name: 'ask_form', endpoint: '/mcp', era, principal: who, outcome: 'ok' })
+    expect(typeof call.durationMs).toBe('number')
+    expect(call.sessionId === undefined).toBe(era === 'modern')
+    const question = events[0]!.event
+    expect(question).toMatchObject({ call: { method: 'tools/call', name: 'ask_form' }, kind: 'elicit', mode: 'form', fields: ['name', 'age', 'plan', 'tags', 'subscribe'] })
+    expect(JSON.stringify(events)).not.toContain('Ada')
+  })
+
+  it('tells a declined question, and an invalid answer asked again before the valid one', async () => {
+    const declined = `${era}-decline`
+    await callAs(era, declined, 'ask_form', { label: declined }, () => ({ action: 'decline' }))
+    const expectedDecline = rounds(
+      ['question q0 asked', 'call ask_form input-required', 'question q0 declined', 'call ask_form ok'],
+      ['question q0 asked', 'question q0 declined', 'call ask_form ok'],
+    )
+    expect((await eventsOf(declined, expectedDecline.length)).map(compact)).toEqual(expectedDecline)
+
+    const corrected = `${era}-invalid`
+    let asked = 0
+    await callAs(era, corrected, 'ask_form', { label: corrected }, () => (asked++ === 0 ? { action: 'accept', content: { name: 'A', plan: 'pro' } } : { action: 'accept', content: { name: 'Ada', plan: 'pro' } }))
+    const expectedInvalid = rounds(
+      ['question q0 asked', 'call ask_form input-required', 'question q0 invalid ["name"]', 'question q0 asked', 'call ask_form input-required', 'question q0 answered', 'call ask_form ok'],
+      ['question q0 asked', 'question q0 invalid ["name"]', 'question q0 asked', 'question q0 answered', 'call ask_form ok'],
+    )
+    expect((await eventsOf(corrected, expectedInvalid.length)).map(compact)).toEqual(expectedInvalid)
+  })
+
+  it('tells a tool error and a protocol error (with its code)', async () => {
+    const who = `${era}-errors`
+    const refused = await callAs(era, who, 'ask_bad_schema', {})
+    expect(refused.isError).toBe(true)
+    await expect(callAs(era, who, 'no_such_tool', {})).rejects.toThrow(/Unknown tool "no_such_tool"/)
+    expect((await eventsOf(who, 2)).map(compact)).toEqual(['call ask_bad_schema tool-error', 'call no_such_tool protocol-error -32602'])
+  })
+})
+
+describe('legacy waits', () => {
+  it('tells a question that timed out', async () => {
+    const who = 'legacy-timeout'
+    const result = await callAs('legacy', who, 'ask_wait', { label: who, timeout: 200 }, () => new Promise(() => {}))
+    expect(textOf(result)).toMatch(/timeout|did not answer|within/i)
+    expect((await eventsOf(who, 3)).map(compact)).toEqual(['question q0 asked', 'question q0 timed-out timeout', 'call ask_wait tool-error'])
+  })
+
+  it('tells a call the client cancelled, and its question\'s wait ending with it', async () => {
+    const who = 'legacy-cancel'
+    const abort = new AbortController()
+    const call = callAs('legacy', who, 'ask_wait', { label: who }, () => {
+      abort.abort()
+      return new Promise(() => {})
+    }, abort.signal)
+    await expect(call).rejects.toThrow()
+    const events = await eventsOf(who, 3)
+    expect(events.map(compact)).toEqual(['question q0 asked', 'question q0 failed cancelled', 'call ask_wait cancelled'])
+  })
+})
