@@ -142,4 +142,16 @@ export interface ModuleOptions {
    * ```
    */
   host: boolean | McpHostOptions
+  /**
+   * OpenTelemetry spans for MCP requests and the questions they ask (docs/observability.md).
+   * Unset: on when the app has `@opentelemetry/api` installed (an optional peer dependency),
+   * and nothing of it in the build otherwise. `false`: off even then. `true`: on, and a build
+   * warning when the package is missing. Spans go to whatever tracer provider the app registers.
+   *
+   * @example
+   * ```ts
+   * export default defineNuxtConfig({ mcp: { telemetry: false } })
+   * ```
+   */
+  telemetry?: boolean
 }

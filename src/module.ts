@@ -1,4 +1,4 @@
-import { addServerHandler, addServerImports, addServerPlugin, addServerTemplate, addTypeTemplate, createResolver, defineNuxtModule, useLogger, useNitro } from '@nuxt/kit'
+import { addServerHandler, addServerImports, addServerPlugin, addServerTemplate, addTypeTemplate, createResolver, defineNuxtModule, tryResolveModule, useLogger, useNitro } from '@nuxt/kit'
 import { existsSync, readFileSync } from 'node:fs'
 import { defu } from 'defu'
 import { resolve } from 'pathe'
@@ -18,6 +18,8 @@ export type { ModuleOptions } from './module-options'
 const VIRTUAL_DEFINITIONS = '#mcp-elicitation/definitions'
 /** Build-time options the runtime needs (the route). */
 const VIRTUAL_OPTIONS = '#mcp-elicitation/options'
+/** The app's OpenTelemetry API, or `undefined` when it has none (or `mcp.telemetry` is false). */
+const VIRTUAL_OTEL = '#mcp-elicitation/otel'
 
 /**
  * Presets whose platform serves the app only under hostnames it controls (a rebound DNS name
@@ -172,6 +174,16 @@ export default defineNuxtModule<ModuleOptions>({
     const keys = Object.fromEntries(plans.map(plan => [plan.route, plan.key]))
     addServerTemplate({ filename: VIRTUAL_OPTIONS, getContents: () => `export const route = ${JSON.stringify(options.route)}\nexport const endpointKeys = ${JSON.stringify(keys)}\n` })
     addTypeTemplate({ filename: 'types/mcp-elicitation-options.d.ts', getContents: () => `declare module '${VIRTUAL_OPTIONS}' {\n  export const route: string\n  export const endpointKeys: Record<string, string>\n}\n` }, { nitro: true })
+    // OpenTelemetry only when the app has its API: otherwise nothing of it is imported or bundled.
+    const otelApi = options.telemetry === false ? undefined : await tryResolveModule('@opentelemetry/api', nuxt.options.modulesDir)
+    if (options.telemetry === true && !otelApi) logger.warn('mcp.telemetry is true but @opentelemetry/api is not installed: no spans are made. Install it (npm i @opentelemetry/api) and register a tracer provider.')
+    addServerTemplate({
+      filename: VIRTUAL_OTEL,
+      getContents: () => otelApi
+        ? `import { trace, context, propagation, SpanKind, SpanStatusCode } from '@opentelemetry/api'\nexport const otel = { trace, context, propagation, SpanKind, SpanStatusCode }\n`
+        : 'export const otel = undefined\n',
+    })
+    addTypeTemplate({ filename: 'types/mcp-elicitation-otel.d.ts', getContents: () => `declare module '${VIRTUAL_OTEL}' {\n  export const otel: import('${resolver.resolve('./runtime/server/mcp/tracing')}').McpOtelApi | undefined\n}\n` }, { nitro: true })
     addServerPlugin(resolver.resolve('./runtime/server/plugins/check-config'))
     addServerPlugin(resolver.resolve('./runtime/server/plugins/shared-state'))
 

@@ -7,3 +7,6 @@ declare module '#mcp-elicitation/definitions' {
   const definitions: Record<string, import('../../src/runtime/server/mcp/registry').McpDefinitions>
   export default definitions
 }
+declare module '#mcp-elicitation/otel' {
+  export const otel: import('../../src/runtime/server/mcp/tracing').McpOtelApi | undefined
+}

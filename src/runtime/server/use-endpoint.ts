@@ -4,6 +4,7 @@ import type { NitroApp, NitroRuntimeHooks } from 'nitropack/types'
 import type { McpAppHook } from './transport/door/app-hook'
 import definitions from '#mcp-elicitation/definitions'
 import { endpointKeys, route as defaultRoute } from '#mcp-elicitation/options'
+import { otel } from '#mcp-elicitation/otel'
 import { createMcpEndpoint } from './transport/door/endpoint'
 import type { McpEndpoint } from './transport/door/endpoint'
 import { configOfEndpoint } from './common/config'
@@ -14,6 +15,7 @@ import { recordElicitation } from './devtools/recorder'
 import { onElicitationEvent } from './elicitation/events'
 import { watchQuestions } from './elicitation/question-events'
 import type { McpObserver } from './mcp/observe-calls'
+import { createCallTracer, traceQuestions, type McpCallTracer } from './mcp/tracing'
 
 /** The endpoints made so far, by route. */
 const endpoints = new Map<string, McpEndpoint>()
@@ -21,6 +23,9 @@ const endpoints = new Map<string, McpEndpoint>()
 const sharedByRoute = new Map<string, Promise<McpSharedState>>()
 let stopRecording: (() => void) | undefined
 let stopWatchingQuestions: (() => void) | undefined
+// One tracer for every endpoint; questions are traced once, whatever endpoint asks.
+const callTracer: McpCallTracer | undefined = otel && createCallTracer(otel)
+let stopTracingQuestions: (() => void) | undefined
 
 /** Every route the app serves MCP at: `mcp.route`, then one per `server/mcp/<key>/` endpoint. */
 export const mcpRoutes: string[] = Object.keys(endpointKeys)
@@ -164,10 +169,11 @@ export function useMcpEndpointAt(route: string, appConfig: McpServerConfig): Mcp
     authenticate: appHook(nitro.hooks, 'mcp:auth'),
     verifyToken: appHook(nitro.hooks, 'mcp:auth:token'),
     beforeRequest: appHook(nitro.hooks, 'mcp:request'),
-    observe: { call: observerHook(nitro.hooks, 'mcp:call') },
+    observe: { call: observerHook(nitro.hooks, 'mcp:call'), ...(callTracer && { trace: callTracer }) },
     shared: useMcpSharedState(config, route),
   })
   // Questions are watched once for every endpoint (each event carries its endpoint's route).
+  if (otel && !stopTracingQuestions) stopTracingQuestions = traceQuestions(otel)
   if (!stopWatchingQuestions) {
     const questions = observerHook(nitro.hooks, 'mcp:question')
     stopWatchingQuestions = watchQuestions(questions.listening, questions.notify)
@@ -179,6 +185,8 @@ export function useMcpEndpointAt(route: string, appConfig: McpServerConfig): Mcp
     stopRecording = undefined
     stopWatchingQuestions?.()
     stopWatchingQuestions = undefined
+    stopTracingQuestions?.()
+    stopTracingQuestions = undefined
     await created.close()
   })
   endpoints.set(route, created)

@@ -1,5 +1,5 @@
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server'
-import type { InputRequiredResult, Server } from '@modelcontextprotocol/server'
+import type { InputRequiredResult, Server, ServerContext } from '@modelcontextprotocol/server'
 import { findResource } from './registry'
 import type { McpRegistry } from './registry'
 import { executeHandler } from '../elicitation/engine'
@@ -11,7 +11,7 @@ import { installGuardedLists } from './guarded-lists'
 import { hiddenFrom } from './guards'
 import { getMcpScope } from '../common/context'
 import { toolError, toPromptResult, toResourceResult, toToolResult } from './results'
-import { observeCall, type McpObservers } from './observe-calls'
+import { observeCall, type McpObservers, type ObservedRequest } from './observe-calls'
 
 /** Everything the request handlers need besides the request. */
 export interface HandlerDeps extends RunDeps {
@@ -26,6 +26,12 @@ export interface HandlerDeps extends RunDeps {
 
 function unwrap<T, R>(outcome: HandlerOutcome<T>, convert: (value: T) => R): R | InputRequiredResult {
   return outcome.kind === 'done' ? convert(outcome.value) : outcome.result
+}
+
+/** What observers and spans read of a request. */
+function observedRequest(server: Server, ctx: ServerContext, meta: unknown): ObservedRequest {
+  const version = server.getNegotiatedProtocolVersion()
+  return { id: ctx.mcpReq.id, signal: ctx.mcpReq.signal, meta, ...(version !== undefined && { protocolVersion: version }) }
 }
 
 function errorMessage(error: unknown): string {
@@ -55,7 +61,7 @@ export function installMcpHandlers(server: Server, deps: HandlerDeps): void {
   }
   installCompletionHandler(server, registry, hidden)
 
-  server.setRequestHandler('tools/call', (request, ctx) => observeCall(deps.observe?.call, caller(), 'tools/call', request.params.name, ctx.mcpReq.signal, async () => {
+  server.setRequestHandler('tools/call', (request, ctx) => observeCall(deps.observe, caller(), 'tools/call', request.params.name, () => observedRequest(server, ctx, request.params._meta), async () => {
     const tool = registry.tools.get(request.params.name)
     if (await hidden(tool) || !tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool "${request.params.name}". Call tools/list for the available names.`)
     const parsed = await tool.args(request.params.arguments ?? {})
@@ -72,7 +78,7 @@ export function installMcpHandlers(server: Server, deps: HandlerDeps): void {
     }
   }))
 
-  server.setRequestHandler('resources/read', (request, ctx) => observeCall(deps.observe?.call, caller(), 'resources/read', request.params.uri, ctx.mcpReq.signal, async () => {
+  server.setRequestHandler('resources/read', (request, ctx) => observeCall(deps.observe, caller(), 'resources/read', request.params.uri, () => observedRequest(server, ctx, request.params._meta), async () => {
     const found = findResource(registry, request.params.uri)
     if (await hidden(found?.resource) || !found) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource not found: "${request.params.uri}". Call resources/list or resources/templates/list for what exists.`, { uri: request.params.uri })
     const { resource, variables } = found
@@ -85,7 +91,7 @@ export function installMcpHandlers(server: Server, deps: HandlerDeps): void {
     }))
   }))
 
-  server.setRequestHandler('prompts/get', (request, ctx) => observeCall(deps.observe?.call, caller(), 'prompts/get', request.params.name, ctx.mcpReq.signal, async () => {
+  server.setRequestHandler('prompts/get', (request, ctx) => observeCall(deps.observe, caller(), 'prompts/get', request.params.name, () => observedRequest(server, ctx, request.params._meta), async () => {
     const prompt = registry.prompts.get(request.params.name)
     if (await hidden(prompt) || !prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt "${request.params.name}". Call prompts/list for the available names.`)
     const parsed = await prompt.args(request.params.arguments ?? {})

@@ -1,19 +1,10 @@
 import { isInputRequiredResult, ProtocolError } from '@modelcontextprotocol/server'
 import type { McpEra, McpRequestScope } from '../common/context'
 import type { McpQuestionEvent } from '../elicitation/question-events'
+import type { McpCallMethod, McpCallOutcome } from './call-kinds'
+import type { CallSpan, McpCallTracer } from './tracing'
 
-/** The requests that run a definition's handler. */
-export type McpCallMethod = 'tools/call' | 'resources/read' | 'prompts/get'
-
-/**
- * How a call ended:
- * - `ok`: a result;
- * - `tool-error`: a tool result with `isError: true` (bad arguments, the handler threw, a refusal);
- * - `input-required`: a modern round ended asking the client (the call goes on in its retry);
- * - `protocol-error`: a JSON-RPC error (`errorCode` says which: unknown name, -32042, …);
- * - `cancelled`: the client cancelled or went away before the answer.
- */
-export type McpCallOutcome = 'ok' | 'tool-error' | 'input-required' | 'protocol-error' | 'cancelled'
+export type { McpCallMethod, McpCallOutcome } from './call-kinds'
 
 /** The payload of the `mcp:call` hook: one per call, when it has finished. Never arguments or results. */
 export interface McpCallEvent {
@@ -45,6 +36,17 @@ export interface McpObserver<Event> {
 /** The observers an endpoint reports to. */
 export interface McpObservers {
   call?: McpObserver<McpCallEvent>
+  /** OpenTelemetry spans, when the app has `@opentelemetry/api`. */
+  trace?: McpCallTracer
+}
+
+/** The request a call came in, as the SDK hands it to the handler. */
+export interface ObservedRequest {
+  id: string | number
+  signal: AbortSignal
+  /** `params._meta`: where a client puts its W3C trace context. */
+  meta: unknown
+  protocolVersion?: string
 }
 
 function outcomeOf(result: unknown, aborted: boolean): { outcome: McpCallOutcome } {
@@ -55,21 +57,24 @@ function outcomeOf(result: unknown, aborted: boolean): { outcome: McpCallOutcome
 }
 
 /**
- * Runs a call's handler and tells `observer` how it ended; only `run` when nobody listens (one
- * function call of cost). The handler's result or error passes through untouched.
+ * Runs a call's handler, tells the `mcp:call` observer how it ended and traces it, as set up;
+ * only `run` when neither is (one check of cost). The handler's result or error passes through.
  *
  * @example
  * ```ts
- * return observeCall(deps.observe?.call, scope, 'tools/call', name, signal, () => callTool(request))
+ * return observeCall(deps.observe, caller(), 'tools/call', name, () => observedRequest(server, ctx, meta), () => callTool())
  * ```
  */
-export function observeCall<R>(observer: McpObserver<McpCallEvent> | undefined, scope: McpRequestScope | undefined, method: McpCallMethod, name: string, signal: AbortSignal, run: () => Promise<R>): Promise<R> {
+export function observeCall<R>(observers: McpObservers | undefined, scope: McpRequestScope | undefined, method: McpCallMethod, name: string, readRequest: () => ObservedRequest, run: () => Promise<R>): Promise<R> {
+  const observer = observers?.call?.listening() ? observers.call : undefined
   // Not async itself: unobserved, the handler's own promise is returned, with no extra tick.
-  if (!observer?.listening() || !scope) return run()
-  return timeCall(observer, scope, method, name, signal, run)
+  if ((!observer && !observers?.trace) || !scope) return run()
+  const request = readRequest()
+  const span = observers?.trace?.start({ method, name, scope, requestId: request.id, meta: request.meta, protocolVersion: request.protocolVersion })
+  return timeCall(observer, span, scope, method, name, request.signal, run)
 }
 
-async function timeCall<R>(observer: McpObserver<McpCallEvent>, scope: McpRequestScope, method: McpCallMethod, name: string, signal: AbortSignal, run: () => Promise<R>): Promise<R> {
+async function timeCall<R>(observer: McpObserver<McpCallEvent> | undefined, span: CallSpan | undefined, scope: McpRequestScope, method: McpCallMethod, name: string, signal: AbortSignal, run: () => Promise<R>): Promise<R> {
   const started = performance.now()
   const base = {
     method,
@@ -81,13 +86,17 @@ async function timeCall<R>(observer: McpObserver<McpCallEvent>, scope: McpReques
   }
   const aborted = () => signal.aborted || scope.signal.aborted
   try {
-    const result = await run()
-    observer.notify({ ...base, durationMs: performance.now() - started, ...outcomeOf(result, aborted()) })
+    const result = await (span ? span.run(run) : run())
+    const { outcome } = outcomeOf(result, aborted())
+    span?.end(outcome)
+    observer?.notify({ ...base, durationMs: performance.now() - started, outcome })
     return result
   }
   catch (error) {
     const code = error instanceof ProtocolError ? error.code : undefined
-    observer.notify({ ...base, durationMs: performance.now() - started, ...(aborted() ? { outcome: 'cancelled' } : { outcome: 'protocol-error', ...(code !== undefined && { errorCode: code }) }) })
+    const outcome: McpCallOutcome = aborted() ? 'cancelled' : 'protocol-error'
+    span?.end(outcome, { ...(outcome === 'protocol-error' && code !== undefined && { code }), message: error instanceof Error ? error.message : String(error) })
+    observer?.notify({ ...base, durationMs: performance.now() - started, outcome, ...(outcome === 'protocol-error' && code !== undefined && { errorCode: code }) })
     throw error
   }
 }
