@@ -163,7 +163,7 @@ export default defineNuxtModule<ModuleOptions>({
     }, { nitro: true })
 
     const runtimeIndex = resolver.resolve('./runtime/server/index')
-    addServerImports(['defineMcpTool', 'defineMcpResource', 'defineMcpPrompt', 'useMcpElicitation', 'McpElicitationError', 'completeMcpUrlElicitation', 'notifyMcpResourceUpdated', 'notifyMcpListChanged', 'useMcpSession']
+    addServerImports(['defineMcpTool', 'defineMcpResource', 'defineMcpPrompt', 'useMcpElicitation', 'McpElicitationError', 'completeMcpUrlElicitation', 'notifyMcpResourceUpdated', 'notifyMcpListChanged', 'useMcpSession', 'useMcpLogger']
       .map(name => ({ name, from: runtimeIndex })))
     for (const plan of plans) {
       addServerHandler({ route: plan.route, handler: resolver.resolve('./runtime/server/routes/mcp') })

@@ -19,6 +19,7 @@ declare global {
   const notifyMcpResourceUpdated: typeof import('../../src/runtime/server/index').notifyMcpResourceUpdated
   const notifyMcpListChanged: typeof import('../../src/runtime/server/index').notifyMcpListChanged
   const useMcpSession: typeof import('../../src/runtime/server/index').useMcpSession
+  const useMcpLogger: typeof import('../../src/runtime/server/index').useMcpLogger
 
   // The host side's server auto-imports (src/module.ts, the `mcp.host` block).
   const useMcpHostElicitation: typeof import('../../src/runtime/host/index').useMcpHostElicitation
