@@ -138,6 +138,17 @@ export default defineNuxtModule<ModuleOptions>({
       mcp.endpoints = Object.fromEntries(extra.map(plan => [plan.key, defu(mcp.endpoints?.[plan.key] ?? {}, endpointConfig(plan, options.endpoints?.[plan.key] ?? {}, serverConfig))]))
     }
     const scanAll = async () => new Map(await Promise.all(plans.map(async plan => [plan.key, await scanDefinitions(layers, plan.key)] as const)))
+    // An endpoint is a route registered at startup: a `server/mcp/<key>/` folder made while
+    // `nuxi dev` runs is not served until a restart, so the console says so at once, once.
+    const noticed = new Set(plans.map(plan => plan.key))
+    const noticeNewEndpointFolders = async () => {
+      for (const key of await findEndpointFolders(layers.map(layer => layer.serverDir))) {
+        if (noticed.has(key)) continue
+        noticed.add(key)
+        const route = planEndpoints(options.route, [key], {}).find(plan => plan.key === key)?.route ?? key
+        logger.warn(`server/mcp/${key}/ is a new endpoint folder: restart nuxi dev to serve it at ${route} (endpoints are registered when the server starts; until then ${route} answers 404).`)
+      }
+    }
     let scanned = await scanAll()
     for (const plan of extra) {
       if (scanned.get(plan.key)?.length === 0) logger.warn(`mcp.endpoints.${plan.key} has no definitions: add them under server/mcp/${plan.key}/tools (or resources, prompts); until then ${plan.route} serves empty lists.`)
@@ -154,6 +165,7 @@ export default defineNuxtModule<ModuleOptions>({
       getContents: async () => {
         scanned = await scanAll()
         if (devUrl) devReport = reportRescan(logger, devUrl, devReport, scanned.get('') ?? [])
+        if (nuxt.options.dev) await noticeNewEndpointFolders()
         return renderDefinitionsModule(scanned)
       },
     })

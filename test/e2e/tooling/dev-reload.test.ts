@@ -1,4 +1,4 @@
-import { mkdir, unlink, writeFile } from 'node:fs/promises'
+import { mkdir, rm, unlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connectLegacy, textOf } from '../../utils/clients'
@@ -141,6 +141,16 @@ describe('nuxi dev picks up tool files without a restart', () => {
     }
     expect(names, app.log()).toContain('greet')
   }, 60_000)
+
+  it('says at once that a new endpoint folder needs a restart', async () => {
+    await mkdir(join(appDir, 'server/mcp/admin/tools'), { recursive: true })
+    await writeFile(join(appDir, 'server/mcp/admin/tools/audit.ts'), `export default defineMcpTool({ description: 'Audits', handler: () => 'ok' })\n`)
+    const notice = /server\/mcp\/admin\/ is a new endpoint folder: restart nuxi dev to serve it at \/mcp\/admin/
+    const deadline = Date.now() + 20_000
+    while (!notice.test(app.log()) && Date.now() < deadline) await new Promise(r => setTimeout(r, 200))
+    expect(app.log()).toMatch(notice)
+    await rm(join(appDir, 'server/mcp/admin'), { recursive: true, force: true })
+  }, 30_000)
 
   it('warns on reload about a tool added without a description, as a build does', async () => {
     const bare = join(appDir, 'server/mcp/tools/bare.ts')

@@ -159,10 +159,9 @@ export function resolveStateSecret(config: McpServerConfig, production: boolean)
   }
   if (!generatedSecret) {
     generatedSecret = randomSecret()
-    const message = production
-      ? 'No NUXT_MCP_STATE_SECRET is set: a random one was generated for this process. Modern (2026-07-28) elicitation flows will be REJECTED when a retry reaches another instance or a restarted server. Set NUXT_MCP_STATE_SECRET to one long random value shared by all instances.'
-      : 'No NUXT_MCP_STATE_SECRET set: using a generated one for this dev server.'
-    console.warn(`[nuxt-mcp-elicitation] ${message}`)
+    // In dev a generated secret is the expected setup, so it is a notice, not a warning.
+    if (production) console.warn('[nuxt-mcp-elicitation] No NUXT_MCP_STATE_SECRET is set: a random one was generated for this process. Modern (2026-07-28) elicitation flows will be REJECTED when a retry reaches another instance or a restarted server. Set NUXT_MCP_STATE_SECRET to one long random value shared by all instances.')
+    else console.info('[nuxt-mcp-elicitation] No NUXT_MCP_STATE_SECRET set: this dev server signs requestState with a generated secret (set one to keep modern flows across restarts).')
   }
   return generatedSecret
 }
