@@ -1,10 +1,11 @@
 import { z } from 'zod'
 import type { PromptArgument } from '@modelcontextprotocol/server'
 import { isRecord } from '../common/is-record'
-import { isStandardSchema, issuePath, missingConverterFix, type McpStandardSchema } from '../common/standard-schema'
+import { isStandardSchema, missingConverterFix, type McpStandardSchema } from '../common/standard-schema'
 import type { ArgumentsCheck } from './arguments-check'
 import type { McpPromptShape } from './definitions'
 import { describeIssues } from './results'
+import { standardCheck } from './standard-schema'
 
 /**
  * A prompt's arguments: how `prompts/list` shows them and how `prompts/get` checks them. Prompt
@@ -43,7 +44,7 @@ function isStringProperty(node: unknown): boolean {
 }
 
 function standardPromptArguments(schema: McpStandardSchema, where: string): PromptArguments {
-  const { vendor, jsonSchema, validate } = schema['~standard']
+  const { vendor, jsonSchema } = schema['~standard']
   if (!jsonSchema) throw new Error(`[nuxt-mcp-elicitation] ${where}: its arguments (${vendor}) are a Standard Schema without a JSON Schema converter (~standard.jsonSchema), so they cannot be listed: ${missingConverterFix(vendor)}.`)
   let converted: Record<string, unknown>
   try {
@@ -64,11 +65,7 @@ function standardPromptArguments(schema: McpStandardSchema, where: string): Prom
   })
   return {
     listed,
-    check: async (value) => {
-      const result = await validate(value)
-      if (result.issues) return { ok: false, problem: result.issues.map(issue => `${issuePath(issue).join('.') || '(arguments)'}: ${issue.message}`).join('; ') }
-      return isRecord(result.value) ? { ok: true, data: result.value } : { ok: false, problem: '(arguments): must be an object' }
-    },
+    check: standardCheck(schema, '(arguments)'),
   }
 }
 

@@ -33,10 +33,23 @@ export function standardArguments(schema: McpStandardSchema, where: string, io: 
   if (data.type !== 'object') throw new Error(`[nuxt-mcp-elicitation] ${where}: its ${io}Schema (${props.vendor}) is not an object schema (its JSON Schema has type ${JSON.stringify(data.type)}): arguments are named fields, so describe an object.`)
   return {
     listed: { ...data, type: 'object' },
-    check: async (value) => {
-      const result = await props.validate(value)
-      if (result.issues) return { ok: false, problem: result.issues.map(issue => `${issuePath(issue).join('.') || (io === 'input' ? '(arguments)' : '(root)')}: ${issue.message}`).join('; ') }
-      return isRecord(result.value) ? { ok: true, data: result.value } : { ok: false, problem: `(${io === 'input' ? 'arguments' : 'root'}): must be an object` }
-    },
+    check: standardCheck(schema, io === 'input' ? '(arguments)' : '(root)'),
+  }
+}
+
+/**
+ * A Standard Schema's `validate` as an arguments check: the library's output when it is an
+ * object, else each issue as `path: message` (`root` for an issue about the whole value).
+ *
+ * @example
+ * ```ts
+ * await standardCheck(type({ n: 'number' }), '(arguments)')({ n: 'x' }) // { ok: false, problem: 'n: n must be a number (was a string)' }
+ * ```
+ */
+export function standardCheck(schema: McpStandardSchema, root: string): ArgumentsCheck {
+  return async (value) => {
+    const result = await schema['~standard'].validate(value)
+    if (result.issues) return { ok: false, problem: result.issues.map(issue => `${issuePath(issue).join('.') || root}: ${issue.message}`).join('; ') }
+    return isRecord(result.value) ? { ok: true, data: result.value } : { ok: false, problem: `${root}: must be an object` }
   }
 }
