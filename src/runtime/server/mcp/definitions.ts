@@ -12,6 +12,7 @@ import type {
 import type { McpEra } from '../common/context'
 import type { McpElicitation } from '../elicitation/use-elicitation'
 import type { McpGuarded } from './guards'
+import type { McpToolCache } from './tool-cache'
 import type { McpStandardSchema, StandardInput, StandardOutput } from '../common/standard-schema'
 
 type MaybePromise<T> = T | Promise<T>
@@ -96,6 +97,12 @@ export interface McpToolDefinition<I extends McpToolInput = McpZodShape, O exten
   /** Structured output as a Zod raw shape or a Standard Schema (Valibot, ArkType, a Zod object); a returned object becomes `structuredContent`, checked by it. */
   outputSchema?: O
   annotations?: ToolAnnotations
+  /**
+   * Serve a result again for the same arguments (and, by default, the same caller) for a while:
+   * `'10m'`, `3600` (seconds) or `{ maxAge, scope, getKey }`. Never kept: an error result, or a
+   * call that asked the person anything. Kept in this process, or in Redis with `NUXT_MCP_REDIS_URL`.
+   */
+  cache?: McpToolCache
   handler: (args: McpToolArguments<I>, context: McpHandlerContext) => MaybePromise<McpToolReturn<O>>
 }
 

@@ -1,4 +1,4 @@
-import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server'
+import { isCallToolResult, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server'
 import type { InputRequiredResult, Server, ServerContext } from '@modelcontextprotocol/server'
 import { findResource } from './registry'
 import type { McpRegistry } from './registry'
@@ -12,6 +12,8 @@ import { hiddenFrom } from './guards'
 import { getMcpScope } from '../common/context'
 import { toolError, toPromptResult, toResourceResult, toToolResult } from './results'
 import { observeCall, type McpObservers, type ObservedRequest } from './observe-calls'
+import { keepResult, readCachedResult, toolCacheKey } from './tool-cache'
+import type { McpStateStore } from '../common/store/store'
 
 /** Everything the request handlers need besides the request. */
 export interface HandlerDeps extends RunDeps {
@@ -22,6 +24,8 @@ export interface HandlerDeps extends RunDeps {
   route: string
   /** Who hears about finished calls (the app's `mcp:call` hooks). */
   observe?: McpObservers
+  /** Where tools with a `cache` keep their results (apart from `store`, so results never crowd out `once()` records). */
+  cacheStore?: McpStateStore
 }
 
 function unwrap<T, R>(outcome: HandlerOutcome<T>, convert: (value: T) => R): R | InputRequiredResult {
@@ -66,10 +70,19 @@ export function installMcpHandlers(server: Server, deps: HandlerDeps): void {
     if (await hidden(tool) || !tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool "${request.params.name}". Call tools/list for the available names.`)
     const parsed = await tool.args(request.params.arguments ?? {})
     if (!parsed.ok) return toolError(`Invalid arguments for tool "${tool.name}": ${parsed.problem}`)
+    const cacheKey = tool.cache && deps.cacheStore ? toolCacheKey(tool.cache, deps.route, tool.name, caller()?.principal, parsed.data) : undefined
+    if (cacheKey && deps.cacheStore) {
+      const hit = await readCachedResult(deps.cacheStore, cacheKey)
+      if (isCallToolResult(hit)) return hit
+    }
     const run = createRun(server, ctx, deps, { method: 'tools/call', name: tool.name })
     try {
       const outcome = await executeHandler(run, deps.secret, () => tool.definition.handler(parsed.data, handlerContext(run)))
-      return outcome.kind === 'done' ? await toToolResult(outcome.value, tool.output) : outcome.result
+      if (outcome.kind !== 'done') return outcome.result
+      const result = await toToolResult(outcome.value, tool.output)
+      // Only a plain success is kept: never an error, never a call that asked the person anything.
+      if (cacheKey && deps.cacheStore && tool.cache && run.calls === 0 && !result.isError) await keepResult(deps.cacheStore, cacheKey, result, tool.cache.ttlMs)
+      return result
     }
     catch (error) {
       // Protocol errors (e.g. the URL-required -32042, malformed inputResponses) keep their wire form.

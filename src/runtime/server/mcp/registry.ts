@@ -11,6 +11,7 @@ import { promptArguments } from './prompt-arguments'
 import { isMcpJsonSchema, jsonSchemaArguments, zodArguments } from './tool-arguments'
 import type { ArgumentsCheck } from './arguments-check'
 import { headerParamsOf } from './header-params'
+import { planToolCache, type McpToolCache, type ToolCachePlan } from './tool-cache'
 import type { McpHeaderParam } from './header-params'
 import { isGuarded } from './guards'
 import type { McpGuarded } from './guards'
@@ -27,6 +28,7 @@ export interface ErasedTool extends McpGuarded {
   inputSchema?: McpToolInput
   outputSchema?: McpToolOutput
   annotations?: Tool['annotations']
+  cache?: McpToolCache
   handler(args: Record<string, unknown>, context: McpHandlerContext): unknown
 }
 export interface ErasedResource extends McpGuarded {
@@ -73,6 +75,8 @@ export interface RegisteredTool {
   output?: ArgumentsCheck
   /** The arguments 2026-07-28 clients mirror into `Mcp-Param-*` headers (`x-mcp-header`). */
   headerParams: McpHeaderParam[]
+  /** How its results are served again, when it has a `cache`. */
+  cache?: ToolCachePlan
 }
 export interface RegisteredResource { name: string, file: string, definition: ErasedResource, template?: UriTemplate }
 export interface RegisteredPrompt { name: string, file: string, definition: ErasedPrompt, args: ArgumentsCheck }
@@ -138,7 +142,8 @@ function buildTools(entries: DefinitionEntry<ErasedTool>[]) {
     const input = toolArguments(inputSchema, where)
     const headerParams = headerParamsOf(input.listed, where)
     const output = outputSchema && toolOutput(outputSchema, where)
-    tools.set(name, { name, file, definition, args: input.check, output: output?.check, headerParams })
+    const cache = definition.cache === undefined ? undefined : planToolCache(definition.cache, where)
+    tools.set(name, { name, file, definition, args: input.check, output: output?.check, headerParams, ...(cache && { cache }) })
     list.push({
       name,
       ...(title && { title }),

@@ -39,6 +39,9 @@ import type { McpObservers } from '../../mcp/observe-calls'
 import type { McpAppHook } from './app-hook'
 import type { ResponseSink } from '../http/response-sink'
 
+/** Cached tool results one process keeps at most (beyond it, results are simply not kept). */
+const TOOL_CACHE_MAX_ENTRIES = 10_000
+
 export interface McpEndpointOptions {
   definitions: McpDefinitions
   config: McpServerConfig
@@ -110,7 +113,10 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const shared = options.shared
   const store = options.store ?? (shared ? deferredStore(shared) : createMemoryStore())
   const endpointRoute = options.route ?? '/mcp'
-  const deps = { registry, config, secret: resolveStateSecret(config, options.production), store, route: endpointRoute, observe: options.observe }
+  // Tools' cached results live apart from the replay guard's records: a busy cache must never
+  // make once() unavailable. Only made when some tool has a `cache`.
+  const cacheStore = [...registry.tools.values()].some(tool => tool.cache) ? (shared ? deferredStore(shared) : createMemoryStore(TOOL_CACHE_MAX_ENTRIES)) : undefined
+  const deps = { registry, config, secret: resolveStateSecret(config, options.production), store, route: endpointRoute, observe: options.observe, ...(cacheStore && { cacheStore }) }
   // No session table (and no idle sweeper) where legacy is off: on Workers a timer would belong
   // to the request that happened to create the endpoint.
   const directory = config.legacy === false ? undefined : shared?.then(state => new SharedSessionDirectory(state, sharedRecordTtl(config)))
