@@ -99,3 +99,24 @@ describe('a second endpoint across instances (/mcp/second)', () => {
     await client.close()
   })
 })
+
+describe('cached tool results across instances, through Redis', () => {
+  it('a result one instance kept is served by the other, which does not run the tool', async () => {
+    const [first, second] = cluster().instances
+    const ask = async (url: URL, key: string) => {
+      const client = await connectModern(url)
+      try {
+        return textOf(await client.callTool({ name: 'cached_pid', arguments: { key } }))
+      }
+      finally {
+        await client.close()
+      }
+    }
+    const key = `k-${Date.now()}`
+    const ranOn = await ask(new URL('/mcp', first!.origin), key)
+    expect(await ask(new URL('/mcp', second!.origin), key)).toBe(ranOn)
+    // Other arguments are another entry: the second instance runs it itself.
+    expect(await ask(new URL('/mcp', second!.origin), `${key}-other`)).not.toBe(ranOn)
+  })
+})
+
