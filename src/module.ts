@@ -209,7 +209,8 @@ export default defineNuxtModule<ModuleOptions>({
         devUrl = new URL(options.route, listener.url ?? 'http://localhost:3000').href
         const defaultFound = scanned.get('') ?? []
         printDevBanner(logger, devUrl, serverConfig.name, defaultFound)
-        for (const plan of extra) logger.info(endpointSummary(new URL(plan.route, devUrl).href, scanned.get(plan.key) ?? []))
+        // Every endpoint gets its own client configs, under the server name its clients will show.
+        for (const plan of extra) printDevBanner(logger, new URL(plan.route, devUrl).href, options.endpoints?.[plan.key]?.name ?? `${serverConfig.name}-${plan.key}`, scanned.get(plan.key) ?? [])
         devReport = { ...devReport, summary: endpointSummary(devUrl, defaultFound) }
       })
     }

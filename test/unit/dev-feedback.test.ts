@@ -56,6 +56,15 @@ describe('printDevBanner', () => {
     expect(text).toContain('{"servers":{"my-app":{"type":"http","url":"http://localhost:3000/mcp"}}}')
     expect(text).toContain('claude mcp add --transport http my-app http://localhost:3000/mcp')
   })
+
+  it('gives another endpoint its own configs, under its own server name', () => {
+    const { lines, logger } = collect()
+    printDevBanner(logger, 'http://localhost:3000/mcp/admin', 'my app-admin', [entry('tools', 'refund', true)])
+    const text = lines[0]!.message
+    expect(text).toContain('MCP endpoint: http://localhost:3000/mcp/admin (1 tool, 0 resources, 0 prompts)')
+    expect(text).toContain('{"mcpServers":{"my-app-admin":{"url":"http://localhost:3000/mcp/admin"}}}')
+    expect(text).toContain('claude mcp add --transport http my-app-admin http://localhost:3000/mcp/admin')
+  })
 })
 
 describe('findRefusedFormConstructs', () => {

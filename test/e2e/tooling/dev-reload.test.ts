@@ -72,7 +72,8 @@ async function waitForTools(what: string, accept: (tools: ListedTool[]) => boole
 }
 
 beforeAll(async () => {
-  app = await startDevApp()
+  // A second endpoint from the start (server/mcp/billing/): the banner gives it configs of its own.
+  app = await startDevApp({ 'server/mcp/billing/tools/invoice.ts': `export default defineMcpTool({ description: 'Invoices', handler: () => 'invoiced' })\n` })
   url = app.url
   appDir = app.dir
   await waitForTools('the dev server to serve echo', tools => tools.some(tool => tool.name === 'echo'), 150_000)
@@ -85,6 +86,12 @@ describe('nuxi dev picks up tool files without a restart', () => {
 
   it('starts with only the fixture\'s tool', async () => {
     expect((await listFresh()).map(tool => tool.name)).toEqual(['echo'])
+  })
+
+  it('prints client configs for every endpoint, each under its own server name', () => {
+    expect(app.log()).toMatch(/claude mcp add --transport http dev-fixture http:\/\/\S+\/mcp\n/)
+    expect(app.log()).toMatch(/MCP endpoint: http:\/\/\S+\/mcp\/billing \(1 tool, 0 resources, 0 prompts\)/)
+    expect(app.log()).toMatch(/claude mcp add --transport http dev-fixture-billing http:\/\/\S+\/mcp\/billing/)
   })
 
   it('serves a tool file added while running', async () => {
