@@ -78,3 +78,31 @@ export function missingConverterFix(vendor: string): string {
   if (vendor === 'zod') return 'write it with Zod 4 (import { z } from "zod"): Zod 3 has no JSON Schema converter'
   return 'use a version of the library that implements Standard JSON Schema (~standard.jsonSchema), or write a Zod shape'
 }
+
+/** What a Standard Schema's own converter gave: its JSON Schema, or why there is none. */
+export type StandardJsonSchemaRead =
+  | { ok: true, json: Record<string, unknown> }
+  | { ok: false, missing: true, fix: string }
+  | { ok: false, missing: false, error: string }
+
+/**
+ * The JSON Schema (draft 2020-12) a Standard Schema's library makes of its input or output side;
+ * when it cannot, whether the converter is missing (and the way out for that library) or what
+ * the conversion threw. Each caller words the refusal for what it builds (a listing, a form).
+ *
+ * @example
+ * ```ts
+ * const read = readStandardJsonSchema(type({ n: 'number' }), 'input')
+ * if (read.ok) read.json // { $schema: …, type: 'object', properties: { n: { type: 'number' } }, … }
+ * ```
+ */
+export function readStandardJsonSchema(schema: McpStandardSchema, io: 'input' | 'output'): StandardJsonSchemaRead {
+  const { vendor, jsonSchema } = schema['~standard']
+  if (!jsonSchema) return { ok: false, missing: true, fix: missingConverterFix(vendor) }
+  try {
+    return { ok: true, json: jsonSchema[io]({ target: 'draft-2020-12' }) }
+  }
+  catch (error) {
+    return { ok: false, missing: false, error: error instanceof Error ? error.message : String(error) }
+  }
+}

@@ -81,8 +81,24 @@ function emit(event: ElicitationEvent): void {
 }
 
 /**
- * Tells the listeners that `question` went out. Costs one size check when nobody listens, which
- * is always the case in production.
+ * Whether an `asked` event's question really goes out to the client: always on legacy; on modern
+ * only when it is left pending for this round's `input_required`. A modern round re-runs the
+ * handler, so a question answered from this round's responses (or an earlier round's) is "asked"
+ * again without going anywhere.
+ *
+ * @example
+ * ```ts
+ * onElicitationEvent(event => event.type === 'asked' && goesOut(event) && count())
+ * ```
+ */
+export function goesOut(event: ElicitationAskedEvent): boolean {
+  return !event.run.modern || event.run.modern.pending.has(event.key)
+}
+
+/**
+ * Tells the listeners that `question` went out. Costs one size check when nobody listens. (The
+ * app's `mcp:question` watcher is always registered; it asks its hook table before building
+ * anything, so an app without the hook pays an event object per question.)
  *
  * @example
  * ```ts

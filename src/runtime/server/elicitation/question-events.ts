@@ -1,7 +1,7 @@
 import type { McpEra } from '../common/context'
 import { isRecord } from '../common/is-record'
 import { McpElicitationError, type McpElicitationErrorCode } from './error'
-import { onElicitationEvent, type ElicitationEvent } from './events'
+import { goesOut, onElicitationEvent, type ElicitationEvent } from './events'
 import type { QuestionKind } from './question'
 import { fieldOfIssue } from './schema/answer-issues'
 
@@ -82,9 +82,7 @@ export function watchQuestions(listening: () => boolean, notify: (event: McpQues
       const invalidFields = [...new Set(event.issues.map(fieldOfIssue).filter(field => field !== undefined))]
       return notify({ ...about, stage: 'invalid', ...(invalidFields.length > 0 && { invalidFields }) })
     }
-    // A modern round re-runs the handler: a question answered from this round's responses (or an
-    // earlier round's) is not asked again, only one left pending for `input_required` is.
-    if (event.run.modern && !event.run.modern.pending.has(event.key)) return
+    if (!goesOut(event)) return
     notify({ ...about, stage: 'asked' })
     // A legacy wait ends in this process; a modern round's promise never settles (the retry asks again).
     if (!event.run.modern) {

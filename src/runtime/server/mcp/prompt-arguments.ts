@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import type { PromptArgument } from '@modelcontextprotocol/server'
 import { isRecord } from '../common/is-record'
-import { isStandardSchema, missingConverterFix, type McpStandardSchema } from '../common/standard-schema'
+import { isStandardSchema, readStandardJsonSchema, type McpStandardSchema } from '../common/standard-schema'
 import type { ArgumentsCheck } from './arguments-check'
 import type { McpPromptShape } from './definitions'
 import { describeIssues } from './results'
@@ -44,15 +44,11 @@ function isStringProperty(node: unknown): boolean {
 }
 
 function standardPromptArguments(schema: McpStandardSchema, where: string): PromptArguments {
-  const { vendor, jsonSchema } = schema['~standard']
-  if (!jsonSchema) throw new Error(`[nuxt-mcp-elicitation] ${where}: its arguments (${vendor}) are a Standard Schema without a JSON Schema converter (~standard.jsonSchema), so they cannot be listed: ${missingConverterFix(vendor)}.`)
-  let converted: Record<string, unknown>
-  try {
-    converted = jsonSchema.input({ target: 'draft-2020-12' })
-  }
-  catch (error) {
-    throw new Error(`[nuxt-mcp-elicitation] ${where}: its arguments (${vendor}) could not be converted to JSON Schema (${error instanceof Error ? error.message : String(error)}). Declare string properties only.`)
-  }
+  const { vendor } = schema['~standard']
+  const read = readStandardJsonSchema(schema, 'input')
+  if (!read.ok && read.missing) throw new Error(`[nuxt-mcp-elicitation] ${where}: its arguments (${vendor}) are a Standard Schema without a JSON Schema converter (~standard.jsonSchema), so they cannot be listed: ${read.fix}.`)
+  if (!read.ok) throw new Error(`[nuxt-mcp-elicitation] ${where}: its arguments (${vendor}) could not be converted to JSON Schema (${read.error}). Declare string properties only.`)
+  const converted = read.json
   const properties = converted.type === 'object' ? converted.properties ?? {} : undefined
   if (!isRecord(properties)) throw new Error(`[nuxt-mcp-elicitation] ${where}: its arguments (${vendor}) are not an object schema: declare an object of string properties.`)
   const required = new Set(Array.isArray(converted.required) ? converted.required : [])

@@ -1,6 +1,6 @@
 import type { JSONObject, Tool } from '@modelcontextprotocol/server'
 import { isRecord } from '../common/is-record'
-import { issuePath, missingConverterFix, type McpStandardSchema } from '../common/standard-schema'
+import { issuePath, readStandardJsonSchema, type McpStandardSchema } from '../common/standard-schema'
 import type { ArgumentsCheck } from './arguments-check'
 
 /**
@@ -17,18 +17,10 @@ import type { ArgumentsCheck } from './arguments-check'
  */
 export function standardArguments(schema: McpStandardSchema, where: string, io: 'input' | 'output'): { listed: Tool['inputSchema'], check: ArgumentsCheck } {
   const props = schema['~standard']
-  if (!props.jsonSchema) {
-    const fix = missingConverterFix(props.vendor)
-    throw new Error(`[nuxt-mcp-elicitation] ${where}: its ${io}Schema (${props.vendor}) is a Standard Schema without a JSON Schema converter (~standard.jsonSchema), so it cannot be listed: ${fix}.`)
-  }
-  let converted: Record<string, unknown>
-  try {
-    converted = props.jsonSchema[io]({ target: 'draft-2020-12' })
-  }
-  catch (error) {
-    throw new Error(`[nuxt-mcp-elicitation] ${where}: its ${io}Schema (${props.vendor}) could not be converted to JSON Schema (${error instanceof Error ? error.message : String(error)}). Leave out what JSON Schema cannot say (transforms, functions), or describe it with a Zod shape.`)
-  }
-  const { $schema: _dialect, ...rest } = converted
+  const read = readStandardJsonSchema(schema, io)
+  if (!read.ok && read.missing) throw new Error(`[nuxt-mcp-elicitation] ${where}: its ${io}Schema (${props.vendor}) is a Standard Schema without a JSON Schema converter (~standard.jsonSchema), so it cannot be listed: ${read.fix}.`)
+  if (!read.ok) throw new Error(`[nuxt-mcp-elicitation] ${where}: its ${io}Schema (${props.vendor}) could not be converted to JSON Schema (${read.error}). Leave out what JSON Schema cannot say (transforms, functions), or describe it with a Zod shape.`)
+  const { $schema: _dialect, ...rest } = read.json
   const data: JSONObject = JSON.parse(JSON.stringify(rest))
   if (data.type !== 'object') throw new Error(`[nuxt-mcp-elicitation] ${where}: its ${io}Schema (${props.vendor}) is not an object schema (its JSON Schema has type ${JSON.stringify(data.type)}): arguments are named fields, so describe an object.`)
   return {

@@ -1,4 +1,25 @@
+import { createMemoryStore } from '../common/store/memory'
 import type { McpStateStore } from '../common/store/store'
+import { deferredStore } from '../common/shared/deferred-store'
+import type { McpSharedState } from '../common/shared/shared-state'
+
+/** Cached tool results one process keeps at most (beyond it, results are simply not kept). */
+const TOOL_CACHE_MAX_ENTRIES = 10_000
+
+/**
+ * Where an endpoint's tools keep cached results, or `undefined` when no tool has a `cache`. Apart
+ * from the replay guard's records: a busy cache must never make `once()` unavailable. In Redis
+ * when the instances share state, else in this process, bounded.
+ *
+ * @example
+ * ```ts
+ * const cacheStore = createToolCacheStore([...registry.tools.values()], shared)
+ * ```
+ */
+export function createToolCacheStore(tools: readonly { cache?: ToolCachePlan }[], shared: Promise<McpSharedState> | undefined): McpStateStore | undefined {
+  if (!tools.some(tool => tool.cache)) return undefined
+  return shared ? deferredStore(shared) : createMemoryStore(TOOL_CACHE_MAX_ENTRIES)
+}
 
 /**
  * A tool's `cache` option: how long a result may be served again for the same arguments.

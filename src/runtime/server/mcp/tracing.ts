@@ -3,7 +3,7 @@ import type { Attributes, Context, Link, Span } from '@opentelemetry/api'
 import { getMcpFrame, runInMcpFrame } from '../common/context'
 import type { McpRequestScope } from '../common/context'
 import { isRecord } from '../common/is-record'
-import { onElicitationEvent } from '../elicitation/events'
+import { goesOut, onElicitationEvent } from '../elicitation/events'
 import { McpElicitationError } from '../elicitation/error'
 import type { McpCallMethod, McpCallOutcome } from './call-kinds'
 
@@ -137,9 +137,8 @@ export function traceQuestions(otel: McpOtelApi): () => void {
     if (event.type !== 'asked') return
     const parent = getMcpFrame()?.otelContext
     if (!parent) return
+    if (!goesOut(event)) return
     const modern = event.run.modern
-    // A modern question answered from this round's responses does not go out again.
-    if (modern && !modern.pending.has(event.key)) return
     const { scope } = event.run
     const span = tracer.startSpan(event.question.method, {
       kind: otel.SpanKind.CLIENT,

@@ -1,4 +1,4 @@
-import { missingConverterFix, type McpStandardSchema } from '../../common/standard-schema'
+import { readStandardJsonSchema, type McpStandardSchema } from '../../common/standard-schema'
 import { McpElicitationError } from '../error'
 import { isBag, readList, type Bag } from './read'
 
@@ -23,21 +23,16 @@ function refuseForm(vendor: string, problem: string, fix: string): McpElicitatio
 }
 
 function convert(schema: McpStandardSchema, vendor: string): { properties: Bag, required: readonly unknown[] } {
-  const converter = schema['~standard'].jsonSchema
-  if (!converter) {
-    throw refuseForm(vendor, 'has no JSON Schema converter (~standard.jsonSchema), so its fields cannot be shown', `${missingConverterFix(vendor)}.`)
-  }
-  let converted: unknown
-  try {
-    converted = converter.input({ target: 'draft-2020-12' })
-  }
-  catch (error) {
-    throw refuseForm(vendor, `could not be converted to JSON Schema (${error instanceof Error ? error.message : String(error)})`,
+  const read = readStandardJsonSchema(schema, 'input')
+  if (!read.ok && read.missing) throw refuseForm(vendor, 'has no JSON Schema converter (~standard.jsonSchema), so its fields cannot be shown', `${read.fix}.`)
+  if (!read.ok) {
+    throw refuseForm(vendor, `could not be converted to JSON Schema (${read.error})`,
       'leave out what JSON Schema cannot say (transforms, custom checks on the input type), or describe the form with a Zod shape.')
   }
+  const converted = read.json
   // An object without `properties` (ArkType's `type({})`) has no fields, refused by the caller.
-  const properties = isBag(converted) && converted.type === 'object' ? converted.properties ?? {} : undefined
-  if (!isBag(converted) || !isBag(properties)) {
+  const properties = converted.type === 'object' ? converted.properties ?? {} : undefined
+  if (!isBag(properties)) {
     throw refuseForm(vendor, 'is not an object schema', 'a form is named fields: describe an object, such as v.object({ name: v.string() }) or type({ name: "string" }).')
   }
   return { properties, required: readList(converted, 'required') }

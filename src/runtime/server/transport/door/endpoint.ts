@@ -36,11 +36,9 @@ import { advertisesListChanged } from '../../mcp/server-factory'
 import type { McpRequestContext } from './middleware'
 import { listeningHook } from './app-hook'
 import type { McpObservers } from '../../mcp/observe-calls'
+import { createToolCacheStore } from '../../mcp/tool-cache'
 import type { McpAppHook } from './app-hook'
 import type { ResponseSink } from '../http/response-sink'
-
-/** Cached tool results one process keeps at most (beyond it, results are simply not kept). */
-const TOOL_CACHE_MAX_ENTRIES = 10_000
 
 export interface McpEndpointOptions {
   definitions: McpDefinitions
@@ -113,9 +111,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const shared = options.shared
   const store = options.store ?? (shared ? deferredStore(shared) : createMemoryStore())
   const endpointRoute = options.route ?? '/mcp'
-  // Tools' cached results live apart from the replay guard's records: a busy cache must never
-  // make once() unavailable. Only made when some tool has a `cache`.
-  const cacheStore = [...registry.tools.values()].some(tool => tool.cache) ? (shared ? deferredStore(shared) : createMemoryStore(TOOL_CACHE_MAX_ENTRIES)) : undefined
+  const cacheStore = createToolCacheStore([...registry.tools.values()], shared)
   const deps = { registry, config, secret: resolveStateSecret(config, options.production), store, route: endpointRoute, observe: options.observe, ...(cacheStore && { cacheStore }) }
   // No session table (and no idle sweeper) where legacy is off: on Workers a timer would belong
   // to the request that happened to create the endpoint.
