@@ -127,6 +127,16 @@ export interface ModuleOptions {
   devtools: boolean
   elicitation: Partial<McpServerConfig['elicitation']>
   /**
+   * Tasks (`execution: { taskSupport }` on a tool): how long they are kept, how often clients
+   * poll, and their bounds. `background` is off on Cloudflare presets.
+   *
+   * @example
+   * ```ts
+   * export default defineNuxtConfig({ mcp: { tasks: { ttlMs: 4 * 60 * 60_000, maxPerPrincipal: 20 } } })
+   * ```
+   */
+  tasks: Partial<McpServerConfig['tasks']>
+  /**
    * Opt-in MCP host support: show the elicitations of MCP servers your app connects to (with the
    * AI SDK) to the person in front of the page. `true` or `{ route, timeoutMs }` registers the
    * respond endpoint `POST <route>/:id`, the server auto-imports `useMcpHostElicitation`,

@@ -20,6 +20,7 @@ const VIRTUAL_DEFINITIONS = '#mcp-elicitation/definitions'
 const VIRTUAL_OPTIONS = '#mcp-elicitation/options'
 /** The app's OpenTelemetry API, or `undefined` when it has none (or `mcp.telemetry` is false). */
 const VIRTUAL_OTEL = '#mcp-elicitation/otel'
+const VIRTUAL_TASKS = '#mcp-elicitation/tasks'
 
 /**
  * Presets whose platform serves the app only under hostnames it controls (a rebound DNS name
@@ -54,6 +55,7 @@ export default defineNuxtModule<ModuleOptions>({
     sessions: {},
     devtools: true,
     elicitation: {},
+    tasks: {},
     host: false,
   },
   async setup(options, nuxt) {
@@ -88,6 +90,7 @@ export default defineNuxtModule<ModuleOptions>({
         introspection: { clientId: '', endpoint: '', issuer: '', ...options.auth?.introspection, clientSecret: '' },
       },
       elicitation: { timeoutMs: 10 * 60_000, stateTtlSeconds: 3600, maxAttempts: 3, progressIntervalMs: 15_000, allowInsecureUrls: false, ...options.elicitation },
+      tasks: { ttlMs: 60 * 60_000, maxTtlMs: 24 * 60 * 60_000, pollIntervalMs: 1000, maxPerPrincipal: 100, maxResultBytes: 1024 * 1024, background: true, ...options.tasks },
       devtools: options.devtools && nuxt.options.dev,
       // Read at run time from NUXT_MCP_STATE_SECRET: never baked into the build.
       stateSecret: '',
@@ -103,6 +106,8 @@ export default defineNuxtModule<ModuleOptions>({
       logger.warn('runtimeConfig.mcp.stateSecret is set in nuxt.config: it is baked into .output, where anyone who can read the build can forge requestState. Remove it and set NUXT_MCP_STATE_SECRET in the server\'s environment instead.')
     }
     nuxt.options.runtimeConfig.mcp = defu(isRecord(existing) ? existing : {}, serverConfig)
+    // Whether the build includes the task runtime: decided with the preset, below.
+    let tasksCompiled = serverConfig.tasks.background
     // The preset is final only once Nitro starts (it may be detected from the platform).
     nuxt.hook('ready', () => {
       const nitro = useNitro()
@@ -116,6 +121,12 @@ export default defineNuxtModule<ModuleOptions>({
       if (preset.startsWith('cloudflare')) {
         // No TCP sockets on Workers: keep the Redis client (loaded only for NUXT_MCP_REDIS_URL) out of the bundle.
         nitro.options.alias.ioredis = resolver.resolve('./runtime/server/common/shared/no-redis')
+      }
+      if (options.tasks?.background === undefined && preset.startsWith('cloudflare') && isRecord(config.tasks)) {
+        // A Worker's request cannot outlive its response, so no task runs on after its call.
+        config.tasks.background = false
+        tasksCompiled = false
+        logger.info(`Preset ${preset}: tasks run inline (taskSupport 'optional') or are refused ('required'), as a Worker's request cannot outlive its response; the task runtime is left out of the bundle. Set mcp.tasks.background to decide yourself.`)
       }
       if (options.legacy === undefined && preset.startsWith('cloudflare')) {
         config.legacy = false
@@ -175,7 +186,7 @@ export default defineNuxtModule<ModuleOptions>({
     }, { nitro: true })
 
     const runtimeIndex = resolver.resolve('./runtime/server/index')
-    addServerImports(['defineMcpTool', 'defineMcpResource', 'defineMcpPrompt', 'useMcpElicitation', 'McpElicitationError', 'completeMcpUrlElicitation', 'notifyMcpResourceUpdated', 'notifyMcpListChanged', 'useMcpSession', 'useMcpLogger']
+    addServerImports(['defineMcpTool', 'defineMcpResource', 'defineMcpPrompt', 'useMcpElicitation', 'McpElicitationError', 'completeMcpUrlElicitation', 'notifyMcpResourceUpdated', 'notifyMcpListChanged', 'useMcpSession', 'useMcpLogger', 'useMcpTask']
       .map(name => ({ name, from: runtimeIndex })))
     for (const plan of plans) {
       addServerHandler({ route: plan.route, handler: resolver.resolve('./runtime/server/routes/mcp') })
@@ -196,6 +207,14 @@ export default defineNuxtModule<ModuleOptions>({
         : 'export const otel = undefined\n',
     })
     addTypeTemplate({ filename: 'types/mcp-elicitation-otel.d.ts', getContents: () => `declare module '${VIRTUAL_OTEL}' {\n  export const otel: import('${resolver.resolve('./runtime/server/mcp/tracing')}').McpOtelApi | undefined\n}\n` }, { nitro: true })
+    // The task runtime only where tasks can run: a Worker (tasks.background off) bundles none of it.
+    addServerTemplate({
+      filename: VIRTUAL_TASKS,
+      getContents: () => tasksCompiled
+        ? `export { createTaskRuntime } from ${JSON.stringify(resolver.resolve('./runtime/server/mcp/task-runtime'))}\n`
+        : 'export const createTaskRuntime = undefined\n',
+    })
+    addTypeTemplate({ filename: 'types/mcp-elicitation-tasks.d.ts', getContents: () => `declare module '${VIRTUAL_TASKS}' {\n  export const createTaskRuntime: typeof import('${resolver.resolve('./runtime/server/mcp/task-runtime')}').createTaskRuntime | undefined\n}\n` }, { nitro: true })
     addServerPlugin(resolver.resolve('./runtime/server/plugins/check-config'))
     addServerPlugin(resolver.resolve('./runtime/server/plugins/shared-state'))
 

@@ -20,6 +20,7 @@ declare global {
   const notifyMcpListChanged: typeof import('../../src/runtime/server/index').notifyMcpListChanged
   const useMcpSession: typeof import('../../src/runtime/server/index').useMcpSession
   const useMcpLogger: typeof import('../../src/runtime/server/index').useMcpLogger
+  const useMcpTask: typeof import('../../src/runtime/server/index').useMcpTask
 
   // The host side's server auto-imports (src/module.ts, the `mcp.host` block).
   const useMcpHostElicitation: typeof import('../../src/runtime/host/index').useMcpHostElicitation

@@ -10,3 +10,6 @@ declare module '#mcp-elicitation/definitions' {
 declare module '#mcp-elicitation/otel' {
   export const otel: import('../../src/runtime/server/mcp/tracing').McpOtelApi | undefined
 }
+declare module '#mcp-elicitation/tasks' {
+  export const createTaskRuntime: typeof import('../../src/runtime/server/mcp/task-runtime').createTaskRuntime | undefined
+}

@@ -16,6 +16,7 @@ const WINGS: Wing[] = [
   { name: 'the elicitation error', prefix: 'elicitation/error.ts', rank: 1 },
   { name: 'schema', prefix: 'elicitation/schema/', rank: 2 },
   { name: 'elicitation', prefix: 'elicitation/', rank: 3 },
+  { name: 'tasks', prefix: 'tasks/', rank: 3.5 },
   { name: 'mcp', prefix: 'mcp/', rank: 4 },
   // The transport wing's rooms, from the ground up: the door calls sessions, which use the shared
   // mode, which relays one session's streams; all of them answer with the http ground's errors.

@@ -5,6 +5,7 @@ import type { McpAppHook } from './transport/door/app-hook'
 import definitions from '#mcp-elicitation/definitions'
 import { endpointKeys, route as defaultRoute } from '#mcp-elicitation/options'
 import { otel } from '#mcp-elicitation/otel'
+import { createTaskRuntime } from '#mcp-elicitation/tasks'
 import { createMcpEndpoint } from './transport/door/endpoint'
 import type { McpEndpoint } from './transport/door/endpoint'
 import { configOfEndpoint } from './common/config'
@@ -171,6 +172,7 @@ export function useMcpEndpointAt(route: string, appConfig: McpServerConfig): Mcp
     beforeRequest: appHook(nitro.hooks, 'mcp:request'),
     observe: { call: observerHook(nitro.hooks, 'mcp:call'), ...(callTracer && { trace: callTracer }) },
     shared: useMcpSharedState(config, route),
+    ...(createTaskRuntime && { tasks: createTaskRuntime }),
   })
   // Questions are watched once for every endpoint (each event carries its endpoint's route).
   if (otel && !stopTracingQuestions) stopTracingQuestions = traceQuestions(otel)

@@ -38,6 +38,24 @@ export interface McpServerConfig {
     /** Accept `http:` URL-mode targets on hosts other than localhost. */
     allowInsecureUrls: boolean
   }
+  /** Tasks: tools that run on after their call returned, and may wait for a person for hours (`execution.taskSupport`). */
+  tasks: {
+    /** How long a task is kept from its creation (2025-11-25 clients may ask for less, or more up to `maxTtlMs`). */
+    ttlMs: number
+    /** The longest a 2025-11-25 client may ask a task to be kept. */
+    maxTtlMs: number
+    /** How often clients are told to poll a task. */
+    pollIntervalMs: number
+    /** Most tasks one principal (or anonymous caller) holds at once, ended ones counted until they expire. */
+    maxPerPrincipal: number
+    /** Largest tool result (JSON bytes) a task keeps; a larger one ends the task `failed`. */
+    maxResultBytes: number
+    /**
+     * Run tasks in the background of this process. Off on Workers (a request cannot outlive its
+     * response): `optional` tools then run inline and `required` ones are refused.
+     */
+    background: boolean
+  }
   /**
    * Serve legacy sessions (≤ 2025-11-25, `initialize`). They need one long-lived process: off by
    * default on Workers, where `initialize` gets a JSON-RPC error naming 2026-07-28.

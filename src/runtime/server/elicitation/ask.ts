@@ -2,7 +2,7 @@ import { ownValue, setOwn } from '../common/own'
 import { UrlElicitationRequiredError } from '@modelcontextprotocol/server'
 import type { CreateMessageRequestParams, CreateMessageResultWithTools, Root } from '@modelcontextprotocol/server'
 import { McpElicitationError } from './error'
-import { askLegacy } from './legacy'
+import { askLegacy, askUntilValid } from './legacy'
 import type { WaitOptions } from './legacy'
 import { askModern } from './modern'
 import { emitAsked } from './events'
@@ -86,11 +86,15 @@ function unsupported(mode: AskMode): McpElicitationError {
 
 /**
  * Asks `question` in the run's era. When the client lacks `mode`: legacy throws `'unsupported'`;
- * modern asks anyway, so the SDK answers HTTP 400 `-32021` naming the missing capability.
+ * modern asks anyway, so the SDK answers HTTP 400 `-32021` naming the missing capability. A
+ * parked run (a task) has no round to end, so it throws as legacy does.
  */
 function ask<R>(run: ElicitationRun, key: string, mode: AskMode, question: Question<R>, options: WaitOptions): Promise<R> {
-  if (!supportsMode(run, mode) && !run.modern) return Promise.reject(unsupported(mode))
-  const outcome = run.modern ? askModern(run, key, question) : askLegacy(run, key, question, options)
+  if (!supportsMode(run, mode) && (run.parked || !run.modern)) return Promise.reject(unsupported(mode))
+  const parked = run.parked
+  const outcome = parked
+    ? askUntilValid(run, key, question, (params, request, attempt) => parked.ask({ key, attempt, push: { method: question.method, params }, request }))
+    : run.modern ? askModern(run, key, question) : askLegacy(run, key, question, options)
   emitAsked(run, key, question, outcome)
   return outcome
 }
@@ -154,9 +158,9 @@ export async function askUrl(run: ElicitationRun, options: UrlOptions): Promise<
   return id ? { action, elicitationId: id } : { action }
 }
 
-/** `requireUrl()`: legacy raises the spec's `-32042`; modern asks like `url()`. */
+/** `requireUrl()`: legacy raises the spec's `-32042`; modern and tasks ask like `url()`. */
 export async function requireUrl(run: ElicitationRun, options: Omit<UrlOptions, 'fallback'>): Promise<UrlResult> {
-  if (run.modern) return askUrl(run, options)
+  if (run.modern || run.parked) return askUrl(run, options)
   const key = nextKey(run, options.key)
   const { target, id } = await resolveUrlTarget(run, key, options.url)
   if (!supportsMode(run, 'url')) throw unsupported('url')
@@ -188,6 +192,7 @@ export async function askRoots(run: ElicitationRun, options: AskOptions = {}): P
  * client: keep it small and free of secrets; it comes back as JSON (a `Date` becomes a string).
  */
 export async function runOnce<T>(run: ElicitationRun, key: string, step: () => T | Promise<T>): Promise<T> {
+  if (run.parked) return run.parked.once(key, step)
   const modern = run.modern
   if (!modern) return step()
   // Wrapped so that a step returning nothing is still remembered as done.

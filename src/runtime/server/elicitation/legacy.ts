@@ -1,4 +1,5 @@
 import { SdkError, SdkErrorCode } from '@modelcontextprotocol/server'
+import type { InputRequest } from '@modelcontextprotocol/server'
 import { McpElicitationError } from './error'
 import { emitAnswered, emitReasked } from './events'
 import { elicitationCounters } from './run'
@@ -74,12 +75,39 @@ function toElicitationError(error: unknown, signals: AbortSignal[], timeout: num
 }
 
 /**
+ * Asks `question` through `send` until the answer is valid: an invalid answer is asked again
+ * with what was wrong, up to `elicitation.maxAttempts` asks in all, then fails with
+ * `'invalid-response'` (as on modern); a malformed one fails at once. Legacy pushes and a
+ * task's parked questions share it; `send` resolves with the client's raw answer.
+ *
+ * @example
+ * ```ts
+ * const result = await askUntilValid(run, 'q0', question, params => push(params))
+ * ```
+ */
+export async function askUntilValid<R>(run: ElicitationRun, key: string, question: Question<R>, send: (params: Record<string, unknown>, request: InputRequest, attempt: number) => Promise<unknown>): Promise<R> {
+  let { params, request } = question
+  for (let attempt = 1; ; attempt++) {
+    const result = await send(params, request, attempt)
+    const problem = checkAnswerShape(question.kind, result)
+    if (problem) {
+      emitAnswered(run, key, question, result, [problem])
+      throw new McpElicitationError('invalid-response', `The client's answer to ${question.method} is malformed: ${problem}.`)
+    }
+    const verdict = question.interpret(result)
+    emitAnswered(run, key, question, result, verdict.ok ? undefined : verdict.issues)
+    if (verdict.ok) return verdict.result
+    if (!question.reask || attempt >= run.config.elicitation.maxAttempts) throw stayedInvalid(question, attempt, verdict.issues)
+    ;({ params, request } = question.reask(verdict.issues.join('; ')))
+    emitReasked(run, key, question)
+  }
+}
+
+/**
  * Pushes a question (`elicitation/create`, `sampling/createMessage`, `roots/list`) to a legacy
  * client on the tool call's own response stream and waits for the answer. Related to the current
  * request explicitly: otherwise the SDK sends it on the standalone GET stream, which many
- * clients never open. An invalid answer is pushed again with what was wrong, up to
- * `elicitation.maxAttempts` asks in all, then fails with `'invalid-response'` (as on modern); a
- * malformed one fails at once.
+ * clients never open. Invalid answers are asked again ({@link askUntilValid}).
  *
  * @example
  * ```ts
@@ -93,25 +121,10 @@ export async function askLegacy<R>(run: ElicitationRun, key: string, question: Q
   const combined = combineSignals(signals)
   elicitationCounters.pendingLegacy += 1
   try {
-    let params = question.params
-    // An invalid answer is asked again with what was wrong, as on modern, up to the same bound.
-    for (let attempt = 1; ; attempt++) {
-      const result: unknown = await run.ctx.mcpReq.send(
-        { method: question.method, params },
-        { timeout, signal: combined.signal, relatedRequestId: run.ctx.mcpReq.id, resetTimeoutOnProgress: false },
-      )
-      const problem = checkAnswerShape(question.kind, result)
-      if (problem) {
-        emitAnswered(run, key, question, result, [problem])
-        throw new McpElicitationError('invalid-response', `The client's answer to ${question.method} is malformed: ${problem}.`)
-      }
-      const verdict = question.interpret(result)
-      emitAnswered(run, key, question, result, verdict.ok ? undefined : verdict.issues)
-      if (verdict.ok) return verdict.result
-      if (!question.reask || attempt >= run.config.elicitation.maxAttempts) throw stayedInvalid(question, attempt, verdict.issues)
-      params = question.reask(verdict.issues.join('; ')).params
-      emitReasked(run, key, question)
-    }
+    return await askUntilValid(run, key, question, params => run.ctx.mcpReq.send(
+      { method: question.method, params },
+      { timeout, signal: combined.signal, relatedRequestId: run.ctx.mcpReq.id, resetTimeoutOnProgress: false },
+    ))
   }
   catch (error) {
     throw toElicitationError(error, signals, timeout)

@@ -16,6 +16,36 @@ export interface PendingQuestion {
   kind: QuestionKind
 }
 
+/** One question handed out by a parked run: the legacy push and the modern `inputRequests` entry, one of which goes out. */
+export interface ParkedQuestion {
+  /** The question's key in the handler (`key` option, or its call order). */
+  key: string
+  /** 1 for the first ask, 2 after the first invalid answer, … */
+  attempt: number
+  /** The legacy JSON-RPC request. */
+  push: { method: 'elicitation/create' | 'sampling/createMessage' | 'roots/list', params: Record<string, unknown> }
+  /** The modern `inputRequests` entry. */
+  request: InputRequest
+}
+
+/**
+ * A run that no request waits on (a task): its questions are parked with whoever runs it, who
+ * hands each out the way the era says and resolves it with the client's raw answer. The engine
+ * only checks, re-asks and types the answer; it never learns what a task is.
+ */
+export interface ParkedRun {
+  /** Aborted when the run is cancelled or ends: the handler's `signal`. */
+  signal: AbortSignal
+  /** Hands `question` out and resolves with the client's raw answer. */
+  ask: (question: ParkedQuestion) => Promise<unknown>
+  /** Runs a `once()` step of this run at most once. */
+  once: <T>(key: string, step: () => T | Promise<T>) => Promise<T>
+  /** The handler's `log()`: where a run without a request sends its log lines. */
+  log: (level: string, data: unknown, logger?: string) => Promise<void>
+  /** The handler's `progress()`. */
+  progress: (progress: number, total?: number, message?: string) => Promise<void>
+}
+
 /**
  * One execution of one handler: what `useMcpElicitation()` reads. Legacy runs push questions on
  * the open stream; modern runs collect unanswered questions and end the round.
@@ -47,6 +77,12 @@ export interface ElicitationRun {
     /** Called when a question becomes pending: the engine ends the round soon after. */
     onPending: () => void
   }
+  /**
+   * Set while the run is detached from any request (a task): questions are parked with its
+   * runner instead of pushed or ending a round. Set from the start, or when the handler begins
+   * its task (then it replaces `modern`).
+   */
+  parked?: ParkedRun
 }
 
 declare module '../common/context' {

@@ -13,6 +13,7 @@ import type { McpEra } from '../common/context'
 import type { McpElicitation } from '../elicitation/use-elicitation'
 import type { McpGuarded } from './guards'
 import type { McpToolCache } from './tool-cache'
+import type { McpToolExecution } from './task-support'
 import type { McpStandardSchema, StandardInput, StandardOutput } from '../common/standard-schema'
 
 type MaybePromise<T> = T | Promise<T>
@@ -103,6 +104,11 @@ export interface McpToolDefinition<I extends McpToolInput = McpZodShape, O exten
    * call that asked the person anything. Kept in this process, or in Redis with `NUXT_MCP_REDIS_URL`.
    */
   cache?: McpToolCache
+  /**
+   * Run as a task (`{ taskSupport: 'optional' | 'required' }`): the call returns a task at once,
+   * the handler goes on in the background and may wait for a person for hours. See the tasks guide.
+   */
+  execution?: McpToolExecution
   handler: (args: McpToolArguments<I>, context: McpHandlerContext) => MaybePromise<McpToolReturn<O>>
 }
 

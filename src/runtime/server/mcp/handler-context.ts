@@ -61,16 +61,19 @@ export function handlerContext(run: ElicitationRun): McpHandlerContext {
       return elicit ??= elicitationOf(run)
     },
     event: scope.event,
-    // Built on first read: `AbortSignal.any` costs more than a plain tool call's own work.
+    // Built on first read: `AbortSignal.any` costs more than a plain tool call's own work. A
+    // task's handler outlives its request: from the moment it is parked, its task's signal.
     get signal() {
+      if (run.parked) return run.parked.signal
       return signal ??= AbortSignal.any([ctx.mcpReq.signal, scope.signal])
     },
     era: scope.era,
     ...(scope.principal !== undefined && { principal: scope.principal }),
     ...(scope.authInfo !== undefined && { authInfo: scope.authInfo }),
     ...(scope.sessionId !== undefined && { sessionId: scope.sessionId }),
-    log: (level: LoggingLevel, data: unknown, logger?: string) => ctx.mcpReq.log(level, data, logger),
+    log: (level: LoggingLevel, data: unknown, logger?: string) => run.parked ? run.parked.log(level, data, logger) : ctx.mcpReq.log(level, data, logger),
     progress: async (progress: number, total?: number, message?: string) => {
+      if (run.parked) return run.parked.progress(progress, total, message)
       const progressToken = ctx.mcpReq._meta?.progressToken
       // Without a token the client did not ask for progress: nothing to send.
       if (progressToken === undefined) return

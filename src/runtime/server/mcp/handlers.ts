@@ -14,6 +14,8 @@ import { toolError, toPromptResult, toResourceResult, toToolResult } from './res
 import { observeCall, type McpObservers, type ObservedRequest } from './observe-calls'
 import { keepResult, readCachedResult, toolCacheKey } from './tool-cache'
 import type { McpStateStore } from '../common/store/store'
+import type { McpTaskRuntime } from './task-runtime'
+import { inlineModeOf } from './task-support'
 
 /** Everything the request handlers need besides the request. */
 export interface HandlerDeps extends RunDeps {
@@ -26,6 +28,8 @@ export interface HandlerDeps extends RunDeps {
   observe?: McpObservers
   /** Where tools with a `cache` keep their results (apart from `store`, so results never crowd out `once()` records). */
   cacheStore?: McpStateStore
+  /** The endpoint's tasks; absent when no tool may run as one, or where tasks cannot run (Workers). */
+  tasks?: McpTaskRuntime
 }
 
 function unwrap<T, R>(outcome: HandlerOutcome<T>, convert: (value: T) => R): R | InputRequiredResult {
@@ -68,8 +72,14 @@ export function installMcpHandlers(server: Server, deps: HandlerDeps): void {
   server.setRequestHandler('tools/call', (request, ctx) => observeCall(deps.observe, caller(), 'tools/call', request.params.name, () => observedRequest(server, ctx, request.params._meta), async () => {
     const tool = registry.tools.get(request.params.name)
     if (await hidden(tool) || !tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool "${request.params.name}". Call tools/list for the available names.`)
+    const { execution } = tool.definition
+    const mode = !registry.tasks ? { task: false as const } : deps.tasks ? deps.tasks.modeOf(server, caller()?.era ?? 'modern', tool.name, execution, request.params) : inlineModeOf(tool.name, execution)
     const parsed = await tool.args(request.params.arguments ?? {})
     if (!parsed.ok) return toolError(`Invalid arguments for tool "${tool.name}": ${parsed.problem}`)
+    if (mode.task && deps.tasks) {
+      const run = createRun(server, ctx, deps, { method: 'tools/call', name: tool.name })
+      return deps.tasks.call({ server, run, secret: deps.secret, tool: { name: tool.name, execution }, ...(mode.ttlMs !== undefined && { ttlMs: mode.ttlMs }), invoke: () => tool.definition.handler(parsed.data, handlerContext(run)), finish: value => toToolResult(value, tool.output) })
+    }
     const cacheKey = tool.cache && deps.cacheStore ? toolCacheKey(tool.cache, deps.route, tool.name, caller()?.principal, parsed.data) : undefined
     if (cacheKey && deps.cacheStore) {
       const hit = await readCachedResult(deps.cacheStore, cacheKey)

@@ -1,20 +1,18 @@
 import { z } from 'zod'
 import { UriTemplate } from '@modelcontextprotocol/server'
-import type { JSONObject, ListResourceTemplatesResult, Prompt, Resource, Tool } from '@modelcontextprotocol/server'
-
-type ResourceTemplate = ListResourceTemplatesResult['resourceTemplates'][number]
-import type { CacheScope } from '@modelcontextprotocol/server'
+import type { CacheScope, JSONObject, ListResourceTemplatesResult, Prompt, Resource, Tool } from '@modelcontextprotocol/server'
 import type { McpCompleter, McpHandlerContext, McpPromptShape, McpToolInput, McpToolOutput, McpZodShape } from './definitions'
 import { isStandardSchema, type McpStandardSchema } from '../common/standard-schema'
 import { standardArguments } from './standard-schema'
 import { promptArguments } from './prompt-arguments'
 import { isMcpJsonSchema, jsonSchemaArguments, zodArguments } from './tool-arguments'
 import type { ArgumentsCheck } from './arguments-check'
-import { headerParamsOf } from './header-params'
+import { headerParamsOf, type McpHeaderParam } from './header-params'
 import { planToolCache, type McpToolCache, type ToolCachePlan } from './tool-cache'
-import type { McpHeaderParam } from './header-params'
-import { isGuarded } from './guards'
-import type { McpGuarded } from './guards'
+import { isGuarded, type McpGuarded } from './guards'
+import { listedExecution, type McpToolExecution } from './task-support'
+
+type ResourceTemplate = ListResourceTemplatesResult['resourceTemplates'][number]
 
 /**
  * A definition with its generic types erased. Handlers are declared as methods so that any
@@ -29,6 +27,7 @@ export interface ErasedTool extends McpGuarded {
   outputSchema?: McpToolOutput
   annotations?: Tool['annotations']
   cache?: McpToolCache
+  execution?: McpToolExecution
   handler(args: Record<string, unknown>, context: McpHandlerContext): unknown
 }
 export interface ErasedResource extends McpGuarded {
@@ -91,6 +90,8 @@ export interface McpRegistry {
   lists: { tools: Tool[], resources: Resource[], templates: ResourceTemplate[], prompts: Prompt[] }
   /** Whether any definition has a guard (`scopes`, `enabled`): only then are lists filtered per caller. */
   guarded: boolean
+  /** Whether any tool may run as a task: only then are tasks advertised and served. */
+  tasks: boolean
 }
 
 function nameOf<D extends { name?: string }>(entry: DefinitionEntry<D>): string {
@@ -137,7 +138,7 @@ function buildTools(entries: DefinitionEntry<ErasedTool>[]) {
   const tools = new Map<string, RegisteredTool>()
   const list: Tool[] = []
   for (const [name, { file, definition }] of indexByName('tool', entries)) {
-    const { title, description, annotations, inputSchema, outputSchema } = definition
+    const { title, description, annotations, inputSchema, outputSchema, execution } = definition
     const where = `The tool "${name}" (${file})`
     const input = toolArguments(inputSchema, where)
     const headerParams = headerParamsOf(input.listed, where)
@@ -151,6 +152,7 @@ function buildTools(entries: DefinitionEntry<ErasedTool>[]) {
       inputSchema: input.listed,
       ...(output && { outputSchema: output.listed }),
       ...(annotations && { annotations }),
+      ...(listedExecution(execution) && { execution: listedExecution(execution) }),
     })
   }
   return { tools, list }
@@ -212,6 +214,7 @@ export function createMcpRegistry(input: McpDefinitions): McpRegistry {
     prompts: prompts.prompts,
     lists: { tools: tools.list, resources: resources.list, templates: resources.templateList, prompts: prompts.list },
     guarded: hasGuardedDefinitions(input),
+    tasks: tools.list.some(tool => tool.execution && tool.execution.taskSupport !== 'forbidden'),
   }
 }
 

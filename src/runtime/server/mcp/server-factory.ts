@@ -6,6 +6,7 @@ import type { McpEra } from '../common/context'
 import { installSubscriptionHandlers } from './subscriptions'
 import { hiddenFrom } from './guards'
 import { getMcpScope } from '../common/context'
+import { TASKS_EXTENSION } from '../tasks/wire'
 
 /**
  * Whether the endpoint advertises `listChanged`: when the app opts in (`mcp.listChanged`), or when
@@ -18,6 +19,16 @@ import { getMcpScope } from '../common/context'
  */
 export function advertisesListChanged(deps: Pick<HandlerDeps, 'registry' | 'config'>): boolean {
   return deps.registry.guarded || deps.config.listChanged === true
+}
+
+/**
+ * How each era advertises tasks: 2025-11-25's `tasks` capability (tools/call, list, cancel), or
+ * 2026-07-28's extension, without which its clients never create one.
+ */
+function tasksCapability(era: McpEra) {
+  return era === 'legacy'
+    ? { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } }
+    : { extensions: { [TASKS_EXTENSION]: {} } }
 }
 
 /**
@@ -37,7 +48,7 @@ export function createMcpServer(deps: HandlerDeps, era: McpEra): Server {
     {
       // Resource subscriptions (resources/subscribe) exist on legacy sessions only; 2026-07-28
       // clients hear list changes on subscriptions/listen, which the SDK serves from these.
-      capabilities: { tools: changes, resources: era === 'legacy' ? { subscribe: true, ...changes } : changes, prompts: changes, logging: {}, completions: {} },
+      capabilities: { tools: changes, resources: era === 'legacy' ? { subscribe: true, ...changes } : changes, prompts: changes, logging: {}, completions: {}, ...(deps.tasks && tasksCapability(era)) },
       ...(config.instructions && { instructions: config.instructions }),
       requestState: { verify: state => verifyRequestState(secret, config.name, state, deps.scope) },
       // Legacy elicitation is pushed and awaited in place; never re-enter handlers on legacy.
@@ -45,6 +56,7 @@ export function createMcpServer(deps: HandlerDeps, era: McpEra): Server {
     },
   )
   installMcpHandlers(server, deps)
+  deps.tasks?.install(server, era, () => deps.scope ?? getMcpScope())
   if (era === 'legacy') {
     installSubscriptionHandlers(server, deps.route, deps.registry, hiddenFrom(() => deps.scope ?? getMcpScope()))
     // Name the method the client got wrong. (Modern requests keep the SDK's own HTTP 404 answer.)

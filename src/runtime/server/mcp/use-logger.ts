@@ -88,7 +88,7 @@ export function useMcpLogger(prefix?: string): McpLogger {
   const fields: Record<string, unknown> = {}
   const send = async (level: LoggingLevel, data: unknown, logger?: string): Promise<void> => {
     try {
-      await run.ctx.mcpReq.log(level, data, logger ?? prefix)
+      await (run.parked ? run.parked.log(level, data, logger ?? prefix) : run.ctx.mcpReq.log(level, data, logger ?? prefix))
     }
     catch {
       // The client went away or the transport is closed: a log line is not worth failing the call.

@@ -39,6 +39,8 @@ import type { McpObservers } from '../../mcp/observe-calls'
 import { createToolCacheStore } from '../../mcp/tool-cache'
 import type { McpAppHook } from './app-hook'
 import type { ResponseSink } from '../http/response-sink'
+import type { McpTaskRuntime } from '../../mcp/task-runtime'
+import type { TaskLimits } from '../../tasks/table'
 
 export interface McpEndpointOptions {
   definitions: McpDefinitions
@@ -56,6 +58,8 @@ export interface McpEndpointOptions {
   verifyToken?: McpAppHook<McpTokenContext>
   /** Who hears about finished calls (the app's `mcp:call` hooks). */
   observe?: McpObservers
+  /** Makes the endpoint's task runtime; absent where tasks cannot run (the build leaves them out on Workers). */
+  tasks?: (limits: TaskLimits) => McpTaskRuntime
   /** Where modern `once()` steps are guarded against replays (default: in this process, or `shared`). */
   store?: McpStateStore
   /**
@@ -112,7 +116,9 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const store = options.store ?? (shared ? deferredStore(shared) : createMemoryStore())
   const endpointRoute = options.route ?? '/mcp'
   const cacheStore = createToolCacheStore([...registry.tools.values()], shared)
-  const deps = { registry, config, secret: resolveStateSecret(config, options.production), store, route: endpointRoute, observe: options.observe, ...(cacheStore && { cacheStore }) }
+  // Only an endpoint with a task-capable tool has tasks, and only where the build included them.
+  const tasks = registry.tasks && config.tasks.background ? options.tasks?.(config.tasks) : undefined
+  const deps = { registry, config, secret: resolveStateSecret(config, options.production), store, route: endpointRoute, observe: options.observe, ...(cacheStore && { cacheStore }), ...(tasks && { tasks }) }
   // No session table (and no idle sweeper) where legacy is off: on Workers a timer would belong
   // to the request that happened to create the endpoint.
   const directory = config.legacy === false ? undefined : shared?.then(state => new SharedSessionDirectory(state, sharedRecordTtl(config)))
@@ -245,6 +251,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     },
     close: async () => {
       stopListChanges()
+      tasks?.close()
       await sessions?.closeAll()
       await modern.close()
       await shared?.then(state => state.close(), () => {})

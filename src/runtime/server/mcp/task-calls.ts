@@ -1,0 +1,125 @@
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server'
+import type { CallToolResult, InputRequiredResult, Server } from '@modelcontextprotocol/server'
+import { runInMcpFrame } from '../common/context'
+import { executeHandler } from '../elicitation/engine'
+import type { HandlerOutcome } from '../elicitation/engine'
+import type { ElicitationRun } from '../elicitation/run'
+import type { TaskRecord } from '../tasks/record'
+import type { TaskEnd, TaskRunner } from '../tasks/runner'
+import { TaskLimitError } from '../tasks/table'
+import { createdTask, legacyTask } from '../tasks/wire'
+import { toolError } from './results'
+import { legacyHandOut } from './task-outlet'
+import type { McpToolExecution } from './task-support'
+
+/** What a handler reads of its task (`useMcpTask()`): its id once it exists, and where it begins. */
+export interface McpTaskControl {
+  /** The task's id, once it exists. */
+  readonly id: string | undefined
+  /** Begins the task here (a tool with `taskStart: 'on-begin'`); does nothing where it already runs. */
+  begin: () => Promise<void>
+}
+
+declare module '../common/context' {
+  interface McpFrameSlots {
+    /** The task of the tool call being run, when it runs as one. */
+    task: McpTaskControl
+  }
+}
+
+/** One tool call that runs as a task. */
+export interface TaskCall {
+  server: Server
+  run: ElicitationRun
+  secret: string
+  tasks: TaskRunner
+  tool: { name: string, execution: McpToolExecution | undefined }
+  /** The `ttl` a 2025-11-25 client asked for. */
+  ttlMs?: number
+  /** Calls the user's handler (in the run, with its context). */
+  invoke: () => unknown
+  /** The handler's value as the call's result (its `outputSchema` checked). */
+  finish: (value: unknown) => Promise<CallToolResult>
+}
+
+/** A handler's end as a task's end: a result (a thrown error is a tool error), or a protocol error as the task's error. */
+async function endOf(work: Promise<HandlerOutcome<unknown>>, finish: TaskCall['finish']): Promise<TaskEnd> {
+  try {
+    const outcome = await work
+    if (outcome.kind !== 'done') return { error: { code: ProtocolErrorCode.InternalError, message: 'The handler asked a question before its task began, after the call had become a task.' } }
+    return { result: await finish(outcome.value) }
+  }
+  catch (error) {
+    if (error instanceof ProtocolError) return { error: { code: error.code, message: error.message, ...(error.data !== undefined && { data: error.data }) } }
+    return { result: toolError(error instanceof Error ? error.message : String(error)) }
+  }
+}
+
+/** The answer that hands the task to the client: 2026-07-28's flat `resultType: "task"`, or 2025-11-25's `{ task }`. */
+function handle(record: TaskRecord): CallToolResult {
+  // The SDK checks a task-carrying tools/call result against CallToolResult too (and on
+  // 2026-07-28 adds the empty `content` itself): `content` it must have.
+  return record.era === 'modern' ? { ...createdTask(record), content: [] } : { task: legacyTask(record), content: [] }
+}
+
+/**
+ * Runs a tool call as a task: the task is created (at once, or where the handler calls
+ * `useMcpTask().begin()`), the handler goes on in the background as a parked run, and the call
+ * answers with the task's handle. A handler that ends before it began its task answers the call
+ * directly on 2026-07-28, and as a task already completed on 2025-11-25 (whose client asked for one).
+ *
+ * @example
+ * ```ts
+ * if (mode.task) return callAsTask({ server, run, secret, tasks, tool, invoke, finish })
+ * ```
+ */
+export async function callAsTask(call: TaskCall): Promise<CallToolResult | InputRequiredResult> {
+  const { run, tasks } = call
+  const era = run.scope.era
+  let record: TaskRecord | undefined
+  let announce: (record: TaskRecord) => void = () => {}
+  const begun = new Promise<TaskRecord>((resolve) => {
+    announce = resolve
+  })
+  const begin = (): TaskRecord => {
+    if (record) return record
+    try {
+      record = tasks.table.create({ principal: run.scope.principal ?? '', ...(era === 'legacy' && run.scope.sessionId !== undefined && { sessionId: run.scope.sessionId }) }, era, call.tool.name, call.ttlMs)
+    }
+    catch (error) {
+      if (error instanceof TaskLimitError) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, error.message)
+      throw error
+    }
+    // From here on the handler asks through the task, wherever it is in its code.
+    run.parked = tasks.launch(record, era === 'legacy' ? legacyHandOut(call.server) : undefined)
+    run.modern = undefined
+    announce(record)
+    return record
+  }
+  if (call.tool.execution?.taskStart !== 'on-begin') begin()
+  const control: McpTaskControl = {
+    get id() {
+      return record?.id
+    },
+    begin: async () => {
+      begin()
+    },
+  }
+  const work = runInMcpFrame({ task: control }, () => executeHandler(run, call.secret, call.invoke))
+  if (record) {
+    tasks.settleWith(record, endOf(work, call.finish))
+    return handle(record)
+  }
+  const first = await Promise.race([begun.then(task => ({ task })), work.then(outcome => ({ outcome }))])
+  if ('task' in first) {
+    tasks.settleWith(first.task, endOf(work, call.finish))
+    return handle(first.task)
+  }
+  // Ended (or asked, 2026-07-28's ordinary round) before its task began.
+  if (first.outcome.kind !== 'done') return first.outcome.result
+  const result = await call.finish(first.outcome.value)
+  if (era === 'modern') return result
+  const done = begin()
+  tasks.settleWith(done, Promise.resolve({ result }))
+  return handle(done)
+}

@@ -1,0 +1,46 @@
+import type { CallToolResult, InputRequiredResult, Server } from '@modelcontextprotocol/server'
+import type { McpEra, McpRequestScope } from '../common/context'
+import { TaskRunner } from '../tasks/runner'
+import { TaskTable } from '../tasks/table'
+import type { TaskLimits } from '../tasks/table'
+import { callAsTask } from './task-calls'
+import type { TaskCall } from './task-calls'
+import { installLegacyTaskHandlers, installModernTaskHandlers } from './tasks'
+import { forgetTaskSeen } from './task-outlet'
+import { callModeOf } from './task-support'
+import type { CallMode, McpToolExecution } from './task-support'
+
+/**
+ * An endpoint's tasks, as the rest of the server sees them: the `tasks/*` methods to install on
+ * a server, and a `tools/call` to run as a task. Made only where tasks can run (the build leaves
+ * it out on Workers, so a Worker carries none of it).
+ */
+export interface McpTaskRuntime {
+  /** Whether one `tools/call` runs as a task, or the era's refusal (see `callModeOf`). */
+  modeOf: (server: Server, era: McpEra, name: string, execution: McpToolExecution | undefined, params: Record<string, unknown>) => CallMode
+  /** Installs the era's `tasks/*` methods on `server`. */
+  install: (server: Server, era: McpEra, caller: () => McpRequestScope | undefined) => void
+  /** Runs one `tools/call` as a task. */
+  call: (call: Omit<TaskCall, 'tasks'>) => Promise<CallToolResult | InputRequiredResult>
+  /** Stops every task and forgets them (the endpoint closes). */
+  close: () => void
+}
+
+/**
+ * Makes an endpoint's task runtime: its tasks in this process, within `limits`.
+ *
+ * @example
+ * ```ts
+ * const tasks = registry.tasks ? createTaskRuntime(config.tasks) : undefined
+ * ```
+ */
+export function createTaskRuntime(limits: TaskLimits): McpTaskRuntime {
+  const runner = new TaskRunner(new TaskTable(limits))
+  runner.table.onExpire(record => forgetTaskSeen(record.id))
+  return {
+    modeOf: callModeOf,
+    install: (server, era, caller) => era === 'legacy' ? installLegacyTaskHandlers(server, runner, caller) : installModernTaskHandlers(server, runner, caller),
+    call: call => callAsTask({ ...call, tasks: runner }),
+    close: () => runner.table.clear(),
+  }
+}

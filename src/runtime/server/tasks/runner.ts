@@ -1,0 +1,188 @@
+import type { ParkedQuestion, ParkedRun } from '../elicitation/run'
+import { McpElicitationError } from '../elicitation/error'
+import { isTerminal, moveTask } from './record'
+import type { TaskError, TaskRecord } from './record'
+import type { TaskTable } from './table'
+
+/** How a task's handler ended: the call's result, or the JSON-RPC error the call would have answered. */
+export type TaskEnd = { result: Record<string, unknown> } | { error: TaskError }
+
+/**
+ * How a legacy task's question reaches its session (pushed on an open `tasks/result` or on the
+ * GET stream): resolves with the client's raw answer.
+ */
+export type HandOut = (record: TaskRecord, question: ParkedQuestion & { wireKey: string }, signal: AbortSignal) => Promise<unknown>
+
+/** What runs in this process for one task. */
+interface LiveTask {
+  controller: AbortController
+  /** Modern questions waiting for `tasks/update`, by wire key. */
+  waiters: Map<string, { resolve: (response: unknown) => void, reject: (error: unknown) => void }>
+  /** Every wire key handed out so far: keys are unique over a task's lifetime (2026-07-28). */
+  used: Set<string>
+  settled: Promise<void>
+  markSettled: () => void
+}
+
+/** What the handler's `log()` and `progress()` do in a task: the status message says where it is. */
+function progressMessage(progress: number, total: number | undefined, message: string | undefined): string {
+  return message ?? (total === undefined ? `Progress: ${progress}` : `Progress: ${progress} of ${total}`)
+}
+
+function wireKeyOf(live: LiveTask, question: ParkedQuestion): string {
+  const base = question.attempt === 1 ? question.key : `${question.key}~${question.attempt}`
+  let key = base
+  for (let n = 2; live.used.has(key); n++) key = `${base}~${n}`
+  live.used.add(key)
+  return key
+}
+
+function messageOf(question: ParkedQuestion): string {
+  const message = question.push.params.message
+  return typeof message === 'string' ? `Waiting for input: ${message}` : `Waiting for the client (${question.push.method})`
+}
+
+/** A failed hand-out as the handler sees every failed question: an `McpElicitationError` with its code. */
+function asElicitationError(error: unknown, signal: AbortSignal): McpElicitationError {
+  if (error instanceof McpElicitationError) return error
+  const message = error instanceof Error ? error.message : String(error)
+  if (signal.aborted) return new McpElicitationError('cancelled', `The task ended while its question waited: ${message}`, { cause: error })
+  return new McpElicitationError('protocol', `The question could not reach the client, or its answer could not come back: ${message}`, { cause: error })
+}
+
+function sizeOf(value: unknown): number {
+  return new TextEncoder().encode(JSON.stringify(value)).byteLength
+}
+
+/**
+ * Runs an endpoint's tasks in this process: a handler detached from its request, whose questions
+ * park the task in `input_required` until the answer comes, and whose end becomes the task's
+ * result. It knows no HTTP and no session: a legacy task's questions leave through `HandOut`.
+ *
+ * @example
+ * ```ts
+ * const runner = new TaskRunner(table)
+ * const parked = runner.launch(record)
+ * runner.settleWith(record, runHandler(parked))
+ * ```
+ */
+export class TaskRunner {
+  readonly table: TaskTable
+  private readonly live = new Map<string, LiveTask>()
+
+  constructor(table: TaskTable) {
+    this.table = table
+    table.onExpire((record) => {
+      // A task's lifetime is bounded: one still running when it is over is stopped.
+      moveTask(record, 'failed', `The task ran out of its time to live (${record.ttlMs} ms) and was stopped.`)
+      this.stop(record.id, new McpElicitationError('cancelled', 'The task ran out of its time to live.'))
+    })
+  }
+
+  /** Starts running `record` here and returns the parked run its handler asks through. */
+  launch(record: TaskRecord, handOut?: HandOut): ParkedRun {
+    let markSettled = () => {}
+    const settled = new Promise<void>((resolve) => {
+      markSettled = resolve
+    })
+    const live: LiveTask = { controller: new AbortController(), waiters: new Map(), used: new Set(), settled, markSettled }
+    this.live.set(record.id, live)
+    const { signal } = live.controller
+    return {
+      signal,
+      ask: async (question) => {
+        if (isTerminal(record.status)) throw new McpElicitationError('cancelled', `The task ended (${record.status}) before it could ask.`)
+        const wireKey = wireKeyOf(live, question)
+        record.questions[wireKey] = question.request
+        moveTask(record, 'input_required', messageOf(question))
+        try {
+          if (handOut) return await handOut(record, { ...question, wireKey }, signal)
+          return await new Promise<unknown>((resolve, reject) => {
+            live.waiters.set(wireKey, { resolve, reject })
+          })
+        }
+        catch (error) {
+          throw asElicitationError(error, signal)
+        }
+        finally {
+          live.waiters.delete(wireKey)
+          delete record.questions[wireKey]
+          if (record.status === 'input_required' && Object.keys(record.questions).length === 0) moveTask(record, 'working')
+        }
+      },
+      // In one process a step simply runs once: the handler runs once per task.
+      once: async (_key, step) => step(),
+      log: async () => {},
+      progress: async (progress, total, message) => {
+        if (record.status === 'working') moveTask(record, 'working', progressMessage(progress, total, message))
+      },
+    }
+  }
+
+  /** Ends `record` with what `work` ends with, unless it ended before (cancelled, expired). */
+  settleWith(record: TaskRecord, work: Promise<TaskEnd>): void {
+    work.then(
+      end => this.end(record, end),
+      (error: unknown) => this.end(record, { error: { code: -32603, message: error instanceof Error ? error.message : String(error) } }),
+    )
+  }
+
+  /** Gives a modern task the answers of `tasks/update`; keys not outstanding are ignored (spec). */
+  answer(record: TaskRecord, responses: Record<string, unknown>): void {
+    const live = this.live.get(record.id)
+    if (!live) return
+    for (const [key, response] of Object.entries(responses)) {
+      const waiter = live.waiters.get(key)
+      if (!waiter) continue
+      // Settled here, not when the handler resumes: a `tasks/get` right after the ack must not list it.
+      live.waiters.delete(key)
+      delete record.questions[key]
+      waiter.resolve(response)
+    }
+    if (record.status === 'input_required' && Object.keys(record.questions).length === 0) moveTask(record, 'working')
+  }
+
+  /** Cancels `record`: `cancelled` at once, its handler's signal aborted. Returns whether it moved. */
+  cancel(record: TaskRecord, message = 'The client cancelled the task.'): boolean {
+    if (!moveTask(record, 'cancelled', message)) return false
+    this.stop(record.id, new McpElicitationError('cancelled', `The task was cancelled: ${message}`))
+    return true
+  }
+
+  /** Resolves once `record` has ended (at once for an ended one, or one not running here). */
+  async settled(record: TaskRecord): Promise<void> {
+    await this.live.get(record.id)?.settled
+  }
+
+  /** Whether `record`'s handler runs in this process. */
+  isRunningHere(record: TaskRecord): boolean {
+    return this.live.has(record.id)
+  }
+
+  private end(record: TaskRecord, end: TaskEnd): void {
+    if ('result' in end) {
+      const bytes = sizeOf(end.result)
+      const limit = this.table.limits.maxResultBytes
+      if (bytes > limit) {
+        end = { error: { code: -32603, message: `The tool's result is ${bytes} bytes, more than a task keeps (mcp.tasks.maxResultBytes = ${limit}). Return less (a link to the data), or raise the limit.` } }
+      }
+    }
+    // 2025-11-25 counts a tool error (`isError`) as `failed`; 2026-07-28 as `completed`, with the result.
+    const failed = 'error' in end || (record.era === 'legacy' && end.result.isError === true)
+    if (moveTask(record, failed ? 'failed' : 'completed', 'error' in end ? end.error.message : undefined)) {
+      if ('error' in end) record.error = end.error
+      else record.result = end.result
+    }
+    this.stop(record.id)
+  }
+
+  private stop(id: string, reason?: McpElicitationError): void {
+    const live = this.live.get(id)
+    if (!live) return
+    this.live.delete(id)
+    const why = reason ?? new McpElicitationError('cancelled', 'The task ended.')
+    for (const waiter of live.waiters.values()) waiter.reject(why)
+    live.controller.abort(why)
+    live.markSettled()
+  }
+}
