@@ -12,6 +12,7 @@ import { assertChromium, launchBrowser, screenshot, withFailureScreenshot } from
 import type { LaunchedBrowser } from '../../utils/browser'
 import { startDevApp } from '../../utils/dev-server'
 import type { DevApp } from '../../utils/dev-server'
+import { openTaskSession } from '../../../scripts/mcp-task-clients.mjs'
 
 const ASK_TOOL = `import { z } from 'zod'
 
@@ -36,6 +37,14 @@ export default defineMcpTool({
     const second = await elicit.form({ message: 'Second?', schema: { b: z.string() } })
     return [first.action, second.action].join(',')
   },
+})
+`
+
+const TASK_TOOL = `export default defineMcpTool({
+  name: 'ship_later',
+  description: 'Ships as a task, after a confirmation',
+  execution: { taskSupport: 'optional' },
+  handler: async () => ((await useMcpElicitation().confirm('Ship it now?')) ? 'shipped' : 'kept'),
 })
 `
 
@@ -73,7 +82,7 @@ async function waitForMcp(): Promise<void> {
 
 beforeAll(async () => {
   assertChromium()
-  app = await startDevApp({ 'server/mcp/tools/pick-color.ts': ASK_TOOL, 'server/mcp/tools/pick-two.ts': TWO_QUESTIONS_TOOL })
+  app = await startDevApp({ 'server/mcp/tools/pick-color.ts': ASK_TOOL, 'server/mcp/tools/pick-two.ts': TWO_QUESTIONS_TOOL, 'server/mcp/tools/ship-later.ts': TASK_TOOL })
   await waitForMcp()
   pageUrl = new URL('/__mcp-elicitation/devtools', app.url).href
   browser = await launchBrowser()
@@ -134,6 +143,49 @@ describe('the MCP DevTools tab', () => {
       ])
       await screenshot(page, 'devtools-tab')
     })
+  })
+
+  it('lists a task with what it waits for, then its answer and end; the console tells each transition', async () => {
+    let answer: () => void = () => {}
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve
+    })
+    const { session, close } = await openTaskSession(app.url, {
+      era: 'modern',
+      onInput: async () => {
+        await answered
+        return { action: 'accept', content: { confirm: true } }
+      },
+    })
+    try {
+      const execution = await session.callTool('ship_later', {}, { task: { preference: 'prefer' } })
+      if (execution.kind !== 'task') throw new Error(`expected a task, got ${execution.kind}`)
+      const taskId = execution.handle.taskId
+      const settled = execution.settle()
+      await withFailureScreenshot(page, 'devtools-task-waiting', async () => {
+        const row = page.locator('#tasks tr', { hasText: taskId })
+        await expect.poll(() => row.innerText(), { timeout: 10_000 }).toContain('input_required')
+        expect(await row.innerText()).toContain('Ship it now?')
+      })
+      answer()
+      await settled
+      await withFailureScreenshot(page, 'devtools-task-done', async () => {
+        const row = page.locator('#tasks tr', { hasText: taskId })
+        await expect.poll(() => row.innerText(), { timeout: 10_000 }).toContain('completed')
+        expect(await row.innerText()).toMatch(/"confirm": true/)
+        // The question is listed with the elicitations too, in the task's era.
+        const asked = page.locator('#elicitations tr', { hasText: 'ship_later' }).first()
+        expect(await asked.innerText()).toMatch(/modern.*Ship it now\?.*accept/s)
+        await screenshot(page, 'devtools-tasks')
+      })
+      expect(app.log()).toContain(`task ${taskId} (ship_later): working → input_required · Waiting for input: Ship it now?`)
+      expect(app.log()).toContain(`task ${taskId} (ship_later): input_required → working`)
+      expect(app.log()).toContain(`task ${taskId} (ship_later): working → completed`)
+    }
+    finally {
+      answer()
+      await close()
+    }
   })
 
   it('lists each question of a modern flow once, though every round re-runs the handler', async () => {
@@ -217,7 +269,7 @@ describe('the MCP DevTools tab', () => {
     expect(foreignOrigin.status).toBe(403)
     expect(foreignOrigin.body).toContain('mcp.allowedOrigins')
     const served = await fetch(`${pageUrl}.json`)
-    expect((await served.json()).tools.map((tool: { name: string }) => tool.name).sort()).toEqual(['echo', 'pick_color', 'pick_two'])
+    expect((await served.json()).tools.map((tool: { name: string }) => tool.name).sort()).toEqual(['echo', 'pick_color', 'pick_two', 'ship_later'])
   })
 
   it('registers the tab with Nuxt DevTools', async () => {

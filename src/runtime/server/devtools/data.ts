@@ -2,6 +2,8 @@ import type { McpEndpoint } from '../transport/door/endpoint'
 import type { McpServerConfig } from '../common/config'
 import { listElicitationRecords } from './recorder'
 import type { ElicitationRecord } from './recorder'
+import type { TaskRecord } from '../tasks/record'
+import { isRecord } from '../common/is-record'
 
 /** What the DevTools tab shows: the definitions as clients list them, and recent elicitations. */
 export interface McpDevtoolsData {
@@ -10,6 +12,43 @@ export interface McpDevtoolsData {
   resources: { name: string, file: string, uri: string, description?: string }[]
   prompts: { name: string, file: string, description?: string, arguments: string[] }[]
   elicitations: ElicitationRecord[]
+  tasks: McpDevtoolsTask[]
+}
+
+/** One task as the tab lists it: where it is, what it waits for, what was answered, how long it took. */
+export interface McpDevtoolsTask {
+  id: string
+  tool: string
+  era: 'legacy' | 'modern'
+  status: string
+  statusMessage?: string
+  /** When it was created (ISO time). */
+  at: string
+  /** Until it ended, or until now while it runs. */
+  ms: number
+  /** The messages of the questions it waits on. */
+  questions: string[]
+  /** The answers given, by the key they were asked under (dev only: the developer's own test data). */
+  answers: Record<string, unknown>
+}
+
+function messageOf(params: unknown): string | undefined {
+  return isRecord(params) && typeof params.message === 'string' ? params.message : undefined
+}
+
+function describeTask(record: TaskRecord): McpDevtoolsTask {
+  const ended = record.status === 'completed' || record.status === 'failed' || record.status === 'cancelled'
+  return {
+    id: record.id,
+    tool: record.tool,
+    era: record.era,
+    status: record.status,
+    ...(record.statusMessage !== undefined && { statusMessage: record.statusMessage }),
+    at: new Date(record.createdAt).toISOString(),
+    ms: (ended ? record.lastUpdatedAt : Date.now()) - record.createdAt,
+    questions: Object.values(record.questions).map(request => messageOf(request.params) ?? request.method),
+    answers: { ...record.answers },
+  }
 }
 
 /**
@@ -43,5 +82,6 @@ export function collectDevtoolsData(endpoint: McpEndpoint, config: McpServerConf
       arguments: (prompt.arguments ?? []).map(argument => argument.name),
     })),
     elicitations: listElicitationRecords(),
+    tasks: (endpoint.tasks?.list() ?? []).map(describeTask).reverse(),
   }
 }

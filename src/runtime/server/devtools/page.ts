@@ -49,6 +49,15 @@ async function refresh() {
       for (const issue of e.issues ?? []) { const p = document.createElement('div'); p.className = 'issue'; p.textContent = issue; td.append(p) }
     },
   ], 'Nothing asked yet. Run a tool that calls useMcpElicitation() from a client.')
+  fill('tasks', data.tasks, [
+    (r, t) => cell(r, new Date(t.at).toLocaleTimeString()),
+    (r, t) => cell(r, t.tool + ' (' + t.era + ')'),
+    (r, t) => cell(r, t.status + (t.statusMessage ? ' · ' + t.statusMessage : ''), t.status === 'input_required' ? 'waiting' : t.status === 'completed' ? 'accept' : t.status === 'working' ? '' : 'error'),
+    (r, t) => cell(r, t.questions.join(' · ')),
+    (r, t) => { const pre = document.createElement('pre'); pre.textContent = Object.keys(t.answers).length ? JSON.stringify(t.answers, null, 1) : ''; r.insertCell().append(pre) },
+    (r, t) => cell(r, t.ms + ' ms'),
+    (r, t) => cell(r, t.id, 'muted'),
+  ], 'No tasks. A tool with execution: { taskSupport } runs as one when a client asks.')
 }
 refresh()
 setInterval(refresh, 2000)
@@ -74,6 +83,8 @@ export function renderDevtoolsPage(nonce: string): string {
 <h1>MCP</h1><div id="status" class="muted">Loading…</div>
 <h2>Recent elicitations</h2>
 ${table('elicitations', ['Time', 'Era', 'Asked by', 'Mode', 'Message', 'Fields / URL', 'Outcome', 'Took', 'Answer'])}
+<h2>Tasks</h2>
+${table('tasks', ['Created', 'Tool', 'Status', 'Waiting for', 'Answers', 'Took', 'Id'])}
 <h2>Tools</h2>${table('tools', ['Name', 'Description', 'Arguments', 'File'])}
 <h2>Resources</h2>${table('resources', ['Name', 'URI', 'Description', 'File'])}
 <h2>Prompts</h2>${table('prompts', ['Name', 'Description', 'Arguments', 'File'])}

@@ -103,7 +103,7 @@ function newRecord(run: ElicitationRun, described: Pick<ElicitationRecord, 'mode
   const record: ElicitationRecord = {
     id: nextId++,
     at: new Date().toISOString(),
-    era: run.modern ? 'modern' : 'legacy',
+    era: run.scope.era,
     method: typeof body.method === 'string' ? body.method : '',
     target: String(params.name ?? params.uri ?? ''),
     ...described,

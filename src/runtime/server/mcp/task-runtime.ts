@@ -3,6 +3,7 @@ import type { McpEra, McpRequestScope } from '../common/context'
 import { TaskRunner } from '../tasks/runner'
 import { TaskTable } from '../tasks/table'
 import type { TaskLimits } from '../tasks/table'
+import type { TaskRecord, TaskStatus } from '../tasks/record'
 import { callAsTask } from './task-calls'
 import type { TaskCall } from './task-calls'
 import { installLegacyTaskHandlers, installModernTaskHandlers } from './tasks'
@@ -22,8 +23,15 @@ export interface McpTaskRuntime {
   install: (server: Server, era: McpEra, caller: () => McpRequestScope | undefined) => void
   /** Runs one `tools/call` as a task. */
   call: (call: Omit<TaskCall, 'tasks'>) => Promise<CallToolResult | InputRequiredResult>
+  /** Every task this process holds, oldest first (the DevTools tab). */
+  list: () => TaskRecord[]
   /** Stops every task and forgets them (the endpoint closes). */
   close: () => void
+}
+
+function announceTransition(record: TaskRecord, from: TaskStatus): void {
+  const change = from === record.status ? record.status : `${from} → ${record.status}`
+  console.info(`[nuxt-mcp-elicitation] task ${record.id} (${record.tool}): ${change}${record.statusMessage ? ` · ${record.statusMessage}` : ''}`)
 }
 
 /**
@@ -31,16 +39,19 @@ export interface McpTaskRuntime {
  *
  * @example
  * ```ts
- * const tasks = registry.tasks ? createTaskRuntime(config.tasks) : undefined
+ * const tasks = registry.tasks ? createTaskRuntime(config.tasks, { announce: import.meta.dev }) : undefined
  * ```
  */
-export function createTaskRuntime(limits: TaskLimits): McpTaskRuntime {
+export function createTaskRuntime(limits: TaskLimits, options: { announce?: boolean } = {}): McpTaskRuntime {
   const runner = new TaskRunner(new TaskTable(limits))
   runner.table.onExpire(record => forgetTaskSeen(record.id))
+  // `nuxi dev`: each transition in the console, so a developer sees where a task is.
+  if (options.announce) runner.watch(announceTransition)
   return {
     modeOf: callModeOf,
     install: (server, era, caller) => era === 'legacy' ? installLegacyTaskHandlers(server, runner, caller) : installModernTaskHandlers(server, runner, caller),
     call: call => callAsTask({ ...call, tasks: runner }),
+    list: () => runner.table.all(),
     close: () => runner.table.clear(),
   }
 }

@@ -39,6 +39,8 @@ export interface TaskRecord {
   pollIntervalMs: number
   /** The questions that wait for an answer, by their `inputRequests` key. */
   questions: Record<string, InputRequest>
+  /** Every answer the client gave, by the key it was asked under, as it came (valid or not). */
+  answers: Record<string, unknown>
   /** The `CallToolResult`, once `completed` (and, for a tool error on legacy, once `failed`). */
   result?: Record<string, unknown>
   /** The JSON-RPC error, once `failed` by one. */

@@ -1,11 +1,14 @@
 import type { ParkedQuestion, ParkedRun } from '../elicitation/run'
 import { McpElicitationError } from '../elicitation/error'
 import { isTerminal, moveTask } from './record'
-import type { TaskError, TaskRecord } from './record'
+import type { TaskError, TaskRecord, TaskStatus } from './record'
 import type { TaskTable } from './table'
 
 /** How a task's handler ended: the call's result, or the JSON-RPC error the call would have answered. */
 export type TaskEnd = { result: Record<string, unknown> } | { error: TaskError }
+
+/** Hears a task's change: the record as it is now, and the status it had. */
+export type TaskWatcher = (record: TaskRecord, from: TaskStatus) => void
 
 /**
  * How a legacy task's question reaches its session (pushed on an open `tasks/result` or on the
@@ -69,12 +72,13 @@ function sizeOf(value: unknown): number {
 export class TaskRunner {
   readonly table: TaskTable
   private readonly live = new Map<string, LiveTask>()
+  private readonly watchers = new Set<TaskWatcher>()
 
   constructor(table: TaskTable) {
     this.table = table
     table.onExpire((record) => {
       // A task's lifetime is bounded: one still running when it is over is stopped.
-      moveTask(record, 'failed', `The task ran out of its time to live (${record.ttlMs} ms) and was stopped.`)
+      this.move(record, 'failed', `The task ran out of its time to live (${record.ttlMs} ms) and was stopped.`)
       this.stop(record.id, new McpElicitationError('cancelled', 'The task ran out of its time to live.'))
     })
   }
@@ -94,12 +98,15 @@ export class TaskRunner {
         if (isTerminal(record.status)) throw new McpElicitationError('cancelled', `The task ended (${record.status}) before it could ask.`)
         const wireKey = wireKeyOf(live, question)
         record.questions[wireKey] = question.request
-        moveTask(record, 'input_required', messageOf(question))
+        this.move(record, 'input_required', messageOf(question))
         try {
-          if (handOut) return await handOut(record, { ...question, wireKey }, signal)
-          return await new Promise<unknown>((resolve, reject) => {
-            live.waiters.set(wireKey, { resolve, reject })
-          })
+          const response = handOut
+            ? await handOut(record, { ...question, wireKey }, signal)
+            : await new Promise<unknown>((resolve, reject) => {
+              live.waiters.set(wireKey, { resolve, reject })
+            })
+          record.answers[wireKey] = response
+          return response
         }
         catch (error) {
           throw asElicitationError(error, signal)
@@ -107,14 +114,14 @@ export class TaskRunner {
         finally {
           live.waiters.delete(wireKey)
           delete record.questions[wireKey]
-          if (record.status === 'input_required' && Object.keys(record.questions).length === 0) moveTask(record, 'working')
+          if (record.status === 'input_required' && Object.keys(record.questions).length === 0) this.move(record, 'working')
         }
       },
       // In one process a step simply runs once: the handler runs once per task.
       once: async (_key, step) => step(),
       log: async () => {},
       progress: async (progress, total, message) => {
-        if (record.status === 'working') moveTask(record, 'working', progressMessage(progress, total, message))
+        if (record.status === 'working') this.move(record, 'working', progressMessage(progress, total, message))
       },
     }
   }
@@ -139,12 +146,12 @@ export class TaskRunner {
       delete record.questions[key]
       waiter.resolve(response)
     }
-    if (record.status === 'input_required' && Object.keys(record.questions).length === 0) moveTask(record, 'working')
+    if (record.status === 'input_required' && Object.keys(record.questions).length === 0) this.move(record, 'working')
   }
 
   /** Cancels `record`: `cancelled` at once, its handler's signal aborted. Returns whether it moved. */
   cancel(record: TaskRecord, message = 'The client cancelled the task.'): boolean {
-    if (!moveTask(record, 'cancelled', message)) return false
+    if (!this.move(record, 'cancelled', message)) return false
     this.stop(record.id, new McpElicitationError('cancelled', `The task was cancelled: ${message}`))
     return true
   }
@@ -154,9 +161,22 @@ export class TaskRunner {
     await this.live.get(record.id)?.settled
   }
 
+  /** Calls `watcher` after each change of a task's status (or, while it works, its status message). */
+  watch(watcher: TaskWatcher): () => void {
+    this.watchers.add(watcher)
+    return () => this.watchers.delete(watcher)
+  }
+
   /** Whether `record`'s handler runs in this process. */
   isRunningHere(record: TaskRecord): boolean {
     return this.live.has(record.id)
+  }
+
+  private move(record: TaskRecord, status: TaskStatus, statusMessage?: string): boolean {
+    const from = record.status
+    if (!moveTask(record, status, statusMessage)) return false
+    for (const watcher of this.watchers) watcher(record, from)
+    return true
   }
 
   private end(record: TaskRecord, end: TaskEnd): void {
@@ -169,7 +189,7 @@ export class TaskRunner {
     }
     // 2025-11-25 counts a tool error (`isError`) as `failed`; 2026-07-28 as `completed`, with the result.
     const failed = 'error' in end || (record.era === 'legacy' && end.result.isError === true)
-    if (moveTask(record, failed ? 'failed' : 'completed', 'error' in end ? end.error.message : undefined)) {
+    if (this.move(record, failed ? 'failed' : 'completed', 'error' in end ? end.error.message : undefined)) {
       if ('error' in end) record.error = end.error
       else record.result = end.result
     }

@@ -20,6 +20,9 @@ export class TaskLimitError extends Error {
   override readonly name = 'TaskLimitError'
 }
 
+/** Counters for leak tests; not part of the public API. */
+export const taskCounters = { records: 0 }
+
 /** What a table asks of what runs a task when its lifetime is over. */
 export type TaskExpiry = (record: TaskRecord) => void
 
@@ -65,8 +68,10 @@ export class TaskTable {
       ttlMs,
       pollIntervalMs: this.limits.pollIntervalMs,
       questions: {},
+      answers: {},
     }
     this.records.set(record.id, record)
+    taskCounters.records += 1
     this.counts.set(owner.principal, held + 1)
     const timer = setTimeout(() => this.expire(record.id), ttlMs)
     // A waiting task must not keep a process alive that is otherwise done.
@@ -85,6 +90,11 @@ export class TaskTable {
   /** The tasks `caller` owns, oldest first. */
   list(caller: TaskOwner): TaskRecord[] {
     return [...this.records.values()].filter(record => record.owner.principal === caller.principal && record.owner.sessionId === caller.sessionId)
+  }
+
+  /** Every task, oldest first (the DevTools tab, in `nuxi dev`). */
+  all(): TaskRecord[] {
+    return [...this.records.values()]
   }
 
   /** The tasks not yet ended (for a session that closes, or a server that stops). */
@@ -115,6 +125,7 @@ export class TaskTable {
     clearTimeout(this.timers.get(id))
     this.timers.delete(id)
     this.records.delete(id)
+    taskCounters.records -= 1
     const held = (this.counts.get(record.owner.principal) ?? 1) - 1
     if (held > 0) this.counts.set(record.owner.principal, held)
     else this.counts.delete(record.owner.principal)

@@ -59,7 +59,7 @@ export interface McpEndpointOptions {
   /** Who hears about finished calls (the app's `mcp:call` hooks). */
   observe?: McpObservers
   /** Makes the endpoint's task runtime; absent where tasks cannot run (the build leaves them out on Workers). */
-  tasks?: (limits: TaskLimits) => McpTaskRuntime
+  tasks?: (limits: TaskLimits, options: { announce?: boolean }) => McpTaskRuntime
   /** Where modern `once()` steps are guarded against replays (default: in this process, or `shared`). */
   store?: McpStateStore
   /**
@@ -80,6 +80,8 @@ export interface McpEndpoint {
   registry: McpRegistry
   /** Absent when legacy sessions are off (`mcp.legacy: false`, the default on Workers). */
   sessions: LegacySessions | undefined
+  /** The endpoint's tasks; absent without a task-capable tool, or where tasks cannot run. */
+  tasks: McpTaskRuntime | undefined
   close: () => Promise<void>
 }
 
@@ -117,7 +119,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const endpointRoute = options.route ?? '/mcp'
   const cacheStore = createToolCacheStore([...registry.tools.values()], shared)
   // Only an endpoint with a task-capable tool has tasks, and only where the build included them.
-  const tasks = registry.tasks && config.tasks.background ? options.tasks?.(config.tasks) : undefined
+  const tasks = registry.tasks && config.tasks.background ? options.tasks?.(config.tasks, { announce: !options.production }) : undefined
   const deps = { registry, config, secret: resolveStateSecret(config, options.production), store, route: endpointRoute, observe: options.observe, ...(cacheStore && { cacheStore }), ...(tasks && { tasks }) }
   // No session table (and no idle sweeper) where legacy is off: on Workers a timer would belong
   // to the request that happened to create the endpoint.
@@ -230,6 +232,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   return {
     registry,
     sessions,
+    tasks,
     serve: async (event) => {
       if (isStandInResponse(event)) {
         // A legacy session's transport writes into a sink that becomes the web Response.
