@@ -5,7 +5,8 @@ import { executeHandler } from '../elicitation/engine'
 import type { HandlerOutcome } from '../elicitation/engine'
 import type { ElicitationRun } from '../elicitation/run'
 import type { TaskRecord } from '../tasks/record'
-import type { TaskEnd, TaskRunner } from '../tasks/runner'
+import type { TaskEnd } from '../tasks/runner'
+import type { TaskDirectory } from '../tasks/directory'
 import { TaskLimitError } from '../tasks/table'
 import { createdTask, legacyTask } from '../tasks/wire'
 import { toolError } from './results'
@@ -32,7 +33,7 @@ export interface TaskCall {
   server: Server
   run: ElicitationRun
   secret: string
-  tasks: TaskRunner
+  tasks: TaskDirectory
   tool: { name: string, execution: McpToolExecution | undefined }
   /** The `ttl` a 2025-11-25 client asked for. */
   ttlMs?: number
@@ -75,51 +76,53 @@ function handle(record: TaskRecord): CallToolResult {
  */
 export async function callAsTask(call: TaskCall): Promise<CallToolResult | InputRequiredResult> {
   const { run, tasks } = call
+  const { runner } = tasks
   const era = run.scope.era
   let record: TaskRecord | undefined
+  let creating: Promise<TaskRecord> | undefined
   let announce: (record: TaskRecord) => void = () => {}
   const begun = new Promise<TaskRecord>((resolve) => {
     announce = resolve
   })
-  const begin = (): TaskRecord => {
-    if (record) return record
+  const create = async (): Promise<TaskRecord> => {
     try {
-      record = tasks.table.create({ principal: run.scope.principal ?? '', ...(era === 'legacy' && run.scope.sessionId !== undefined && { sessionId: run.scope.sessionId }) }, era, call.tool.name, call.ttlMs)
+      record = await tasks.create({ principal: run.scope.principal ?? '', ...(era === 'legacy' && run.scope.sessionId !== undefined && { sessionId: run.scope.sessionId }) }, era, call.tool.name, call.ttlMs)
     }
     catch (error) {
       if (error instanceof TaskLimitError) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, error.message)
       throw error
     }
     // From here on the handler asks through the task, wherever it is in its code.
-    run.parked = tasks.launch(record, era === 'legacy' ? legacyHandOut(call.server) : undefined)
+    run.parked = runner.launch(record, era === 'legacy' ? legacyHandOut(call.server, runner) : undefined)
     run.modern = undefined
     announce(record)
     return record
   }
-  if (call.tool.execution?.taskStart !== 'on-begin') begin()
+  const begin = (): Promise<TaskRecord> => (creating ??= create())
+  if (call.tool.execution?.taskStart !== 'on-begin') await begin()
   const control: McpTaskControl = {
     get id() {
       return record?.id
     },
     begin: async () => {
-      begin()
+      await begin()
     },
   }
   const work = runInMcpFrame({ task: control }, () => executeHandler(run, call.secret, call.invoke))
   if (record) {
-    tasks.settleWith(record, endOf(work, call.finish))
+    runner.settleWith(record, endOf(work, call.finish))
     return handle(record)
   }
   const first = await Promise.race([begun.then(task => ({ task })), work.then(outcome => ({ outcome }))])
   if ('task' in first) {
-    tasks.settleWith(first.task, endOf(work, call.finish))
+    runner.settleWith(first.task, endOf(work, call.finish))
     return handle(first.task)
   }
   // Ended (or asked, 2026-07-28's ordinary round) before its task began.
   if (first.outcome.kind !== 'done') return first.outcome.result
   const result = await call.finish(first.outcome.value)
   if (era === 'modern') return result
-  const done = begin()
-  tasks.settleWith(done, Promise.resolve({ result }))
+  const done = await begin()
+  runner.settleWith(done, Promise.resolve({ result }))
   return handle(done)
 }

@@ -1,53 +1,10 @@
 import type { Server, ServerContext } from '@modelcontextprotocol/server'
-import type { HandOut } from '../tasks/runner'
+import type { HandOut, TaskRunner } from '../tasks/runner'
 import type { TaskRecord } from '../tasks/record'
 import { RELATED_TASK } from '../tasks/wire'
 
 /** The `tasks/result` requests open right now, by task id: a legacy task's question rides the newest. */
 const openResults = new Map<string, ServerContext[]>()
-/** The tasks whose client has shown it holds them (any `tasks/*` request about them). */
-const seen = new Set<string>()
-/** Questions waiting for their task to be seen, by task id. */
-const waiting = new Map<string, Set<() => void>>()
-
-/**
- * Notes that the client holds the task: it asked about it. Until then a question is not pushed,
- * as a client that has not yet read the `tools/call` answer cannot tell which call it belongs to.
- *
- * @example
- * ```ts
- * noteTaskSeen(record.id) // in tasks/get
- * ```
- */
-export function noteTaskSeen(taskId: string): void {
-  seen.add(taskId)
-  for (const wake of waiting.get(taskId) ?? []) wake()
-  waiting.delete(taskId)
-}
-
-/** Forgets what was noted of a task (it expired). */
-export function forgetTaskSeen(taskId: string): void {
-  seen.delete(taskId)
-  waiting.delete(taskId)
-}
-
-function whenSeen(taskId: string, signal: AbortSignal): Promise<void> {
-  if (seen.has(taskId)) return Promise.resolve()
-  return new Promise((resolve, reject) => {
-    const wake = () => {
-      signal.removeEventListener('abort', abort)
-      resolve()
-    }
-    const abort = () => {
-      waiting.get(taskId)?.delete(wake)
-      reject(signal.reason)
-    }
-    signal.addEventListener('abort', abort, { once: true })
-    const set = waiting.get(taskId) ?? new Set()
-    set.add(wake)
-    waiting.set(taskId, set)
-  })
-}
 
 /**
  * Holds `ctx` (a blocking `tasks/result`) as the way out for the task's questions until
@@ -55,14 +12,13 @@ function whenSeen(taskId: string, signal: AbortSignal): Promise<void> {
  *
  * @example
  * ```ts
- * await holdResultStream(record.id, ctx, runner.settled(record))
+ * await holdResultStream(record.id, ctx, tasks.settled(found, caller, ctx.mcpReq.signal))
  * ```
  */
-export async function holdResultStream(taskId: string, ctx: ServerContext, settled: Promise<void>): Promise<void> {
+export async function holdResultStream(taskId: string, ctx: ServerContext, settled: Promise<unknown>): Promise<void> {
   const held = openResults.get(taskId) ?? []
   held.push(ctx)
   openResults.set(taskId, held)
-  noteTaskSeen(taskId)
   const closed = new Promise<void>(resolve => ctx.mcpReq.signal.addEventListener('abort', () => resolve(), { once: true }))
   try {
     await Promise.race([settled, closed])
@@ -88,13 +44,14 @@ function remainingLife(record: TaskRecord): number {
  *
  * @example
  * ```ts
- * const parked = runner.launch(record, legacyHandOut(server))
+ * const parked = runner.launch(record, legacyHandOut(server, runner))
  * ```
  */
-export function legacyHandOut(server: Server): HandOut {
+export function legacyHandOut(server: Server, runner: TaskRunner): HandOut {
   return async (record, question, signal) => {
     const params = { ...question.push.params, _meta: { [RELATED_TASK]: { taskId: record.id } } }
-    await whenSeen(record.id, signal)
+    // A client that has not read the tools/call answer yet cannot tell which call the question belongs to.
+    await runner.whenSeen(record.id, signal)
     const options = { signal, timeout: remainingLife(record) }
     const stream = openResults.get(record.id)?.at(-1)
     if (stream) return stream.mcpReq.send({ method: question.push.method, params }, { ...options, relatedRequestId: stream.mcpReq.id })

@@ -2,14 +2,24 @@ import type { CallToolResult, InputRequiredResult, Server } from '@modelcontextp
 import type { McpEra, McpRequestScope } from '../common/context'
 import { TaskRunner } from '../tasks/runner'
 import { TaskTable } from '../tasks/table'
+import { TaskDirectory } from '../tasks/directory'
+import { SharedTasks } from '../tasks/shared-tasks'
+import type { McpSharedState } from '../common/shared/shared-state'
 import type { TaskLimits } from '../tasks/table'
 import type { TaskRecord, TaskStatus } from '../tasks/record'
 import { callAsTask } from './task-calls'
 import type { TaskCall } from './task-calls'
 import { installLegacyTaskHandlers, installModernTaskHandlers } from './tasks'
-import { forgetTaskSeen } from './task-outlet'
 import { callModeOf } from './task-support'
 import type { CallMode, McpToolExecution } from './task-support'
+
+/** How an endpoint's task runtime is made. */
+export interface TaskRuntimeOptions {
+  /** Tell each transition in the console (`nuxi dev`). */
+  announce?: boolean
+  /** The state several instances share (`NUXT_MCP_REDIS_URL`): tasks then live there too. */
+  shared?: Promise<McpSharedState>
+}
 
 /**
  * An endpoint's tasks, as the rest of the server sees them: the `tasks/*` methods to install on
@@ -42,15 +52,16 @@ function announceTransition(record: TaskRecord, from: TaskStatus): void {
  * const tasks = registry.tasks ? createTaskRuntime(config.tasks, { announce: import.meta.dev }) : undefined
  * ```
  */
-export function createTaskRuntime(limits: TaskLimits, options: { announce?: boolean } = {}): McpTaskRuntime {
+export function createTaskRuntime(limits: TaskLimits, options: TaskRuntimeOptions = {}): McpTaskRuntime {
   const runner = new TaskRunner(new TaskTable(limits))
-  runner.table.onExpire(record => forgetTaskSeen(record.id))
+  // With several instances, every task is readable, answerable and cancellable on any of them.
+  const directory = new TaskDirectory(runner, options.shared?.then(state => new SharedTasks(state)))
   // `nuxi dev`: each transition in the console, so a developer sees where a task is.
   if (options.announce) runner.watch(announceTransition)
   return {
     modeOf: callModeOf,
-    install: (server, era, caller) => era === 'legacy' ? installLegacyTaskHandlers(server, runner, caller) : installModernTaskHandlers(server, runner, caller),
-    call: call => callAsTask({ ...call, tasks: runner }),
+    install: (server, era, caller) => era === 'legacy' ? installLegacyTaskHandlers(server, directory, caller) : installModernTaskHandlers(server, directory, caller),
+    call: call => callAsTask({ ...call, tasks: directory }),
     list: () => runner.table.all(),
     close: () => runner.table.clear(),
   }

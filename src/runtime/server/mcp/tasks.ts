@@ -6,9 +6,9 @@ import { checkAnswerShape } from '../elicitation/question'
 import type { QuestionKind } from '../elicitation/question'
 import { isTerminal } from '../tasks/record'
 import type { TaskOwner, TaskRecord } from '../tasks/record'
-import type { TaskRunner } from '../tasks/runner'
+import type { TaskDirectory } from '../tasks/directory'
 import { detailedTask, legacyTask, RELATED_TASK, TASKS_EXTENSION } from '../tasks/wire'
-import { holdResultStream, noteTaskSeen } from './task-outlet'
+import { holdResultStream } from './task-outlet'
 
 /** `{ taskId }`, the params of every `tasks/*` request but `tasks/list`; other keys are kept. */
 const TASK_PARAMS: StandardSchemaV1<unknown, { taskId: string }> = {
@@ -86,22 +86,22 @@ function checkedAnswers(record: TaskRecord, responses: Record<string, unknown>):
  * installModernTaskHandlers(server, runner, () => scope)
  * ```
  */
-export function installModernTaskHandlers(server: Server, runner: TaskRunner, caller: () => McpRequestScope | undefined): void {
-  const find = (id: string): TaskRecord => {
+export function installModernTaskHandlers(server: Server, tasks: TaskDirectory, caller: () => McpRequestScope | undefined): void {
+  const find = async (id: string) => {
     requireExtension(server)
-    const record = runner.table.get(id, ownerOf(caller(), 'modern'))
-    if (!record) throw unknownTask(id)
-    return record
+    const found = await tasks.find(id, ownerOf(caller(), 'modern'))
+    if (!found) throw unknownTask(id)
+    return found
   }
-  server.setRequestHandler('tasks/get', { params: TASK_PARAMS }, params => detailedTask(find(params.taskId)))
-  server.setRequestHandler('tasks/update', { params: TASK_PARAMS }, (params, ctx: ServerContext) => {
-    const record = find(params.taskId)
+  server.setRequestHandler('tasks/get', { params: TASK_PARAMS }, async params => detailedTask((await find(params.taskId)).record))
+  server.setRequestHandler('tasks/update', { params: TASK_PARAMS }, async (params, ctx: ServerContext) => {
+    const found = await find(params.taskId)
     // The SDK lifts `inputResponses` out of params on this era, as for any retried request.
-    runner.answer(record, checkedAnswers(record, ctx.mcpReq.inputResponses ?? {}))
+    await tasks.answer(found, checkedAnswers(found.record, ctx.mcpReq.inputResponses ?? {}))
     return {}
   })
-  server.setRequestHandler('tasks/cancel', { params: TASK_PARAMS }, (params) => {
-    runner.cancel(find(params.taskId))
+  server.setRequestHandler('tasks/cancel', { params: TASK_PARAMS }, async (params) => {
+    await tasks.cancel(await find(params.taskId))
     return {}
   })
 }
@@ -123,23 +123,25 @@ function payloadOf(record: TaskRecord): Record<string, unknown> {
  * installLegacyTaskHandlers(server, runner, () => getMcpScope())
  * ```
  */
-export function installLegacyTaskHandlers(server: Server, runner: TaskRunner, caller: () => McpRequestScope | undefined): void {
-  const find = (id: string): TaskRecord => {
-    const record = runner.table.get(id, ownerOf(caller(), 'legacy'))
-    if (!record) throw unknownTask(id)
+export function installLegacyTaskHandlers(server: Server, tasks: TaskDirectory, caller: () => McpRequestScope | undefined): void {
+  const find = async (id: string) => {
+    const found = await tasks.find(id, ownerOf(caller(), 'legacy'))
+    if (!found) throw unknownTask(id)
     // The client holds the task: its questions may now be pushed.
-    noteTaskSeen(record.id)
-    return record
+    await tasks.markSeen(found)
+    return found
   }
-  server.setRequestHandler('tasks/get', { params: TASK_PARAMS }, params => legacyTask(find(params.taskId)))
+  server.setRequestHandler('tasks/get', { params: TASK_PARAMS }, async params => legacyTask((await find(params.taskId)).record))
   server.setRequestHandler('tasks/result', { params: TASK_PARAMS }, async (params, ctx: ServerContext) => {
-    const record = find(params.taskId)
-    if (!isTerminal(record.status)) await holdResultStream(record.id, ctx, runner.settled(record))
+    const found = await find(params.taskId)
+    const settled = tasks.settled(found, ownerOf(caller(), 'legacy'), ctx.mcpReq.signal)
+    const record = found.local ? (await holdResultStream(found.record.id, ctx, settled), found.record) : await settled
     if (!isTerminal(record.status)) throw new ProtocolError(ProtocolErrorCode.InternalError, `The task "${record.id}" has not ended: its tasks/result request was closed first. Call tasks/result again.`)
     return payloadOf(record)
   })
   server.setRequestHandler('tasks/list', { params: LIST_PARAMS }, (params) => {
-    const all = runner.table.list(ownerOf(caller(), 'legacy'))
+    // The tasks this instance runs for the session (a session's tasks are created where it lives).
+    const all = tasks.runner.table.list(ownerOf(caller(), 'legacy'))
     const { cursor } = params
     let start = 0
     if (cursor !== undefined) {
@@ -151,9 +153,9 @@ export function installLegacyTaskHandlers(server: Server, runner: TaskRunner, ca
     const last = page.at(-1)
     return { tasks: page.map(legacyTask), ...(start + PAGE_SIZE < all.length && last && { nextCursor: last.id }) }
   })
-  server.setRequestHandler('tasks/cancel', { params: TASK_PARAMS }, (params) => {
-    const record = find(params.taskId)
-    if (!runner.cancel(record)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Cannot cancel task "${record.id}": it already ended (${record.status}).`)
-    return legacyTask(record)
+  server.setRequestHandler('tasks/cancel', { params: TASK_PARAMS }, async (params) => {
+    const found = await find(params.taskId)
+    if (!await tasks.cancel(found)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Cannot cancel task "${found.record.id}": it already ended (${found.record.status}).`)
+    return legacyTask(found.record)
   })
 }

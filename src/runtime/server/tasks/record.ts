@@ -1,5 +1,3 @@
-import type { InputRequest } from '@modelcontextprotocol/server'
-
 /** A task's status, the same five words in both eras. */
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled'
 
@@ -8,6 +6,12 @@ export interface TaskError {
   code: number
   message: string
   data?: unknown
+}
+
+/** A question a task waits on, as `inputRequests` lists it: the request a client would have received. */
+export interface TaskQuestion {
+  method: 'elicitation/create' | 'sampling/createMessage' | 'roots/list'
+  params?: Record<string, unknown>
 }
 
 /** Whom a task belongs to: only the same caller (and, on legacy sessions, the same session) sees it. */
@@ -38,7 +42,7 @@ export interface TaskRecord {
   ttlMs: number
   pollIntervalMs: number
   /** The questions that wait for an answer, by their `inputRequests` key. */
-  questions: Record<string, InputRequest>
+  questions: Record<string, TaskQuestion>
   /** Every answer the client gave, by the key it was asked under, as it came (valid or not). */
   answers: Record<string, unknown>
   /** The `CallToolResult`, once `completed` (and, for a tool error on legacy, once `failed`). */

@@ -73,6 +73,8 @@ export class TaskRunner {
   readonly table: TaskTable
   private readonly live = new Map<string, LiveTask>()
   private readonly watchers = new Set<TaskWatcher>()
+  private readonly seen = new Set<string>()
+  private readonly seenWaiters = new Map<string, Set<() => void>>()
 
   constructor(table: TaskTable) {
     this.table = table
@@ -80,6 +82,8 @@ export class TaskRunner {
       // A task's lifetime is bounded: one still running when it is over is stopped.
       this.move(record, 'failed', `The task ran out of its time to live (${record.ttlMs} ms) and was stopped.`)
       this.stop(record.id, new McpElicitationError('cancelled', 'The task ran out of its time to live.'))
+      this.seen.delete(record.id)
+      this.seenWaiters.delete(record.id)
     })
   }
 
@@ -147,6 +151,8 @@ export class TaskRunner {
       waiter.resolve(response)
     }
     if (record.status === 'input_required' && Object.keys(record.questions).length === 0) this.move(record, 'working')
+    // A partial answer changes what the task waits on without changing its status.
+    else this.tell(record, record.status)
   }
 
   /** Cancels `record`: `cancelled` at once, its handler's signal aborted. Returns whether it moved. */
@@ -175,8 +181,38 @@ export class TaskRunner {
   private move(record: TaskRecord, status: TaskStatus, statusMessage?: string): boolean {
     const from = record.status
     if (!moveTask(record, status, statusMessage)) return false
-    for (const watcher of this.watchers) watcher(record, from)
+    this.tell(record, from)
     return true
+  }
+
+  private tell(record: TaskRecord, from: TaskStatus): void {
+    for (const watcher of this.watchers) watcher(record, from)
+  }
+
+  /** Notes that the client holds task `id` (it asked about it): questions held for that may go out. */
+  markSeen(id: string): void {
+    this.seen.add(id)
+    for (const wake of this.seenWaiters.get(id) ?? []) wake()
+    this.seenWaiters.delete(id)
+  }
+
+  /** Resolves once task `id` has been seen ({@link markSeen}); rejects when `signal` aborts first. */
+  whenSeen(id: string, signal: AbortSignal): Promise<void> {
+    if (this.seen.has(id)) return Promise.resolve()
+    return new Promise((resolve, reject) => {
+      const wake = () => {
+        signal.removeEventListener('abort', abort)
+        resolve()
+      }
+      const abort = () => {
+        this.seenWaiters.get(id)?.delete(wake)
+        reject(signal.reason)
+      }
+      signal.addEventListener('abort', abort, { once: true })
+      const waiting = this.seenWaiters.get(id) ?? new Set()
+      waiting.add(wake)
+      this.seenWaiters.set(id, waiting)
+    })
   }
 
   private end(record: TaskRecord, end: TaskEnd): void {

@@ -87,6 +87,20 @@ export class TaskTable {
     return record
   }
 
+  /** Task `id` whoever owns it (what another instance hands to the one running it). */
+  find(id: string): TaskRecord | undefined {
+    return this.records.get(id)
+  }
+
+  /** Forgets task `id` at once, before anyone saw it (it could not be admitted). */
+  discard(id: string): void {
+    const timer = this.timers.get(id)
+    if (timer === undefined) return
+    clearTimeout(timer)
+    this.timers.delete(id)
+    this.forget(id)
+  }
+
   /** The tasks `caller` owns, oldest first. */
   list(caller: TaskOwner): TaskRecord[] {
     return [...this.records.values()].filter(record => record.owner.principal === caller.principal && record.owner.sessionId === caller.sessionId)
@@ -124,6 +138,12 @@ export class TaskTable {
     for (const listener of this.expiries) listener(record)
     clearTimeout(this.timers.get(id))
     this.timers.delete(id)
+    this.forget(id)
+  }
+
+  private forget(id: string): void {
+    const record = this.records.get(id)
+    if (!record) return
     this.records.delete(id)
     taskCounters.records -= 1
     const held = (this.counts.get(record.owner.principal) ?? 1) - 1

@@ -39,7 +39,7 @@ import type { McpObservers } from '../../mcp/observe-calls'
 import { createToolCacheStore } from '../../mcp/tool-cache'
 import type { McpAppHook } from './app-hook'
 import type { ResponseSink } from '../http/response-sink'
-import type { McpTaskRuntime } from '../../mcp/task-runtime'
+import type { McpTaskRuntime, TaskRuntimeOptions } from '../../mcp/task-runtime'
 import type { TaskLimits } from '../../tasks/table'
 
 export interface McpEndpointOptions {
@@ -59,7 +59,7 @@ export interface McpEndpointOptions {
   /** Who hears about finished calls (the app's `mcp:call` hooks). */
   observe?: McpObservers
   /** Makes the endpoint's task runtime; absent where tasks cannot run (the build leaves them out on Workers). */
-  tasks?: (limits: TaskLimits, options: { announce?: boolean }) => McpTaskRuntime
+  tasks?: (limits: TaskLimits, options: TaskRuntimeOptions) => McpTaskRuntime
   /** Where modern `once()` steps are guarded against replays (default: in this process, or `shared`). */
   store?: McpStateStore
   /**
@@ -119,7 +119,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const endpointRoute = options.route ?? '/mcp'
   const cacheStore = createToolCacheStore([...registry.tools.values()], shared)
   // Only an endpoint with a task-capable tool has tasks, and only where the build included them.
-  const tasks = registry.tasks && config.tasks.background ? options.tasks?.(config.tasks, { announce: !options.production }) : undefined
+  const tasks = registry.tasks && config.tasks.background ? options.tasks?.(config.tasks, { announce: !options.production, ...(shared && { shared }) }) : undefined
   const deps = { registry, config, secret: resolveStateSecret(config, options.production), store, route: endpointRoute, observe: options.observe, ...(cacheStore && { cacheStore }), ...(tasks && { tasks }) }
   // No session table (and no idle sweeper) where legacy is off: on Workers a timer would belong
   // to the request that happened to create the endpoint.

@@ -1,0 +1,134 @@
+import { isTerminal, moveTask } from './record'
+import type { TaskOwner, TaskRecord } from './record'
+import type { TaskRunner } from './runner'
+import type { SharedTasks, TaskMessage } from './shared-tasks'
+import { TaskLimitError } from './table'
+
+/** A task found for a caller: the record, and whether its handler runs in this process. */
+export interface FoundTask {
+  record: TaskRecord
+  /** Runs here: answers and cancellations go straight to the runner. */
+  local: boolean
+  /** The instance that runs it, when another one does. */
+  runner?: string
+}
+
+const GONE = 'The instance that ran this task stopped before it ended, and no other instance can continue it: call the tool again.'
+
+/**
+ * Where a request finds the tasks it asks about: this process's runner first, then, with several
+ * instances, the shared copy (any instance reads, answers or cancels any task; what only the
+ * running instance can do is handed to it). Every lookup checks the owner: a foreign id reads
+ * as an unknown one.
+ *
+ * @example
+ * ```ts
+ * const found = await directory.find(taskId, { principal: 'ana' })
+ * if (found) await directory.answer(found, responses)
+ * ```
+ */
+export class TaskDirectory {
+  readonly runner: TaskRunner
+  private readonly sharing: Promise<SharedTasks> | undefined
+
+  constructor(runner: TaskRunner, sharing?: Promise<SharedTasks>) {
+    this.runner = runner
+    this.sharing = sharing?.then(async (shared) => {
+      await shared.listen(message => this.receive(message))
+      // Every change the runner makes is written through, so any instance reads it.
+      runner.watch(record => void shared.save(record).catch(error => console.error(`[nuxt-mcp-elicitation] Could not share the state of task ${record.id}:`, error)))
+      return shared
+    })
+  }
+
+  /** Creates a task for `owner`, counted against its cap here and, shared, across instances; shared before it is returned. */
+  async create(owner: TaskOwner, era: TaskRecord['era'], tool: string, ttlMs?: number): Promise<TaskRecord> {
+    const { table } = this.runner
+    const record = table.create(owner, era, tool, ttlMs)
+    const shared = await this.sharing
+    if (!shared) return record
+    try {
+      if (!await shared.admit(record, table.limits.maxPerPrincipal)) {
+        throw new TaskLimitError(`This caller already holds the most tasks allowed across the server's instances (mcp.tasks.maxPerPrincipal = ${table.limits.maxPerPrincipal}). Wait for some to end and expire, or cancel them; the server's operator can raise the limit.`)
+      }
+      // A task is handed out only once every instance can read it.
+      await shared.save(record)
+    }
+    catch (error) {
+      table.discard(record.id)
+      throw error
+    }
+    return record
+  }
+
+  /** Task `id` if `caller` owns it, wherever it runs; `undefined` otherwise. */
+  async find(id: string, caller: TaskOwner): Promise<FoundTask | undefined> {
+    const record = this.runner.table.get(id, caller)
+    if (record) return { record, local: true }
+    const shared = await this.sharing
+    const copy = await shared?.read(id)
+    if (!shared || !copy || copy.owner.principal !== caller.principal || copy.owner.sessionId !== caller.sessionId) return undefined
+    const { runner, ...found } = copy
+    // A task whose instance is gone would wait forever: it ends, saying why.
+    if (!isTerminal(found.status) && !await shared.send(runner, { kind: 'ping', taskId: id })) {
+      moveTask(found, 'failed', GONE)
+      found.error = { code: -32603, message: GONE }
+      await shared.save(found, runner)
+    }
+    return { record: found, local: false, runner }
+  }
+
+  /** Gives the task the answers of a `tasks/update`. */
+  async answer(found: FoundTask, responses: Record<string, unknown>): Promise<void> {
+    if (found.local) return this.runner.answer(found.record, responses)
+    if (found.runner) await this.relay(found.runner, { kind: 'update', taskId: found.record.id, responses })
+  }
+
+  /** Cancels the task; `false` when it had already ended. */
+  async cancel(found: FoundTask): Promise<boolean> {
+    if (found.local) return this.runner.cancel(found.record)
+    if (isTerminal(found.record.status)) return false
+    const shared = await this.sharing
+    if (found.runner && await shared?.send(found.runner, { kind: 'cancel', taskId: found.record.id })) {
+      // The running instance moves it; this answer says what the client asked for.
+      moveTask(found.record, 'cancelled', 'The client cancelled the task.')
+      return true
+    }
+    moveTask(found.record, 'cancelled', 'The client cancelled the task.')
+    await shared?.save(found.record, found.runner)
+    return true
+  }
+
+  /** Notes that the client holds the task, wherever it runs (a legacy task's questions wait for it). */
+  async markSeen(found: FoundTask): Promise<void> {
+    if (found.local) return this.runner.markSeen(found.record.id)
+    if (found.runner) await this.relay(found.runner, { kind: 'seen', taskId: found.record.id })
+  }
+
+  /** Resolves once the task has ended, or `signal` aborts: at once here, by its shared copy elsewhere. */
+  async settled(found: FoundTask, caller: TaskOwner, signal: AbortSignal): Promise<TaskRecord> {
+    if (found.local) {
+      await Promise.race([this.runner.settled(found.record), new Promise(resolve => signal.addEventListener('abort', resolve, { once: true }))])
+      return found.record
+    }
+    let current = found
+    while (!isTerminal(current.record.status) && !signal.aborted) {
+      await new Promise(resolve => setTimeout(resolve, current.record.pollIntervalMs))
+      current = await this.find(found.record.id, caller) ?? current
+    }
+    return current.record
+  }
+
+  private async relay(runner: string, message: TaskMessage): Promise<void> {
+    const shared = await this.sharing
+    await shared?.send(runner, message)
+  }
+
+  private receive(message: TaskMessage): void {
+    const record = this.runner.table.find(message.taskId)
+    if (!record) return
+    if (message.kind === 'update') this.runner.answer(record, message.responses)
+    else if (message.kind === 'cancel') this.runner.cancel(record)
+    else if (message.kind === 'seen') this.runner.markSeen(record.id)
+  }
+}

@@ -1,0 +1,143 @@
+import type { McpSharedState } from '../common/shared/shared-state'
+import { isRecord } from '../common/is-record'
+import type { TaskRecord, TaskStatus } from './record'
+
+/** A task record as every instance reads it: with the instance that runs its handler. */
+export interface SharedTaskRecord extends TaskRecord {
+  runner: string
+}
+
+/** What one instance asks of the instance that runs a task. */
+export type TaskMessage =
+  | { kind: 'update', taskId: string, responses: Record<string, unknown> }
+  | { kind: 'cancel', taskId: string }
+  | { kind: 'seen', taskId: string }
+  | { kind: 'ping', taskId: string }
+
+const STATUSES: ReadonlySet<string> = new Set<TaskStatus>(['working', 'input_required', 'completed', 'failed', 'cancelled'])
+
+function isStatus(value: unknown): value is TaskStatus {
+  return typeof value === 'string' && STATUSES.has(value)
+}
+
+/** A record read back from the shared store, checked field by field (another version may have written it). */
+function parseRecord(text: string): SharedTaskRecord | undefined {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  }
+  catch {
+    return undefined
+  }
+  if (!isRecord(value) || typeof value.id !== 'string' || typeof value.runner !== 'string' || typeof value.tool !== 'string') return undefined
+  const { owner, questions, answers } = value
+  if (!isRecord(owner) || typeof owner.principal !== 'string' || !isRecord(questions) || !isRecord(answers) || !isStatus(value.status)) return undefined
+  if (value.era !== 'legacy' && value.era !== 'modern') return undefined
+  if (typeof value.createdAt !== 'number' || typeof value.lastUpdatedAt !== 'number' || typeof value.ttlMs !== 'number' || typeof value.pollIntervalMs !== 'number') return undefined
+  const requests: TaskRecord['questions'] = {}
+  for (const [key, request] of Object.entries(questions)) {
+    if (!isRecord(request) || (request.method !== 'elicitation/create' && request.method !== 'sampling/createMessage' && request.method !== 'roots/list')) return undefined
+    requests[key] = { method: request.method, ...(isRecord(request.params) && { params: request.params }) }
+  }
+  const error = isRecord(value.error) && typeof value.error.code === 'number' && typeof value.error.message === 'string' ? { code: value.error.code, message: value.error.message, ...(value.error.data !== undefined && { data: value.error.data }) } : undefined
+  return {
+    id: value.id,
+    runner: value.runner,
+    owner: { principal: owner.principal, ...(typeof owner.sessionId === 'string' && { sessionId: owner.sessionId }) },
+    era: value.era,
+    tool: value.tool,
+    status: value.status,
+    ...(typeof value.statusMessage === 'string' && { statusMessage: value.statusMessage }),
+    createdAt: value.createdAt,
+    lastUpdatedAt: value.lastUpdatedAt,
+    ttlMs: value.ttlMs,
+    pollIntervalMs: value.pollIntervalMs,
+    questions: requests,
+    answers,
+    ...(isRecord(value.result) && { result: value.result }),
+    ...(error && { error }),
+  }
+}
+
+function parseMessage(text: string): TaskMessage | undefined {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  }
+  catch {
+    return undefined
+  }
+  if (!isRecord(value) || typeof value.taskId !== 'string') return undefined
+  if (value.kind === 'update' && isRecord(value.responses)) return { kind: 'update', taskId: value.taskId, responses: value.responses }
+  if (value.kind === 'cancel' || value.kind === 'seen' || value.kind === 'ping') return { kind: value.kind, taskId: value.taskId }
+  return undefined
+}
+
+/**
+ * An endpoint's tasks in the state several instances share (`NUXT_MCP_REDIS_URL`): each record
+ * kept under its id until its ttl is over, written by the instance that runs it after every
+ * change (in order, the newest state last), the per-principal cap counted across instances, and
+ * a channel per instance on which the others hand it answers, cancellations and "seen" notes.
+ *
+ * @example
+ * ```ts
+ * const sharing = new SharedTasks(state)
+ * await sharing.listen(message => handle(message))
+ * await sharing.save(record)
+ * ```
+ */
+export class SharedTasks {
+  private readonly shared: McpSharedState
+  private readonly writes = new Map<string, Promise<void>>()
+
+  constructor(shared: McpSharedState) {
+    this.shared = shared
+  }
+
+  get instanceId(): string {
+    return this.shared.instanceId
+  }
+
+  /** Hears what other instances ask of the tasks this one runs. */
+  listen(handler: (message: TaskMessage) => void): Promise<void> {
+    return this.shared.subscribe(`tasks:${this.instanceId}`, (text) => {
+      const message = parseMessage(text)
+      if (message) handler(message)
+    })
+  }
+
+  /** Counts `record` against its principal's cap across instances; `false` when the cap is reached. */
+  async admit(record: TaskRecord, max: number): Promise<boolean> {
+    const expires = record.createdAt + record.ttlMs
+    return await this.shared.rankWithin([{ key: `tasks-of:${encodeURIComponent(record.owner.principal)}`, max }], record.id, expires, record.ttlMs, Date.now()) < 0
+  }
+
+  /**
+   * Writes `record` as it is when its turn comes: writes of one task never overtake each other,
+   * so the shared copy ends with the newest state.
+   */
+  save(record: TaskRecord, runner = this.instanceId): Promise<void> {
+    const previous = this.writes.get(record.id) ?? Promise.resolve()
+    const write = previous.then(async () => {
+      const left = record.createdAt + record.ttlMs - Date.now()
+      if (left > 0) await this.shared.put(`task:${record.id}`, JSON.stringify({ ...record, runner }), left)
+    })
+    const settled = write.catch(() => {})
+    this.writes.set(record.id, settled)
+    void settled.then(() => {
+      if (this.writes.get(record.id) === settled) this.writes.delete(record.id)
+    })
+    return write
+  }
+
+  /** The shared copy of task `id`, or `undefined` (unknown, expired, unreadable). */
+  async read(id: string): Promise<SharedTaskRecord | undefined> {
+    const text = await this.shared.get(`task:${id}`)
+    return text === undefined ? undefined : parseRecord(text)
+  }
+
+  /** Hands `message` to the instance `runner`; `false` when no instance by that tag listens (it stopped). */
+  async send(runner: string, message: TaskMessage): Promise<boolean> {
+    return await this.shared.publish(`tasks:${runner}`, JSON.stringify(message)) > 0
+  }
+}

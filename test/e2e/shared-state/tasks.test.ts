@@ -1,0 +1,92 @@
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js'
+import { describe, expect, it } from 'vitest'
+import { connectLegacy, textOf } from '../../utils/clients'
+import type { ScriptedAnswer } from '../../utils/clients'
+import { useCluster } from '../../utils/cluster'
+import { postModern } from '../../utils/raw'
+import { until } from '../../utils/until'
+
+// Tasks across two instances with Redis (real redis-server, nginx round-robin, no affinity):
+// created on one instance, read, answered and cancelled through the other; a legacy client's task
+// followed through whichever instance each poll reaches; a task whose instance died ends failed.
+const cluster = useCluster('shared-state', 2)
+const TASKS = { elicitation: { form: {} }, extensions: { 'io.modelcontextprotocol/tasks': {} } }
+
+function endpointOf(index: number): URL {
+  const instance = cluster().instances[index]
+  if (!instance) throw new Error(`no instance ${index}`)
+  return new URL('/mcp', instance.origin)
+}
+
+function call(url: URL, method: string, params: Record<string, unknown>, user = 'ada') {
+  const headers: Record<string, string> = { 'x-user': user }
+  if (typeof params.taskId === 'string') headers['mcp-name'] = params.taskId
+  return postModern(url, method, params, { capabilities: TASKS, headers })
+}
+
+async function statusOf(url: URL, taskId: string): Promise<Record<string, unknown> | undefined> {
+  return (await call(url, 'tasks/get', { taskId })).message.result
+}
+
+describe('tasks across instances, through Redis', () => {
+  it('a task created on one instance is read, answered and finished through the other', async () => {
+    const [a, b] = [endpointOf(0), endpointOf(1)]
+    const created = await call(a, 'tools/call', { name: 'task_where', arguments: { label: 'across' } })
+    expect(created.message.result).toMatchObject({ resultType: 'task' })
+    const taskId = String(created.message.result?.taskId)
+    // Readable at once on the other instance (durably created before it was handed out).
+    expect(await statusOf(b, taskId)).toMatchObject({ taskId })
+    await until(async () => (await statusOf(b, taskId))?.status === 'input_required', 'the question, seen from the other instance')
+    const waiting = await statusOf(b, taskId)
+    const [key] = Object.keys((waiting?.inputRequests ?? {}) as Record<string, unknown>)
+    expect(key).toBeDefined()
+    const runner = cluster().instances[0]?.pid
+    expect(JSON.stringify(waiting?.inputRequests)).toContain(`started by ${runner}`)
+    const updated = await postModern(b, 'tasks/update', { taskId, inputResponses: { [String(key)]: { action: 'accept', content: { confirm: true } } } }, { capabilities: TASKS, headers: { 'x-user': 'ada', 'mcp-name': taskId } })
+    expect(updated.message.result).toMatchObject({ resultType: 'complete' })
+    await until(async () => (await statusOf(b, taskId))?.status === 'completed', 'the task to complete, seen from the other instance')
+    const done = await statusOf(a, taskId)
+    expect(textOf(done?.result)).toBe(`across: went on in ${runner}`)
+    // Another principal gets what an unknown id gets, on either instance.
+    for (const url of [a, b]) expect((await call(url, 'tasks/get', { taskId }, 'mallory')).message.error).toMatchObject({ code: -32602 })
+  })
+
+  it('a task waiting on one instance is cancelled through the other', async () => {
+    const [a, b] = [endpointOf(0), endpointOf(1)]
+    const created = await call(a, 'tools/call', { name: 'task_where', arguments: { label: 'cancel' } })
+    const taskId = String(created.message.result?.taskId)
+    await until(async () => (await statusOf(b, taskId))?.status === 'input_required', 'the question')
+    expect((await call(b, 'tasks/cancel', { taskId })).message.result).toMatchObject({ resultType: 'complete' })
+    await until(async () => (await statusOf(a, taskId))?.status === 'cancelled', 'the task to be cancelled where it runs')
+    expect((await statusOf(b, taskId))?.status).toBe('cancelled')
+  })
+
+  it('a legacy client (v1 SDK) follows its task through whichever instance each request reaches', async () => {
+    const asked: Record<string, unknown>[] = []
+    const client = await connectLegacy(cluster().url, { received: asked, answer: (): ScriptedAnswer => ({ action: 'accept', content: { confirm: true } }) })
+    try {
+      let result: unknown
+      for await (const message of client.experimental.tasks.callToolStream({ name: 'task_where', arguments: { label: 'legacy' } }, CallToolResultSchema, { task: { ttl: 60_000 } })) {
+        if (message.type === 'result') result = message.result
+        if (message.type === 'error') throw message.error
+      }
+      expect(textOf(result)).toMatch(/^legacy: went on in \d+$/)
+      expect(asked).toHaveLength(1)
+    }
+    finally {
+      await client.close()
+    }
+  })
+
+  it('a task whose instance was killed ends failed, saying why, instead of working forever', async () => {
+    const [a, b] = [endpointOf(0), endpointOf(1)]
+    const created = await call(a, 'tools/call', { name: 'task_where', arguments: { label: 'lost' } })
+    const taskId = String(created.message.result?.taskId)
+    await until(async () => (await statusOf(b, taskId))?.status === 'input_required', 'the question')
+    const pid = cluster().instances[0]?.pid
+    if (pid === undefined) throw new Error('no pid')
+    process.kill(-pid, 'SIGKILL')
+    await until(async () => (await statusOf(b, taskId))?.status === 'failed', 'the lost task to end failed', 10_000)
+    expect(await statusOf(b, taskId)).toMatchObject({ status: 'failed', error: { code: -32603, message: expect.stringContaining('stopped before it ended') } })
+  })
+})
