@@ -1,4 +1,7 @@
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js'
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { connectLegacy, textOf } from '../../utils/clients'
 import type { ScriptedAnswer } from '../../utils/clients'
@@ -8,7 +11,7 @@ import { until } from '../../utils/until'
 
 // Tasks across two instances with Redis (real redis-server, nginx round-robin, no affinity):
 // created on one instance, read, answered and cancelled through the other; a legacy client's task
-// followed through whichever instance each poll reaches; a task whose instance died ends failed.
+// followed through whichever instance each poll reaches; a task whose instance died taken over.
 const cluster = useCluster('shared-state', 2)
 const TASKS = { elicitation: { form: {} }, extensions: { 'io.modelcontextprotocol/tasks': {} } }
 
@@ -78,15 +81,23 @@ describe('tasks across instances, through Redis', () => {
     }
   })
 
-  it('a task whose instance was killed ends failed, saying why, instead of working forever', async () => {
+  it('a task whose instance was killed is taken over: the answer given since is kept, its once() step ran once', async () => {
     const [a, b] = [endpointOf(0), endpointOf(1)]
-    const created = await call(a, 'tools/call', { name: 'task_where', arguments: { label: 'lost' } })
+    const file = join(mkdtempSync(join(tmpdir(), 'task-once-')), 'charges.log')
+    const created = await call(a, 'tools/call', { name: 'task_once', arguments: { label: 'moved', file } })
     const taskId = String(created.message.result?.taskId)
     await until(async () => (await statusOf(b, taskId))?.status === 'input_required', 'the question')
-    const pid = cluster().instances[0]?.pid
-    if (pid === undefined) throw new Error('no pid')
-    process.kill(-pid, 'SIGKILL')
-    await until(async () => (await statusOf(b, taskId))?.status === 'failed', 'the lost task to end failed', 10_000)
-    expect(await statusOf(b, taskId)).toMatchObject({ status: 'failed', error: { code: -32603, message: expect.stringContaining('stopped before it ended') } })
+    const [key] = Object.keys(((await statusOf(b, taskId))?.inputRequests ?? {}) as Record<string, unknown>)
+    const killed = cluster().instances[0]?.pid
+    const survivor = cluster().instances[1]?.pid
+    if (killed === undefined || survivor === undefined) throw new Error('no pid')
+    process.kill(-killed, 'SIGKILL')
+    // Answered through the survivor after the kill: it takes the task over and keeps the answer.
+    const updated = await postModern(b, 'tasks/update', { taskId, inputResponses: { [String(key)]: { action: 'accept', content: { confirm: true } } } }, { capabilities: TASKS, headers: { 'x-user': 'ada', 'mcp-name': taskId } })
+    expect(updated.message.result).toMatchObject({ resultType: 'complete' })
+    await until(async () => (await statusOf(b, taskId))?.status === 'completed', 'the task to complete on the survivor', 10_000)
+    expect(textOf((await statusOf(b, taskId))?.result)).toBe(`moved: charged by ${killed}, shipped by ${survivor}`)
+    // The step ran once, on the instance that died; the survivor ran the handler again without it.
+    expect(readFileSync(file, 'utf8').trim().split('\n')).toEqual([`moved ${killed}`])
   })
 })

@@ -78,7 +78,7 @@ export function installMcpHandlers(server: Server, deps: HandlerDeps): void {
     if (!parsed.ok) return toolError(`Invalid arguments for tool "${tool.name}": ${parsed.problem}`)
     if (mode.task && deps.tasks) {
       const run = createRun(server, ctx, deps, { method: 'tools/call', name: tool.name })
-      return deps.tasks.call({ server, run, secret: deps.secret, tool: { name: tool.name, execution }, ...(mode.ttlMs !== undefined && { ttlMs: mode.ttlMs }), invoke: () => tool.definition.handler(parsed.data, handlerContext(run)), finish: value => toToolResult(value, tool.output) })
+      return deps.tasks.call({ server, run, secret: deps.secret, tool: { name: tool.name, execution }, arguments: request.params.arguments ?? {}, ...(mode.ttlMs !== undefined && { ttlMs: mode.ttlMs }), invoke: () => tool.definition.handler(parsed.data, handlerContext(run)), finish: value => toToolResult(value, tool.output) })
     }
     const cacheKey = tool.cache && deps.cacheStore ? toolCacheKey(tool.cache, deps.route, tool.name, caller()?.principal, parsed.data) : undefined
     if (cacheKey && deps.cacheStore) {

@@ -56,7 +56,7 @@ export function createMcpServer(deps: HandlerDeps, era: McpEra): Server {
     },
   )
   installMcpHandlers(server, deps)
-  deps.tasks?.install(server, era, () => deps.scope ?? getMcpScope())
+  deps.tasks?.install(server, era, () => deps.scope ?? getMcpScope(), deps)
   if (era === 'legacy') {
     installSubscriptionHandlers(server, deps.route, deps.registry, hiddenFrom(() => deps.scope ?? getMcpScope()))
     // Name the method the client got wrong. (Modern requests keep the SDK's own HTTP 404 answer.)

@@ -37,6 +37,8 @@ export interface TaskCall {
   tool: { name: string, execution: McpToolExecution | undefined }
   /** The `ttl` a 2025-11-25 client asked for. */
   ttlMs?: number
+  /** The call's arguments as sent: another instance parses them again when it takes the task over. */
+  arguments: Record<string, unknown>
   /** Calls the user's handler (in the run, with its context). */
   invoke: () => unknown
   /** The handler's value as the call's result (its `outputSchema` checked). */
@@ -44,7 +46,7 @@ export interface TaskCall {
 }
 
 /** A handler's end as a task's end: a result (a thrown error is a tool error), or a protocol error as the task's error. */
-async function endOf(work: Promise<HandlerOutcome<unknown>>, finish: TaskCall['finish']): Promise<TaskEnd> {
+export async function endOf(work: Promise<HandlerOutcome<unknown>>, finish: TaskCall['finish']): Promise<TaskEnd> {
   try {
     const outcome = await work
     if (outcome.kind !== 'done') return { error: { code: ProtocolErrorCode.InternalError, message: 'The handler asked a question before its task began, after the call had become a task.' } }
@@ -86,7 +88,8 @@ export async function callAsTask(call: TaskCall): Promise<CallToolResult | Input
   })
   const create = async (): Promise<TaskRecord> => {
     try {
-      record = await tasks.create({ principal: run.scope.principal ?? '', ...(era === 'legacy' && run.scope.sessionId !== undefined && { sessionId: run.scope.sessionId }) }, era, call.tool.name, call.ttlMs)
+      const owner = { principal: run.scope.principal ?? '', ...(era === 'legacy' && run.scope.sessionId !== undefined && { sessionId: run.scope.sessionId }) }
+      record = await tasks.create(owner, era, call.tool.name, { arguments: call.arguments, ...(run.capabilities && { capabilities: run.capabilities }) }, call.ttlMs)
     }
     catch (error) {
       if (error instanceof TaskLimitError) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, error.message)

@@ -51,7 +51,7 @@ export function legacyHandOut(server: Server, runner: TaskRunner): HandOut {
   return async (record, question, signal) => {
     const params = { ...question.push.params, _meta: { [RELATED_TASK]: { taskId: record.id } } }
     // A client that has not read the tools/call answer yet cannot tell which call the question belongs to.
-    await runner.whenSeen(record.id, signal)
+    await runner.seen.when(record.id, signal)
     const options = { signal, timeout: remainingLife(record) }
     const stream = openResults.get(record.id)?.at(-1)
     if (stream) return stream.mcpReq.send({ method: question.push.method, params }, { ...options, relatedRequestId: stream.mcpReq.id })

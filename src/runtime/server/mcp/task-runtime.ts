@@ -11,6 +11,8 @@ import { callAsTask } from './task-calls'
 import type { TaskCall } from './task-calls'
 import { installLegacyTaskHandlers, installModernTaskHandlers } from './tasks'
 import { callModeOf } from './task-support'
+import { resumeTask } from './task-resume'
+import type { ResumeDeps } from './task-resume'
 import type { CallMode, McpToolExecution } from './task-support'
 
 /** How an endpoint's task runtime is made. */
@@ -29,8 +31,8 @@ export interface TaskRuntimeOptions {
 export interface McpTaskRuntime {
   /** Whether one `tools/call` runs as a task, or the era's refusal (see `callModeOf`). */
   modeOf: (server: Server, era: McpEra, name: string, execution: McpToolExecution | undefined, params: Record<string, unknown>) => CallMode
-  /** Installs the era's `tasks/*` methods on `server`. */
-  install: (server: Server, era: McpEra, caller: () => McpRequestScope | undefined) => void
+  /** Installs the era's `tasks/*` methods on `server` (`deps`: what running a task's handler again needs). */
+  install: (server: Server, era: McpEra, caller: () => McpRequestScope | undefined, deps: ResumeDeps) => void
   /** Runs one `tools/call` as a task. */
   call: (call: Omit<TaskCall, 'tasks'>) => Promise<CallToolResult | InputRequiredResult>
   /** Every task this process holds, oldest first (the DevTools tab). */
@@ -60,7 +62,9 @@ export function createTaskRuntime(limits: TaskLimits, options: TaskRuntimeOption
   if (options.announce) runner.watch(announceTransition)
   return {
     modeOf: callModeOf,
-    install: (server, era, caller) => era === 'legacy' ? installLegacyTaskHandlers(server, directory, caller) : installModernTaskHandlers(server, directory, caller),
+    install: (server, era, caller, deps) => era === 'legacy'
+      ? installLegacyTaskHandlers(server, directory, caller)
+      : installModernTaskHandlers(server, directory, caller, (record, ctx) => resumeTask(server, ctx, deps, directory, record)),
     call: call => callAsTask({ ...call, tasks: directory }),
     list: () => runner.table.all(),
     close: () => runner.table.clear(),

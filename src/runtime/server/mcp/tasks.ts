@@ -86,22 +86,22 @@ function checkedAnswers(record: TaskRecord, responses: Record<string, unknown>):
  * installModernTaskHandlers(server, runner, () => scope)
  * ```
  */
-export function installModernTaskHandlers(server: Server, tasks: TaskDirectory, caller: () => McpRequestScope | undefined): void {
-  const find = async (id: string) => {
+export function installModernTaskHandlers(server: Server, tasks: TaskDirectory, caller: () => McpRequestScope | undefined, takeOver?: (record: TaskRecord, ctx: ServerContext) => void): void {
+  const find = async (id: string, ctx: ServerContext) => {
     requireExtension(server)
-    const found = await tasks.find(id, ownerOf(caller(), 'modern'))
+    const found = await tasks.find(id, ownerOf(caller(), 'modern'), takeOver && (record => takeOver(record, ctx)))
     if (!found) throw unknownTask(id)
     return found
   }
-  server.setRequestHandler('tasks/get', { params: TASK_PARAMS }, async params => detailedTask((await find(params.taskId)).record))
+  server.setRequestHandler('tasks/get', { params: TASK_PARAMS }, async (params, ctx: ServerContext) => detailedTask((await find(params.taskId, ctx)).record))
   server.setRequestHandler('tasks/update', { params: TASK_PARAMS }, async (params, ctx: ServerContext) => {
-    const found = await find(params.taskId)
+    const found = await find(params.taskId, ctx)
     // The SDK lifts `inputResponses` out of params on this era, as for any retried request.
     await tasks.answer(found, checkedAnswers(found.record, ctx.mcpReq.inputResponses ?? {}))
     return {}
   })
-  server.setRequestHandler('tasks/cancel', { params: TASK_PARAMS }, async (params) => {
-    await tasks.cancel(await find(params.taskId))
+  server.setRequestHandler('tasks/cancel', { params: TASK_PARAMS }, async (params, ctx: ServerContext) => {
+    await tasks.cancel(await find(params.taskId, ctx))
     return {}
   })
 }

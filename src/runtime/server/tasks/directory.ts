@@ -13,7 +13,7 @@ export interface FoundTask {
   runner?: string
 }
 
-const GONE = 'The instance that ran this task stopped before it ended, and no other instance can continue it: call the tool again.'
+const GONE = 'The instance that ran this task stopped before it ended, and no other instance can continue it (a 2025-11-25 task lives with its session): call the tool again.'
 
 /**
  * Where a request finds the tasks it asks about: this process's runner first, then, with several
@@ -37,14 +37,16 @@ export class TaskDirectory {
       await shared.listen(message => this.receive(message))
       // Every change the runner makes is written through, so any instance reads it.
       runner.watch(record => void shared.save(record).catch(error => console.error(`[nuxt-mcp-elicitation] Could not share the state of task ${record.id}:`, error)))
+      // A once() step is claimed where every instance sees it before it runs.
+      runner.persist = record => shared.save(record)
       return shared
     })
   }
 
   /** Creates a task for `owner`, counted against its cap here and, shared, across instances; shared before it is returned. */
-  async create(owner: TaskOwner, era: TaskRecord['era'], tool: string, ttlMs?: number): Promise<TaskRecord> {
+  async create(owner: TaskOwner, era: TaskRecord['era'], tool: string, call: TaskRecord['call'], ttlMs?: number): Promise<TaskRecord> {
     const { table } = this.runner
-    const record = table.create(owner, era, tool, ttlMs)
+    const record = table.create(owner, era, tool, call, ttlMs)
     const shared = await this.sharing
     if (!shared) return record
     try {
@@ -61,27 +63,44 @@ export class TaskDirectory {
     return record
   }
 
-  /** Task `id` if `caller` owns it, wherever it runs; `undefined` otherwise. */
-  async find(id: string, caller: TaskOwner): Promise<FoundTask | undefined> {
+  /**
+   * Task `id` if `caller` owns it, wherever it runs; `undefined` otherwise. A task whose instance
+   * is gone is taken over here when `takeOver` can run its handler again (it is handed the
+   * record, now held here), and otherwise ends `failed`, saying why: none waits forever.
+   */
+  async find(id: string, caller: TaskOwner, takeOver?: (record: TaskRecord) => void): Promise<FoundTask | undefined> {
     const record = this.runner.table.get(id, caller)
     if (record) return { record, local: true }
     const shared = await this.sharing
     const copy = await shared?.read(id)
     if (!shared || !copy || copy.owner.principal !== caller.principal || copy.owner.sessionId !== caller.sessionId) return undefined
     const { runner, ...found } = copy
-    // A task whose instance is gone would wait forever: it ends, saying why.
-    if (!isTerminal(found.status) && !await shared.send(runner, { kind: 'ping', taskId: id })) {
-      moveTask(found, 'failed', GONE)
-      found.error = { code: -32603, message: GONE }
-      await shared.save(found, runner)
+    if (isTerminal(found.status) || await shared.send(runner, { kind: 'ping', taskId: id })) return { record: found, local: false, runner }
+    if (takeOver && found.era === 'modern') {
+      if (!await shared.claimTakeover(id, runner, found.createdAt + found.ttlMs - Date.now())) return { record: found, local: false, runner }
+      // What the client asked through other instances that the dead one may never have heard.
+      const kept = await shared.keptRequests(id)
+      for (const [key, response] of Object.entries(kept.answers)) {
+        if (Object.hasOwn(found.answers, key)) continue
+        found.answers[key] = response
+        delete found.questions[key]
+      }
+      this.runner.table.adopt(found)
+      if (kept.cancelled) moveTask(found, 'cancelled', 'The client cancelled the task.')
+      await shared.save(found)
+      if (!kept.cancelled) takeOver(found)
+      return { record: found, local: true }
     }
+    moveTask(found, 'failed', GONE)
+    found.error = { code: -32603, message: GONE }
+    await shared.save(found, runner)
     return { record: found, local: false, runner }
   }
 
   /** Gives the task the answers of a `tasks/update`. */
   async answer(found: FoundTask, responses: Record<string, unknown>): Promise<void> {
     if (found.local) return this.runner.answer(found.record, responses)
-    if (found.runner) await this.relay(found.runner, { kind: 'update', taskId: found.record.id, responses })
+    if (found.runner) await this.relay(found.runner, { kind: 'update', taskId: found.record.id, responses }, found.record)
   }
 
   /** Cancels the task; `false` when it had already ended. */
@@ -89,7 +108,9 @@ export class TaskDirectory {
     if (found.local) return this.runner.cancel(found.record)
     if (isTerminal(found.record.status)) return false
     const shared = await this.sharing
-    if (found.runner && await shared?.send(found.runner, { kind: 'cancel', taskId: found.record.id })) {
+    const message: TaskMessage = { kind: 'cancel', taskId: found.record.id }
+    await shared?.keepRequest(found.record, message)
+    if (found.runner && await shared?.send(found.runner, message)) {
       // The running instance moves it; this answer says what the client asked for.
       moveTask(found.record, 'cancelled', 'The client cancelled the task.')
       return true
@@ -101,7 +122,7 @@ export class TaskDirectory {
 
   /** Notes that the client holds the task, wherever it runs (a legacy task's questions wait for it). */
   async markSeen(found: FoundTask): Promise<void> {
-    if (found.local) return this.runner.markSeen(found.record.id)
+    if (found.local) return this.runner.seen.mark(found.record.id)
     if (found.runner) await this.relay(found.runner, { kind: 'seen', taskId: found.record.id })
   }
 
@@ -119,9 +140,12 @@ export class TaskDirectory {
     return current.record
   }
 
-  private async relay(runner: string, message: TaskMessage): Promise<void> {
+  private async relay(runner: string, message: TaskMessage, record?: TaskRecord): Promise<void> {
     const shared = await this.sharing
-    await shared?.send(runner, message)
+    if (!shared) return
+    // Kept first: the running instance may die before it hears, and its successor reads them.
+    if (record) await shared.keepRequest(record, message)
+    await shared.send(runner, message)
   }
 
   private receive(message: TaskMessage): void {
@@ -129,6 +153,6 @@ export class TaskDirectory {
     if (!record) return
     if (message.kind === 'update') this.runner.answer(record, message.responses)
     else if (message.kind === 'cancel') this.runner.cancel(record)
-    else if (message.kind === 'seen') this.runner.markSeen(record.id)
+    else if (message.kind === 'seen') this.runner.seen.mark(record.id)
   }
 }

@@ -14,6 +14,9 @@ export interface TaskQuestion {
   params?: Record<string, unknown>
 }
 
+/** A `once()` step of a task: claimed (it may be running, or its instance died in it), or done with its result. */
+export type TaskStep = { running: true } | { done: true, v?: unknown }
+
 /** Whom a task belongs to: only the same caller (and, on legacy sessions, the same session) sees it. */
 export interface TaskOwner {
   /** The caller's principal; `''` for an anonymous caller. */
@@ -45,6 +48,10 @@ export interface TaskRecord {
   questions: Record<string, TaskQuestion>
   /** Every answer the client gave, by the key it was asked under, as it came (valid or not). */
   answers: Record<string, unknown>
+  /** The handler's `once()` steps: claimed before they run, their result once they ran. */
+  steps: Record<string, TaskStep>
+  /** What the call was: what another instance needs to run the handler again (2026-07-28). */
+  call: { arguments: Record<string, unknown>, capabilities?: Record<string, unknown> }
   /** The `CallToolResult`, once `completed` (and, for a tool error on legacy, once `failed`). */
   result?: Record<string, unknown>
   /** The JSON-RPC error, once `failed` by one. */

@@ -1,8 +1,10 @@
 import type { ParkedQuestion, ParkedRun } from '../elicitation/run'
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server'
 import { McpElicitationError } from '../elicitation/error'
 import { isTerminal, moveTask } from './record'
 import type { TaskError, TaskRecord, TaskStatus } from './record'
 import type { TaskTable } from './table'
+import { SeenTasks } from './seen'
 
 /** How a task's handler ended: the call's result, or the JSON-RPC error the call would have answered. */
 export type TaskEnd = { result: Record<string, unknown> } | { error: TaskError }
@@ -73,8 +75,10 @@ export class TaskRunner {
   readonly table: TaskTable
   private readonly live = new Map<string, LiveTask>()
   private readonly watchers = new Set<TaskWatcher>()
-  private readonly seen = new Set<string>()
-  private readonly seenWaiters = new Map<string, Set<() => void>>()
+  /** The tasks whose client has shown it holds them (legacy questions wait for that). */
+  readonly seen = new SeenTasks()
+  /** Writes a record where every instance reads it, before a `once()` step goes on (several instances). */
+  persist: (record: TaskRecord) => Promise<void> = async () => {}
 
   constructor(table: TaskTable) {
     this.table = table
@@ -82,8 +86,7 @@ export class TaskRunner {
       // A task's lifetime is bounded: one still running when it is over is stopped.
       this.move(record, 'failed', `The task ran out of its time to live (${record.ttlMs} ms) and was stopped.`)
       this.stop(record.id, new McpElicitationError('cancelled', 'The task ran out of its time to live.'))
-      this.seen.delete(record.id)
-      this.seenWaiters.delete(record.id)
+      this.seen.forget(record.id)
     })
   }
 
@@ -101,6 +104,8 @@ export class TaskRunner {
       ask: async (question) => {
         if (isTerminal(record.status)) throw new McpElicitationError('cancelled', `The task ended (${record.status}) before it could ask.`)
         const wireKey = wireKeyOf(live, question)
+        // Run again after a takeover: an answer given before (or since) is not asked again.
+        if (Object.hasOwn(record.answers, wireKey)) return record.answers[wireKey]
         record.questions[wireKey] = question.request
         this.move(record, 'input_required', messageOf(question))
         try {
@@ -121,8 +126,7 @@ export class TaskRunner {
           if (record.status === 'input_required' && Object.keys(record.questions).length === 0) this.move(record, 'working')
         }
       },
-      // In one process a step simply runs once: the handler runs once per task.
-      once: async (_key, step) => step(),
+      once: (key, step) => this.once(record, key, step),
       log: async () => {},
       progress: async (progress, total, message) => {
         if (record.status === 'working') this.move(record, 'working', progressMessage(progress, total, message))
@@ -144,7 +148,14 @@ export class TaskRunner {
     if (!live) return
     for (const [key, response] of Object.entries(responses)) {
       const waiter = live.waiters.get(key)
-      if (!waiter) continue
+      if (!waiter) {
+        // Asked before a takeover, and not asked again yet: kept for when the handler gets there.
+        if (Object.hasOwn(record.questions, key)) {
+          record.answers[key] = response
+          delete record.questions[key]
+        }
+        continue
+      }
       // Settled here, not when the handler resumes: a `tasks/get` right after the ack must not list it.
       live.waiters.delete(key)
       delete record.questions[key]
@@ -189,30 +200,22 @@ export class TaskRunner {
     for (const watcher of this.watchers) watcher(record, from)
   }
 
-  /** Notes that the client holds task `id` (it asked about it): questions held for that may go out. */
-  markSeen(id: string): void {
-    this.seen.add(id)
-    for (const wake of this.seenWaiters.get(id) ?? []) wake()
-    this.seenWaiters.delete(id)
-  }
-
-  /** Resolves once task `id` has been seen ({@link markSeen}); rejects when `signal` aborts first. */
-  whenSeen(id: string, signal: AbortSignal): Promise<void> {
-    if (this.seen.has(id)) return Promise.resolve()
-    return new Promise((resolve, reject) => {
-      const wake = () => {
-        signal.removeEventListener('abort', abort)
-        resolve()
-      }
-      const abort = () => {
-        this.seenWaiters.get(id)?.delete(wake)
-        reject(signal.reason)
-      }
-      signal.addEventListener('abort', abort, { once: true })
-      const waiting = this.seenWaiters.get(id) ?? new Set()
-      waiting.add(wake)
-      this.seenWaiters.set(id, waiting)
-    })
+  /**
+   * A `once()` step: its result when it ran before (a takeover runs the handler again), claimed
+   * where every instance sees it before it runs. A step claimed by an instance that died in it
+   * may or may not have run: the task ends, naming it.
+   */
+  private async once<T>(record: TaskRecord, key: string, step: () => T | Promise<T>): Promise<T> {
+    const known = Object.hasOwn(record.steps, key) ? record.steps[key] : undefined
+    // The value came back from JSON, as a step's result does on modern rounds (documented).
+    if (known && 'done' in known) return known.v as T
+    if (known) throw new ProtocolError(ProtocolErrorCode.InternalError, `The task's step once("${key}") was running when the instance that ran it stopped: it may or may not have happened, so the task cannot go on. Check its effect, then call the tool again.`)
+    record.steps[key] = { running: true }
+    await this.persist(record)
+    const value = await step()
+    record.steps[key] = { done: true, ...(value !== undefined && { v: value }) }
+    await this.persist(record)
+    return value
   }
 
   private end(record: TaskRecord, end: TaskEnd): void {

@@ -39,6 +39,12 @@ function parseRecord(text: string): SharedTaskRecord | undefined {
     if (!isRecord(request) || (request.method !== 'elicitation/create' && request.method !== 'sampling/createMessage' && request.method !== 'roots/list')) return undefined
     requests[key] = { method: request.method, ...(isRecord(request.params) && { params: request.params }) }
   }
+  const steps: TaskRecord['steps'] = {}
+  for (const [key, step] of Object.entries(isRecord(value.steps) ? value.steps : {})) {
+    if (isRecord(step) && step.done === true) steps[key] = { done: true, ...(step.v !== undefined && { v: step.v }) }
+    else if (isRecord(step) && step.running === true) steps[key] = { running: true }
+  }
+  const call = isRecord(value.call) ? value.call : {}
   const error = isRecord(value.error) && typeof value.error.code === 'number' && typeof value.error.message === 'string' ? { code: value.error.code, message: value.error.message, ...(value.error.data !== undefined && { data: value.error.data }) } : undefined
   return {
     id: value.id,
@@ -54,6 +60,8 @@ function parseRecord(text: string): SharedTaskRecord | undefined {
     pollIntervalMs: value.pollIntervalMs,
     questions: requests,
     answers,
+    steps,
+    call: { arguments: isRecord(call.arguments) ? call.arguments : {}, ...(isRecord(call.capabilities) && { capabilities: call.capabilities }) },
     ...(isRecord(value.result) && { result: value.result }),
     ...(error && { error }),
   }
@@ -134,6 +142,37 @@ export class SharedTasks {
   async read(id: string): Promise<SharedTaskRecord | undefined> {
     const text = await this.shared.get(`task:${id}`)
     return text === undefined ? undefined : parseRecord(text)
+  }
+
+  /**
+   * Keeps what a client asked of a task run elsewhere (answers by key, a cancellation) apart from
+   * its record, which only the running instance writes: if that instance dies before it heard,
+   * the one that takes the task over still finds them.
+   */
+  async keepRequest(record: TaskRecord, message: TaskMessage): Promise<void> {
+    const left = Math.max(1, record.createdAt + record.ttlMs - Date.now())
+    if (message.kind === 'cancel') await this.shared.put(`task-cancel:${record.id}`, '1', left)
+    if (message.kind !== 'update') return
+    for (const [key, response] of Object.entries(message.responses)) await this.shared.hashSet(`task-answers:${record.id}`, key, JSON.stringify(response), left)
+  }
+
+  /** What clients asked of task `id` through other instances ({@link keepRequest}). */
+  async keptRequests(id: string): Promise<{ answers: Record<string, unknown>, cancelled: boolean }> {
+    const answers: Record<string, unknown> = {}
+    for (const [key, text] of Object.entries(await this.shared.hashAll(`task-answers:${id}`))) {
+      try {
+        answers[key] = JSON.parse(text)
+      }
+      catch {
+        // Not written by this module: ignored.
+      }
+    }
+    return { answers, cancelled: await this.shared.get(`task-cancel:${id}`) !== undefined }
+  }
+
+  /** Takes task `id` over from `runner`, which stopped: of all instances that try, one gets `true`. */
+  claimTakeover(id: string, runner: string, ttlMs: number): Promise<boolean> {
+    return this.shared.claim(`task-takeover:${id}:${runner}`, ttlMs)
   }
 
   /** Hands `message` to the instance `runner`; `false` when no instance by that tag listens (it stopped). */

@@ -33,7 +33,7 @@ export type TaskExpiry = (record: TaskRecord) => void
  * @example
  * ```ts
  * const table = new TaskTable(limits)
- * const record = table.create({ principal: 'ana' }, 'modern', 'deploy')
+ * const record = table.create({ principal: 'ana' }, 'modern', 'deploy', { arguments: {} })
  * table.get(record.id, { principal: 'ana' }) // the record
  * table.get(record.id, { principal: 'bob' }) // undefined
  * ```
@@ -50,7 +50,7 @@ export class TaskTable {
   }
 
   /** Creates a `working` task for `owner`, kept `ttlMs` (bounded by `maxTtlMs`). Throws {@link TaskLimitError} at the owner's cap. */
-  create(owner: TaskOwner, era: TaskRecord['era'], tool: string, requestedTtlMs?: number): TaskRecord {
+  create(owner: TaskOwner, era: TaskRecord['era'], tool: string, call: TaskRecord['call'], requestedTtlMs?: number): TaskRecord {
     const held = this.counts.get(owner.principal) ?? 0
     if (held >= this.limits.maxPerPrincipal) {
       throw new TaskLimitError(`This caller already holds ${held} tasks, the most allowed (mcp.tasks.maxPerPrincipal = ${this.limits.maxPerPrincipal}). Wait for some to end and expire, or cancel them; the server's operator can raise the limit.`)
@@ -69,15 +69,26 @@ export class TaskTable {
       pollIntervalMs: this.limits.pollIntervalMs,
       questions: {},
       answers: {},
+      steps: {},
+      call,
     }
+    this.hold(record)
+    return record
+  }
+
+  /** Holds a task another instance created (this one takes it over), until its ttl is over. */
+  adopt(record: TaskRecord): void {
+    if (!this.records.has(record.id)) this.hold(record)
+  }
+
+  private hold(record: TaskRecord): void {
     this.records.set(record.id, record)
     taskCounters.records += 1
-    this.counts.set(owner.principal, held + 1)
-    const timer = setTimeout(() => this.expire(record.id), ttlMs)
+    this.counts.set(record.owner.principal, (this.counts.get(record.owner.principal) ?? 0) + 1)
+    const timer = setTimeout(() => this.expire(record.id), Math.max(1, record.createdAt + record.ttlMs - Date.now()))
     // A waiting task must not keep a process alive that is otherwise done.
     if (typeof timer === 'object' && 'unref' in timer) timer.unref()
     this.timers.set(record.id, timer)
-    return record
   }
 
   /** The task `id` if `caller` owns it; `undefined` for an unknown, expired or foreign id alike. */

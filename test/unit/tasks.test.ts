@@ -1,0 +1,146 @@
+import { inputRequired } from '@modelcontextprotocol/server'
+import { describe, expect, it } from 'vitest'
+import { McpElicitationError } from '../../src/runtime/server/elicitation/error'
+import type { ParkedQuestion } from '../../src/runtime/server/elicitation/run'
+import { moveTask } from '../../src/runtime/server/tasks/record'
+import { TaskRunner } from '../../src/runtime/server/tasks/runner'
+import { TaskLimitError, TaskTable } from '../../src/runtime/server/tasks/table'
+import type { TaskLimits } from '../../src/runtime/server/tasks/table'
+import { detailedTask } from '../../src/runtime/server/tasks/wire'
+
+// The tasks wing without HTTP: records, the table's bounds, and the runner's parked questions.
+
+const LIMITS: TaskLimits = { ttlMs: 60_000, maxTtlMs: 60_000, pollIntervalMs: 500, maxPerPrincipal: 2, maxResultBytes: 200 }
+
+function question(key: string, message = `${key}?`): ParkedQuestion {
+  const requestedSchema = { type: 'object' as const, properties: { ok: { type: 'boolean' as const } } }
+  return { key, attempt: 1, push: { method: 'elicitation/create', params: { message, requestedSchema } }, request: inputRequired.elicit({ message, requestedSchema }) }
+}
+
+function setUp(era: 'legacy' | 'modern' = 'modern') {
+  const table = new TaskTable(LIMITS)
+  const runner = new TaskRunner(table)
+  const record = table.create({ principal: 'ana' }, era, 'deploy', { arguments: {} })
+  return { table, runner, record }
+}
+
+describe('task records', () => {
+  it('never leave an ended status, and an ended task waits for nothing', () => {
+    const { record } = setUp()
+    record.questions.q0 = question('q0').request
+    expect(moveTask(record, 'cancelled', 'stopped')).toBe(true)
+    expect(record.questions).toEqual({})
+    expect(moveTask(record, 'working')).toBe(false)
+    expect(record).toMatchObject({ status: 'cancelled', statusMessage: 'stopped' })
+  })
+})
+
+describe('the task table', () => {
+  it('shows a task to its owner only, and stops a principal at its cap naming the option', () => {
+    const { table, record } = setUp()
+    expect(table.get(record.id, { principal: 'ana' })).toBe(record)
+    expect(table.get(record.id, { principal: 'bob' })).toBeUndefined()
+    expect(table.get(record.id, { principal: 'ana', sessionId: 's1' })).toBeUndefined()
+    table.create({ principal: 'ana' }, 'modern', 'deploy', { arguments: {} })
+    expect(() => table.create({ principal: 'ana' }, 'modern', 'deploy', { arguments: {} })).toThrow(TaskLimitError)
+    expect(() => table.create({ principal: 'ana' }, 'modern', 'deploy', { arguments: {} })).toThrow(/mcp\.tasks\.maxPerPrincipal = 2/)
+    // Another principal has its own count; a discarded task frees its place.
+    expect(table.create({ principal: 'bob' }, 'modern', 'deploy', { arguments: {} }).owner.principal).toBe('bob')
+    table.discard(record.id)
+    expect(table.create({ principal: 'ana' }, 'modern', 'deploy', { arguments: {} }).status).toBe('working')
+    table.clear()
+    expect(table.size).toBe(0)
+  })
+
+  it('bounds a requested ttl by maxTtlMs', () => {
+    const { table } = setUp()
+    expect(table.create({ principal: 'cy' }, 'legacy', 'deploy', { arguments: {} }, 10 * 60_000).ttlMs).toBe(60_000)
+    table.clear()
+  })
+})
+
+describe('the task runner', () => {
+  it('parks a question in input_required until tasks/update answers it; keys not outstanding are ignored', async () => {
+    const { runner, record, table } = setUp()
+    const parked = runner.launch(record)
+    const answer = parked.ask(question('q0'))
+    expect(record.status).toBe('input_required')
+    expect(detailedTask(record)).toMatchObject({ status: 'input_required', inputRequests: { q0: { method: 'elicitation/create' } } })
+    runner.answer(record, { elsewhere: { action: 'accept' } })
+    expect(record.status).toBe('input_required')
+    runner.answer(record, { q0: { action: 'accept', content: { ok: true } } })
+    // Settled at once, before the handler resumes: a tasks/get right after the ack lists nothing.
+    expect(record.questions).toEqual({})
+    expect(record.status).toBe('working')
+    await expect(answer).resolves.toEqual({ action: 'accept', content: { ok: true } })
+    expect(record.answers).toEqual({ q0: { action: 'accept', content: { ok: true } } })
+    table.clear()
+  })
+
+  it('keeps a key unique over the task\'s life: a question asked again gets a new one', async () => {
+    const { runner, record, table } = setUp()
+    const parked = runner.launch(record)
+    const first = parked.ask(question('name'))
+    runner.answer(record, { name: { action: 'accept', content: { ok: 'no' } } })
+    await first
+    const again = parked.ask({ ...question('name'), attempt: 2 })
+    expect(Object.keys(record.questions)).toEqual(['name~2'])
+    runner.answer(record, { 'name~2': { action: 'decline' } })
+    await expect(again).resolves.toEqual({ action: 'decline' })
+    table.clear()
+  })
+
+  it('cancels: cancelled at once, the waiting question fails as cancelled, the signal aborts, an ended task stays', async () => {
+    const { runner, record, table } = setUp()
+    const parked = runner.launch(record)
+    const waiting = parked.ask(question('q0'))
+    expect(runner.cancel(record)).toBe(true)
+    expect(record.status).toBe('cancelled')
+    await expect(waiting).rejects.toBeInstanceOf(McpElicitationError)
+    await expect(waiting).rejects.toMatchObject({ code: 'cancelled' })
+    expect(parked.signal.aborted).toBe(true)
+    expect(runner.cancel(record)).toBe(false)
+    runner.settleWith(record, Promise.resolve({ result: { content: [] } }))
+    await runner.settled(record)
+    expect(record.status).toBe('cancelled')
+    table.clear()
+  })
+
+  it('ends failed when the result is larger than a task keeps, naming the option', async () => {
+    const { runner, record, table } = setUp()
+    runner.launch(record)
+    runner.settleWith(record, Promise.resolve({ result: { content: [{ type: 'text', text: 'x'.repeat(500) }] } }))
+    await runner.settled(record)
+    expect(record).toMatchObject({ status: 'failed', error: { code: -32603, message: expect.stringContaining('mcp.tasks.maxResultBytes = 200') } })
+    table.clear()
+  })
+
+  it('counts a tool error as failed on 2025-11-25, as completed on 2026-07-28', async () => {
+    for (const [era, status] of [['legacy', 'failed'], ['modern', 'completed']] as const) {
+      const { runner, record, table } = setUp(era)
+      runner.launch(record)
+      runner.settleWith(record, Promise.resolve({ result: { content: [{ type: 'text', text: 'boom' }], isError: true } }))
+      await runner.settled(record)
+      expect(record.status).toBe(status)
+      expect(record.result).toMatchObject({ isError: true })
+      table.clear()
+    }
+  })
+
+  it('replays what a record kept when the handler runs again: answers are not asked again, finished steps do not run again', async () => {
+    const { runner, record, table } = setUp()
+    record.answers.q0 = { action: 'accept', content: { ok: true } }
+    record.steps.charge = { done: true, v: { id: 7 } }
+    const parked = runner.launch(record)
+    let ran = 0
+    await expect(parked.once('charge', () => ++ran)).resolves.toEqual({ id: 7 })
+    await expect(parked.ask(question('q0'))).resolves.toEqual({ action: 'accept', content: { ok: true } })
+    expect(ran).toBe(0)
+    expect(record.status).toBe('working')
+    // A step its instance died in: nobody knows whether it happened, so the task does not guess.
+    record.steps.ship = { running: true }
+    await expect(parked.once('ship', () => ++ran)).rejects.toThrow(/once\("ship"\) was running when the instance that ran it stopped/)
+    expect(ran).toBe(0)
+    table.clear()
+  })
+})
