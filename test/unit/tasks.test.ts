@@ -143,4 +143,19 @@ describe('the task runner', () => {
     expect(ran).toBe(0)
     table.clear()
   })
+
+  it('keeps what was answered before the task began: a later question with the same key is a new one, a re-run replays it', async () => {
+    const { runner, record, table } = setUp()
+    record.answers.who = { action: 'accept', content: { name: 'Ada' } }
+    const parked = runner.launch(record, undefined, ['who'])
+    const later = parked.ask(question('who', 'Who else?'))
+    expect(Object.keys(record.questions)).toEqual(['who~2'])
+    runner.cancel(record)
+    await expect(later).rejects.toMatchObject({ code: 'cancelled' })
+    const again = setUp()
+    again.record.answers.who = { action: 'accept', content: { name: 'Ada' } }
+    await expect(again.runner.launch(again.record).ask(question('who'))).resolves.toEqual({ action: 'accept', content: { name: 'Ada' } })
+    table.clear()
+    again.table.clear()
+  })
 })

@@ -95,8 +95,14 @@ export async function callAsTask(call: TaskCall): Promise<CallToolResult | Input
       if (error instanceof TaskLimitError) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, error.message)
       throw error
     }
+    // What the ordinary rounds before begin() settled goes into the task: a takeover runs the
+    // handler from the top, and must not ask those questions again nor run those steps again.
+    const before = run.modern
+    for (const [key, answer] of Object.entries(before?.answers ?? {})) record.answers[key] = answer.r
+    for (const [key, step] of Object.entries(before?.steps ?? {})) record.steps[key] = { done: true, ...(step.v !== undefined && { v: step.v }) }
+    if (before) await runner.persist(record)
     // From here on the handler asks through the task, wherever it is in its code.
-    run.parked = runner.launch(record, era === 'legacy' ? legacyHandOut(call.server, runner) : undefined)
+    run.parked = runner.launch(record, era === 'legacy' ? legacyHandOut(call.server, runner) : undefined, Object.keys(record.answers))
     run.modern = undefined
     announce(record)
     return record

@@ -90,13 +90,16 @@ export class TaskRunner {
     })
   }
 
-  /** Starts running `record` here and returns the parked run its handler asks through. */
-  launch(record: TaskRecord, handOut?: HandOut): ParkedRun {
+  /**
+   * Starts running `record` here and returns the parked run its handler asks through. `settled`:
+   * the keys of questions answered before the task began, which later questions must not reuse.
+   */
+  launch(record: TaskRecord, handOut?: HandOut, settled: string[] = []): ParkedRun {
     let markSettled = () => {}
-    const settled = new Promise<void>((resolve) => {
+    const ended = new Promise<void>((resolve) => {
       markSettled = resolve
     })
-    const live: LiveTask = { controller: new AbortController(), waiters: new Map(), used: new Set(), settled, markSettled }
+    const live: LiveTask = { controller: new AbortController(), waiters: new Map(), used: new Set(settled), settled: ended, markSettled }
     this.live.set(record.id, live)
     const { signal } = live.controller
     return {
