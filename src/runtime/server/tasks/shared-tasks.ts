@@ -20,15 +20,19 @@ function isStatus(value: unknown): value is TaskStatus {
   return typeof value === 'string' && STATUSES.has(value)
 }
 
-/** A record read back from the shared store, checked field by field (another version may have written it). */
-function parseRecord(text: string): SharedTaskRecord | undefined {
-  let value: unknown
+/** `text` as JSON, or `undefined` when it is not JSON (not written by this module). */
+function parseJson(text: string): unknown {
   try {
-    value = JSON.parse(text)
+    return JSON.parse(text)
   }
   catch {
     return undefined
   }
+}
+
+/** A record read back from the shared store, checked field by field (another version may have written it). */
+function parseRecord(text: string): SharedTaskRecord | undefined {
+  const value = parseJson(text)
   if (!isRecord(value) || typeof value.id !== 'string' || typeof value.runner !== 'string' || typeof value.tool !== 'string') return undefined
   const { owner, questions, answers } = value
   if (!isRecord(owner) || typeof owner.principal !== 'string' || !isRecord(questions) || !isRecord(answers) || !isStatus(value.status)) return undefined
@@ -68,13 +72,7 @@ function parseRecord(text: string): SharedTaskRecord | undefined {
 }
 
 function parseMessage(text: string): TaskMessage | undefined {
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-  }
-  catch {
-    return undefined
-  }
+  const value = parseJson(text)
   if (!isRecord(value) || typeof value.taskId !== 'string') return undefined
   if (value.kind === 'update' && isRecord(value.responses)) return { kind: 'update', taskId: value.taskId, responses: value.responses }
   if (value.kind === 'cancel' || value.kind === 'seen' || value.kind === 'ping') return { kind: value.kind, taskId: value.taskId }
@@ -160,12 +158,8 @@ export class SharedTasks {
   async keptRequests(id: string): Promise<{ answers: Record<string, unknown>, cancelled: boolean }> {
     const answers: Record<string, unknown> = {}
     for (const [key, text] of Object.entries(await this.shared.hashAll(`task-answers:${id}`))) {
-      try {
-        answers[key] = JSON.parse(text)
-      }
-      catch {
-        // Not written by this module: ignored.
-      }
+      const answer = parseJson(text)
+      if (answer !== undefined) answers[key] = answer
     }
     return { answers, cancelled: await this.shared.get(`task-cancel:${id}`) !== undefined }
   }

@@ -1,0 +1,156 @@
+// The real MCP Inspector web UI (2.12), started on loopback and driven in headless chromium: what
+// the tests that use it as a host share (its launch, its deep link, its Tools screen and dialogs).
+import { spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import type { Page } from 'playwright-core'
+import { expect } from 'vitest'
+import { freePort, repoRoot } from './fixture'
+import { onFreePort } from '../../scripts/ports.mjs'
+
+const INSPECTOR_BIN = resolve(repoRoot, 'node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js')
+
+export interface RunningInspector {
+  origin: string
+  token: string
+  output: () => string
+  stop: () => Promise<void>
+}
+
+/**
+ * `mcp-inspector --web` on loopback with its own free ports (web UI, MCP Apps sandbox, app origin), a
+ * fixed API token, no browser auto-open, secrets in memory and storage in a throwaway directory.
+ * Its ports are set by env and it cannot report ports of its own choosing: all three are drawn
+ * again when one was taken before it bound it (`onFreePort`).
+ */
+export function startInspector(options: InspectorOptions = {}): Promise<RunningInspector> {
+  return onFreePort(async (clientPort: number) => launchInspector(clientPort, await freePort(), await freePort(), options))
+}
+
+/** What the Inspector starts with: servers already in its catalog (`~/.mcp-inspector/mcp.json`), by id. */
+export interface InspectorOptions {
+  /** e.g. `{ 'deep-link': { type: 'streamable-http', url, protocolEra: 'modern' } }`: the deep link then connects with those settings. */
+  servers?: Record<string, Record<string, unknown>>
+}
+
+async function launchInspector(clientPort: number, sandboxPort: number, appOriginPort: number, options: InspectorOptions): Promise<RunningInspector> {
+  const token = randomBytes(16).toString('hex')
+  const home = mkdtempSync(join(tmpdir(), 'mcp-inspector-home-'))
+  if (options.servers) {
+    mkdirSync(join(home, '.mcp-inspector'), { recursive: true })
+    writeFileSync(join(home, '.mcp-inspector', 'mcp.json'), JSON.stringify({ mcpServers: options.servers }))
+  }
+  const env: Record<string, string> = {}
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined && !key.startsWith('VITEST')) env[key] = value
+  }
+  Object.assign(env, {
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    CLIENT_PORT: String(clientPort),
+    MCP_SANDBOX_PORT: String(sandboxPort),
+    MCP_APP_ORIGIN_PORT: String(appOriginPort),
+    MCP_INSPECTOR_API_TOKEN: token,
+    MCP_AUTO_OPEN_ENABLED: 'false',
+    MCP_INSPECTOR_SECRET_STORE: 'memory',
+    MCP_STORAGE_DIR: join(home, 'storage'),
+    HOME: home,
+  })
+  let log = ''
+  const child: ChildProcess = spawn(process.execPath, [INSPECTOR_BIN, '--web'], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+  child.stdout?.on('data', (chunk: Buffer) => { log += chunk.toString() })
+  child.stderr?.on('data', (chunk: Buffer) => { log += chunk.toString() })
+  const origin = `http://127.0.0.1:${clientPort}`
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise(r => child.once('exit', r))
+      child.kill('SIGTERM')
+      const force = setTimeout(() => child.kill('SIGKILL'), 5000)
+      await exited
+      clearTimeout(force)
+    }
+    rmSync(home, { recursive: true, force: true })
+  }
+  const deadline = Date.now() + 60_000
+  for (;;) {
+    if (child.exitCode !== null) {
+      await stop()
+      throw new Error(`MCP Inspector exited early (code ${child.exitCode}):\n${log}`)
+    }
+    try {
+      const response = await fetch(`${origin}/`, { signal: AbortSignal.timeout(2000) })
+      if (response.ok && log.includes('is up and running')) break
+    }
+    catch {}
+    if (Date.now() > deadline) {
+      await stop()
+      throw new Error(`MCP Inspector did not serve ${origin} within 60 s:\n${log}`)
+    }
+    await new Promise(r => setTimeout(r, 200))
+  }
+  return { origin, token, output: () => log, stop }
+}
+
+/** The Inspector's deep link: connect to `serverUrl` over Streamable HTTP right away. */
+export function deepLink(inspector: RunningInspector, serverUrl: URL): string {
+  const params = new URLSearchParams({
+    MCP_INSPECTOR_API_TOKEN: inspector.token,
+    serverUrl: serverUrl.href,
+    transport: 'http',
+    autoConnect: inspector.token,
+  })
+  return `${inspector.origin}/?${params}`
+}
+
+/** The Tools screen with `tool` selected, its required `args` filled, its Execute button ready. */
+export async function openTool(page: Page, tool: string, args: Record<string, string> = {}): Promise<void> {
+  const toolsTab = page.locator('label.mantine-SegmentedControl-label', { hasText: /^Tools$/ })
+  if (await page.getByTestId('tools-screen').count() === 0) await toolsTab.click()
+  const screen = page.getByTestId('tools-screen')
+  // A finished call's Results panel takes the place of the tool's form until it is closed.
+  const closeResults = screen.getByRole('button', { name: 'Close results' })
+  if (await closeResults.count() > 0) await closeResults.click()
+  await screen.getByRole('button', { name: tool, exact: true }).click()
+  for (const [name, value] of Object.entries(args)) await screen.getByRole('textbox', { name }).fill(value)
+  await expect.poll(() => screen.getByRole('button', { name: 'Execute Tool' }).isEnabled(), { timeout: 30_000 }).toBe(true)
+}
+
+/** The text of the Results editor (an Ace editor) once a tool call has finished, parsed as JSON. */
+export async function readResult(page: Page): Promise<Record<string, unknown>> {
+  const screen = page.getByTestId('tools-screen')
+  await screen.getByRole('heading', { name: 'Results' }).waitFor({ timeout: 30_000 })
+  await expect.poll(() => screen.getAttribute('data-call-status'), { timeout: 30_000 }).not.toBe('pending')
+  const text = await screen.locator('.ace_editor .ace_text-layer').first().innerText()
+  try {
+    return JSON.parse(text) as Record<string, unknown>
+  }
+  catch {
+    throw new Error(`Tool result is not JSON: ${text}`)
+  }
+}
+
+export function elicitationDialog(page: Page) {
+  return page.getByRole('dialog', { name: 'Elicitation Request' })
+}
+
+/**
+ * Clicks a dialog button until the dialog closes. On a busy machine the Inspector can swallow a
+ * click that lands while its modal is still opening (seen in CI: the dialog stayed open, the
+ * server kept waiting); a person would click again. A click that worked closes the dialog, so
+ * nothing is ever sent twice.
+ */
+export async function clickToClose(dialog: ReturnType<typeof elicitationDialog>, button: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await dialog.getByRole('button', { name: button }).click()
+    try {
+      await dialog.waitFor({ state: 'hidden', timeout: 5_000 })
+      return
+    }
+    catch (error) {
+      if (attempt >= 3) throw error
+    }
+  }
+}
