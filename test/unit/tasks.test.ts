@@ -158,4 +158,20 @@ describe('the task runner', () => {
     table.clear()
     again.table.clear()
   })
+
+  it('stops its handlers on shutdown without ending their tasks: another instance may take them over', async () => {
+    const { runner, record, table } = setUp()
+    const seen: string[] = []
+    runner.watch(changed => seen.push(changed.status))
+    const parked = runner.launch(record)
+    const waiting = parked.ask(question('q0'))
+    runner.shutdown()
+    await expect(waiting).rejects.toMatchObject({ code: 'cancelled' })
+    expect(parked.signal.aborted).toBe(true)
+    runner.settleWith(record, Promise.resolve({ error: { code: -32603, message: 'stopped' } }))
+    await runner.settled(record)
+    table.clear()
+    expect(record.status).toBe('input_required')
+    expect(seen).toEqual(['input_required'])
+  })
 })

@@ -67,6 +67,9 @@ export function createTaskRuntime(limits: TaskLimits, options: TaskRuntimeOption
       : installModernTaskHandlers(server, directory, caller, (record, ctx) => resumeTask(server, ctx, deps, directory, record)),
     call: call => callAsTask({ ...call, tasks: directory }),
     list: () => runner.table.all(),
-    close: () => runner.table.clear(),
+    close: () => {
+      runner.shutdown()
+      runner.table.clear()
+    },
   }
 }

@@ -5,6 +5,7 @@ import { isTerminal, moveTask } from './record'
 import type { TaskError, TaskRecord, TaskStatus } from './record'
 import type { TaskTable } from './table'
 import { SeenTasks } from './seen'
+import { asElicitationError, messageOf, progressMessage, wireKeyOf } from './questions'
 
 /** How a task's handler ended: the call's result, or the JSON-RPC error the call would have answered. */
 export type TaskEnd = { result: Record<string, unknown> } | { error: TaskError }
@@ -29,32 +30,6 @@ interface LiveTask {
   markSettled: () => void
 }
 
-/** What the handler's `log()` and `progress()` do in a task: the status message says where it is. */
-function progressMessage(progress: number, total: number | undefined, message: string | undefined): string {
-  return message ?? (total === undefined ? `Progress: ${progress}` : `Progress: ${progress} of ${total}`)
-}
-
-function wireKeyOf(live: LiveTask, question: ParkedQuestion): string {
-  const base = question.attempt === 1 ? question.key : `${question.key}~${question.attempt}`
-  let key = base
-  for (let n = 2; live.used.has(key); n++) key = `${base}~${n}`
-  live.used.add(key)
-  return key
-}
-
-function messageOf(question: ParkedQuestion): string {
-  const message = question.push.params.message
-  return typeof message === 'string' ? `Waiting for input: ${message}` : `Waiting for the client (${question.push.method})`
-}
-
-/** A failed hand-out as the handler sees every failed question: an `McpElicitationError` with its code. */
-function asElicitationError(error: unknown, signal: AbortSignal): McpElicitationError {
-  if (error instanceof McpElicitationError) return error
-  const message = error instanceof Error ? error.message : String(error)
-  if (signal.aborted) return new McpElicitationError('cancelled', `The task ended while its question waited: ${message}`, { cause: error })
-  return new McpElicitationError('protocol', `The question could not reach the client, or its answer could not come back: ${message}`, { cause: error })
-}
-
 function sizeOf(value: unknown): number {
   return new TextEncoder().encode(JSON.stringify(value)).byteLength
 }
@@ -75,6 +50,7 @@ export class TaskRunner {
   readonly table: TaskTable
   private readonly live = new Map<string, LiveTask>()
   private readonly watchers = new Set<TaskWatcher>()
+  private closing = false
   /** The tasks whose client has shown it holds them (legacy questions wait for that). */
   readonly seen = new SeenTasks()
   /** Writes a record where every instance reads it, before a `once()` step goes on (several instances). */
@@ -106,7 +82,7 @@ export class TaskRunner {
       signal,
       ask: async (question) => {
         if (isTerminal(record.status)) throw new McpElicitationError('cancelled', `The task ended (${record.status}) before it could ask.`)
-        const wireKey = wireKeyOf(live, question)
+        const wireKey = wireKeyOf(live.used, question)
         // Run again after a takeover: an answer given before (or since) is not asked again.
         if (Object.hasOwn(record.answers, wireKey)) return record.answers[wireKey]
         record.questions[wireKey] = question.request
@@ -193,6 +169,7 @@ export class TaskRunner {
   }
 
   private move(record: TaskRecord, status: TaskStatus, statusMessage?: string): boolean {
+    if (this.closing) return false
     const from = record.status
     if (!moveTask(record, status, statusMessage)) return false
     this.tell(record, from)
@@ -200,7 +177,19 @@ export class TaskRunner {
   }
 
   private tell(record: TaskRecord, from: TaskStatus): void {
+    // Closing: what the handlers do as they are stopped is not the tasks' end (see `shutdown`).
+    if (this.closing) return
     for (const watcher of this.watchers) watcher(record, from)
+  }
+
+  /**
+   * Stops every handler this process runs without ending their tasks: the server is going away
+   * (a deploy), not the tasks. Shared, their last state stays as it was, and another instance
+   * takes them over on the next request about them; alone, they go with the process.
+   */
+  shutdown(): void {
+    this.closing = true
+    for (const id of [...this.live.keys()]) this.stop(id, new McpElicitationError('cancelled', 'The server is shutting down.'))
   }
 
   /**
@@ -222,6 +211,7 @@ export class TaskRunner {
   }
 
   private end(record: TaskRecord, end: TaskEnd): void {
+    if (this.closing) return
     if ('result' in end) {
       const bytes = sizeOf(end.result)
       const limit = this.table.limits.maxResultBytes

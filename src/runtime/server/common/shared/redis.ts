@@ -90,7 +90,8 @@ async function loadIoredis(): Promise<typeof Redis> {
  * ```
  */
 export function subscriberOptions(connection: RedisOptions): RedisOptions {
-  return { ...connection, enableOfflineQueue: true, commandTimeout: undefined, maxRetriesPerRequest: null, enableReadyCheck: false }
+  // autoResubscribe off: the subscriptions come back through `connectRedisState`'s own handler.
+  return { ...connection, enableOfflineQueue: true, commandTimeout: undefined, maxRetriesPerRequest: null, enableReadyCheck: false, autoResubscribe: false }
 }
 
 /**
@@ -165,6 +166,13 @@ export async function connectRedisState(options: RedisStateOptions): Promise<Mcp
   const base = `${options.prefix}${options.route}:`
   const listeners = new Map<string, (message: string) => void>()
   subscriber.on('message', (channel: string, message: string) => listeners.get(channel)?.(message))
+  // The subscriptions come back with the connection. ioredis's own resubscribe leaves its promise
+  // unhandled when the connection closes again at once (a Redis stopped right after it came
+  // back); here that failure is caught, the 'error' listener reports the outage, and the next
+  // 'ready' subscribes again.
+  subscriber.on('ready', () => {
+    if (listeners.size > 0) subscriber.subscribe(...listeners.keys()).catch(() => {})
+  })
 
   async function run<T>(command: () => Promise<T>): Promise<T> {
     try {
