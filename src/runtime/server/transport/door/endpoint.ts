@@ -6,13 +6,10 @@ import { createBearerCheck } from '../oauth/bearer'
 import { resolveOAuthSettings } from '../oauth/settings'
 import type { McpAuthContext, McpCaller, McpTokenContext } from './auth'
 import { resolveStateSecret, toList } from '../../common/config'
-import type { McpServerConfig } from '../../common/config'
 import { runInMcpScope } from '../../common/context'
 import { isRecord } from '../../common/is-record'
 import { createMemoryStore } from '../../common/store/memory'
-import type { McpStateStore } from '../../common/store/store'
 import { deferredStore } from '../../common/shared/deferred-store'
-import type { McpSharedState } from '../../common/shared/shared-state'
 import { SharedSessionDirectory, sharedRecordTtl } from '../shared/sessions'
 import type { McpRequestScope } from '../../common/context'
 import { refuseParamHeaders } from './param-headers'
@@ -22,7 +19,6 @@ import { isJsonContentType, parseJson, sendResponse, toSdkRequest, watchDisconne
 import { classifyEra } from './era'
 import { graceIdleConnection } from './keep-alive'
 import { createMcpRegistry } from '../../mcp/registry'
-import type { McpDefinitions, McpRegistry } from '../../mcp/registry'
 import { checkOriginPolicy, publicHostOf } from './security'
 import { clientAddressOf } from './client-address'
 import type { OriginPolicy } from './security'
@@ -33,57 +29,13 @@ import { runRequestMiddleware } from './middleware'
 import { createSharedEventBus } from '../shared/event-bus'
 import { connectListChanges } from '../../mcp/list-changes'
 import { advertisesListChanged } from '../../mcp/server-factory'
-import type { McpRequestContext } from './middleware'
 import { listeningHook } from './app-hook'
-import type { McpObservers } from '../../mcp/observe-calls'
 import { createToolCacheStore } from '../../mcp/tool-cache'
 import type { McpAppHook } from './app-hook'
 import type { ResponseSink } from '../http/response-sink'
-import type { McpTaskRuntime, TaskRuntimeOptions } from '../../mcp/task-runtime'
-import type { TaskLimits } from '../../tasks/table'
+import type { McpEndpoint, McpEndpointOptions } from './endpoint-types'
 
-export interface McpEndpointOptions {
-  definitions: McpDefinitions
-  config: McpServerConfig
-  /** Where the endpoint is served (`mcp.route`): part of the OAuth resource identifier. */
-  route?: string
-  /** Nuxt's `app.baseURL`, which Nitro serves every handler under: part of it too. */
-  baseURL?: string
-  production: boolean
-  /** The app's `mcp:auth` hooks. */
-  authenticate?: McpAppHook<McpAuthContext>
-  /** The app's `mcp:request` hooks (middleware), run once the caller is known. */
-  beforeRequest?: McpAppHook<McpRequestContext>
-  /** The app's `mcp:auth:token` hooks (opaque access tokens, while `mcp.auth` is on). */
-  verifyToken?: McpAppHook<McpTokenContext>
-  /** Who hears about finished calls (the app's `mcp:call` hooks). */
-  observe?: McpObservers
-  /** Makes the endpoint's task runtime; absent where tasks cannot run (the build leaves them out on Workers). */
-  tasks?: (limits: TaskLimits, options: TaskRuntimeOptions) => McpTaskRuntime
-  /** Where modern `once()` steps are guarded against replays (default: in this process, or `shared`). */
-  store?: McpStateStore
-  /**
-   * The state every instance shares (`NUXT_MCP_REDIS_URL`): legacy sessions, the answers that
-   * cross instances, and the replay guard. Without it, everything stays in this process.
-   */
-  shared?: Promise<McpSharedState>
-}
-
-/** One MCP endpoint serving both protocol eras. */
-export interface McpEndpoint {
-  /**
-   * Answers one HTTP request. On Node it writes to the Node response and resolves with nothing;
-   * where Nitro hands h3 a stand-in response (Workers, Bun, Deno) it resolves with the web
-   * `Response` for h3 to send, which streams.
-   */
-  serve: (event: H3Event) => Promise<Response | undefined>
-  registry: McpRegistry
-  /** Absent when legacy sessions are off (`mcp.legacy: false`, the default on Workers). */
-  sessions: LegacySessions | undefined
-  /** The endpoint's tasks; absent without a task-capable tool, or where tasks cannot run. */
-  tasks: McpTaskRuntime | undefined
-  close: () => Promise<void>
-}
+export type { McpEndpoint, McpEndpointOptions } from './endpoint-types'
 
 /**
  * Whether h3 got a stand-in Node response (Workers, Bun, Deno): it buffers every write until

@@ -1,0 +1,57 @@
+import type { H3Event } from 'h3'
+import type { McpServerConfig } from '../../common/config'
+import type { McpStateStore } from '../../common/store/store'
+import type { McpSharedState } from '../../common/shared/shared-state'
+import type { McpDefinitions, McpRegistry } from '../../mcp/registry'
+import type { McpObservers } from '../../mcp/observe-calls'
+import type { McpTaskRuntime, TaskRuntimeOptions } from '../../mcp/task-runtime'
+import type { TaskLimits } from '../../tasks/table'
+import type { LegacySessions } from '../sessions/legacy-sessions'
+import type { McpAppHook } from './app-hook'
+import type { McpAuthContext, McpTokenContext } from './auth'
+import type { McpRequestContext } from './middleware'
+
+// What an endpoint is made from and what it offers: the types of `createMcpEndpoint` (endpoint.ts).
+
+export interface McpEndpointOptions {
+  definitions: McpDefinitions
+  config: McpServerConfig
+  /** Where the endpoint is served (`mcp.route`): part of the OAuth resource identifier. */
+  route?: string
+  /** Nuxt's `app.baseURL`, which Nitro serves every handler under: part of it too. */
+  baseURL?: string
+  production: boolean
+  /** The app's `mcp:auth` hooks. */
+  authenticate?: McpAppHook<McpAuthContext>
+  /** The app's `mcp:request` hooks (middleware), run once the caller is known. */
+  beforeRequest?: McpAppHook<McpRequestContext>
+  /** The app's `mcp:auth:token` hooks (opaque access tokens, while `mcp.auth` is on). */
+  verifyToken?: McpAppHook<McpTokenContext>
+  /** Who hears about finished calls (the app's `mcp:call` hooks). */
+  observe?: McpObservers
+  /** Makes the endpoint's task runtime; absent where tasks cannot run (the build leaves them out on Workers). */
+  tasks?: (limits: TaskLimits, options: TaskRuntimeOptions) => McpTaskRuntime
+  /** Where modern `once()` steps are guarded against replays (default: in this process, or `shared`). */
+  store?: McpStateStore
+  /**
+   * The state every instance shares (`NUXT_MCP_REDIS_URL`): legacy sessions, the answers that
+   * cross instances, and the replay guard. Without it, everything stays in this process.
+   */
+  shared?: Promise<McpSharedState>
+}
+
+/** One MCP endpoint serving both protocol eras. */
+export interface McpEndpoint {
+  /**
+   * Answers one HTTP request. On Node it writes to the Node response and resolves with nothing;
+   * where Nitro hands h3 a stand-in response (Workers, Bun, Deno) it resolves with the web
+   * `Response` for h3 to send, which streams.
+   */
+  serve: (event: H3Event) => Promise<Response | undefined>
+  registry: McpRegistry
+  /** Absent when legacy sessions are off (`mcp.legacy: false`, the default on Workers). */
+  sessions: LegacySessions | undefined
+  /** The endpoint's tasks; absent without a task-capable tool, or where tasks cannot run. */
+  tasks: McpTaskRuntime | undefined
+  close: () => Promise<void>
+}
