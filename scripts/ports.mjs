@@ -52,12 +52,17 @@ export async function onFreePort(start, attempts = 5) {
 
 /**
  * The port a server printed it listens on, or `undefined` while it has not: Nitro's node-server
- * (`Listening on http://127.0.0.1:41234`) and deno-server (`Listening 127.0.0.1:41234`) presets.
+ * (`Listening on http://127.0.0.1:41234`), bun (`Listening on http://127.0.0.1:41234/...`) and
+ * deno-server (`Listening 127.0.0.1:41234`) presets, and wrangler (`Ready on http://127.0.0.1:8787`,
+ * coloured or not). Only the process that bound the port prints it: a server that answers on the
+ * port is not proof, another process may hold it.
  *
  * @example
  * printedPort('Listening on http://127.0.0.1:41234\n') // 41234
  */
 export function printedPort(output) {
-  const match = /Listening (?:on )?(?:https?:\/\/)?(?:\[[^\]]*\]|[^\s:/]+):(\d+)/.exec(output)
+  // eslint-disable-next-line no-control-regex
+  const plain = output.replace(/\x1B\[[0-9;]*m/g, '')
+  const match = /(?:Listening|Ready) (?:on )?(?:https?:\/\/)?(?:\[[^\]]*\]|[^\s:/]+):(\d+)/.exec(plain)
   return match ? Number(match[1]) : undefined
 }

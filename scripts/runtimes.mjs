@@ -47,7 +47,8 @@ const REPORTS_ITS_PORT = new Set(['node', 'deno'])
 
 /**
  * Starts the app built in `root` (`.output/`) with `target`'s runtime, in its own process group
- * (wrangler forks workerd), and resolves once it answers HTTP. On `port` when given; else Node and
+ * (wrangler forks workerd), and resolves once it has printed the port it listens on and answers HTTP
+ * there (an answer alone may come from another process). On `port` when given; else Node and
  * Deno bind port 0 and print the port they got, and Bun and workerd get a free port, drawn again
  * when another process took it first.
  *
@@ -80,10 +81,17 @@ async function startOnPort(target, root, port, env) {
     clearTimeout(force)
   }
   const deadline = Date.now() + 60_000
-  let bound = port || undefined
+  // The port this process printed, never merely the one it was handed: another process that took
+  // that port first would answer the probe below in its place (a 404 from someone else's server
+  // once failed a whole test file), and this one would exit with EADDRINUSE a moment later.
+  let bound
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${target} exited before it answered:\n${log}`)
     bound ??= printedPort(log)
+    if (bound !== undefined && port !== 0 && bound !== port) {
+      await stop()
+      throw new Error(`${target} listens on ${bound}, not on the port ${port} it was handed:\n${log}`)
+    }
     try {
       if (bound) {
         await fetch(`http://127.0.0.1:${bound}`, { signal: AbortSignal.timeout(2000) })

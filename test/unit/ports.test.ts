@@ -3,10 +3,12 @@ import { describe, expect, it } from 'vitest'
 import { isPortTaken, onFreePort, printedPort } from '../../scripts/ports.mjs'
 
 describe('ports for the servers the tests start', () => {
-  it('reads the port a Nitro server printed, node-server and deno-server alike', () => {
+  it('reads the port a server printed: Nitro\'s node-server, bun and deno-server presets, and wrangler', () => {
     expect(printedPort('Listening on http://127.0.0.1:41234\n')).toBe(41234)
     expect(printedPort('[warn] something\nListening on http://[::1]:5173/base\n')).toBe(5173)
     expect(printedPort('Listening 127.0.0.1:8787\n')).toBe(8787)
+    expect(printedPort('Listening on http://127.0.0.1:39001/...\n')).toBe(39001)
+    expect(printedPort('⎔ Starting local server...\n[wrangler:info] Ready on \x1B[32mhttp://127.0.0.1:38111\x1B[39m\n')).toBe(38111)
     expect(printedPort('Building…\n')).toBeUndefined()
   })
 

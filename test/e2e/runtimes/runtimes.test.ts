@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connectLegacy, connectModern, textOf } from '../../utils/clients'
 import type { ScriptedAnswer } from '../../utils/clients'
-import { buildFixture } from '../../utils/fixture'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { buildFixture, fixtureDir } from '../../utils/fixture'
+import { startRuntime } from '../../../scripts/runtimes.mjs'
+import { isPortTaken } from '../../../scripts/ports.mjs'
 import { serverGzipBytes } from '../../utils/bundle-size'
 import { postModern, postRaw } from '../../utils/raw'
 import { startRuntimeApp } from '../../utils/runtimes'
@@ -195,6 +199,32 @@ describe('one secret across runtimes', () => {
       await weak.stop()
     }
   }, 90_000)
+})
+
+describe('a port another process took first', () => {
+  // Another server answering on the port handed over must not pass for the app: the app's own
+  // "listening" line decides, and its EADDRINUSE reaches onFreePort, which draws another port.
+  for (const target of ['node', 'bun', 'workers'] as const) {
+    it(`is not mistaken for the ${target} app, whose failure to bind is reported as a taken port`, async () => {
+      const holder = createServer((_, response) => response.writeHead(404).end('Not Found'))
+      await new Promise<void>(resolve => holder.listen(0, '127.0.0.1', resolve))
+      try {
+        const { port } = holder.address() as AddressInfo
+        const outcome = await startRuntime({ target, root: fixtureDir(`runtime-${target}`), port, env: { NUXT_MCP_STATE_SECRET: SECRET } }).then(
+          async (app) => {
+            await app.stop()
+            return `started on ${app.origin}`
+          },
+          (error: unknown) => error,
+        )
+        expect(outcome).toBeInstanceOf(Error)
+        expect(isPortTaken(outcome), String(outcome)).toBe(true)
+      }
+      finally {
+        holder.close()
+      }
+    }, 60_000)
+  }
 })
 
 // The module's share of a Worker: the runtime-workers fixture (the module, six tools, one of them
