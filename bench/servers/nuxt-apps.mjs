@@ -1,5 +1,6 @@
 // Generates and builds the two Nuxt apps (ours and the @nuxtjs/mcp-toolkit anchor), each in a
-// "base" variant (echo, ask_form and the app's other tools) and a "list" variant (500 tools).
+// "base" variant (echo, ask_form and the app's other tools) and a "list" variant (500 tools); ours
+// also in a "tasks" variant (the base tools and two task-capable ones: bench/measure/tasks.mjs).
 // Both modules take the same tool files: defineMcpTool + useMcpElicitation().form().
 // Ours is built the way a user builds it (packed tarball, scratch app outside the repo, default
 // config: packed-install.mjs); with a deploy preset (runtime and several-instances phases) it is
@@ -22,12 +23,14 @@ export function appDirOf(kind, variant, preset) {
 const COMMON = `compatibilityDate: '2026-11-01',\n  devtools: { enabled: false },`
 
 /** nuxt.config per app kind; ours with its default config, the anchor as the brief asks. */
-function nuxtConfig(kind, appDir, preset) {
+function nuxtConfig(kind, appDir, preset, variant) {
   if (kind === 'us' && !preset) return `export default defineNuxtConfig({\n  modules: ['nuxt-mcp-elicitation'],\n  ${COMMON}\n})\n`
   if (kind === 'us') {
     const modulePath = relative(appDir, resolve(repoRoot, 'src/module'))
     const nitro = preset ? `\n  nitro: { preset: ${JSON.stringify(preset)} },` : ''
-    return `export default defineNuxtConfig({\n  modules: [${JSON.stringify(modulePath)}],\n  ${COMMON}${nitro}\n})\n`
+    // The tasks phase holds its waiting tasks under one (anonymous) caller: the cap is raised for it.
+    const mcp = variant === 'tasks' ? `\n  mcp: { tasks: { maxPerPrincipal: ${TASKS_HELD_AT_ONCE} } },` : ''
+    return `export default defineNuxtConfig({\n  modules: [${JSON.stringify(modulePath)}],\n  ${COMMON}${nitro}${mcp}\n})\n`
   }
   return `export default defineNuxtConfig({\n  modules: ['@nuxtjs/mcp-toolkit'],\n  ${COMMON}\n  mcp: { name: 'bench', sessions: true },\n  nitro: { experimental: { asyncContext: true } },\n})\n`
 }
@@ -118,6 +121,14 @@ export default defineMcpTool({
 })
 `
 
+/** The most tasks the tasks phase holds at once (bench/measure/tasks.mjs), with room to spare. */
+export const TASKS_HELD_AT_ONCE = 10_000
+
+// The tasks phase (variant "tasks"): echo and ask_form again, task-capable. A client that declared
+// the tasks extension gets a task; one that did not gets the ordinary call, so one tool is both sides.
+const ECHO_TASK_TOOL = ECHO_TOOL.replace(`name: 'echo',`, `name: 'echo_task',\n  execution: { taskSupport: 'optional' },`)
+const FORM_TASK_TOOL = FORM_TOOL.replace(`name: 'ask_form',`, `name: 'ask_form_task',\n  execution: { taskSupport: 'optional' },`)
+
 // Same as servers/gc-route.mjs, as a Nitro route (both Nuxt apps get it).
 const GC_ROUTE = `export default defineEventHandler(() => {
   for (let i = 0; i < 3; i++) globalThis.gc?.()
@@ -147,7 +158,7 @@ export async function generateApp(kind, variant, preset) {
   const tools = resolve(dir, 'server/mcp/tools')
   await mkdir(tools, { recursive: true })
   await writeFile(resolve(dir, 'package.json'), JSON.stringify({ name: 'bench', private: true, type: 'module' }))
-  await writeFile(resolve(dir, 'nuxt.config.ts'), nuxtConfig(kind, dir, preset))
+  await writeFile(resolve(dir, 'nuxt.config.ts'), nuxtConfig(kind, dir, preset, variant))
   await writeFile(resolve(tools, 'echo.ts'), ECHO_TOOL)
   await writeFile(resolve(tools, 'ask-form.ts'), FORM_TOOL)
   if (kind === 'us') await writeFile(resolve(tools, 'ask-form-hoisted.ts'), FORM_TOOL_HOISTED)
@@ -156,6 +167,10 @@ export async function generateApp(kind, variant, preset) {
   for (const tool of APP_TOOLS) await writeFile(resolve(tools, `${tool.name.replaceAll('_', '-')}.ts`), appTool(tool))
   await mkdir(resolve(dir, 'server/routes/__bench'), { recursive: true })
   await writeFile(resolve(dir, 'server/routes/__bench/gc.get.ts'), GC_ROUTE)
+  if (variant === 'tasks') {
+    await writeFile(resolve(tools, 'echo-task.ts'), ECHO_TASK_TOOL)
+    await writeFile(resolve(tools, 'ask-form-task.ts'), FORM_TASK_TOOL)
+  }
   if (variant === 'list') {
     for (let i = 0; i < GENERATED_TOOLS; i++) await writeFile(resolve(tools, `${generatedToolName(i).replace('_', '-')}.ts`), generatedTool(i))
   }
