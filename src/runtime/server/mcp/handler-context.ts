@@ -53,7 +53,9 @@ export function createRun(server: Server, ctx: ServerContext, deps: RunDeps, cal
 
 /** The context handed to a handler as its second argument. */
 export function handlerContext(run: ElicitationRun): McpHandlerContext {
-  const { scope, ctx } = run
+  // `run.ctx` is read when used, never kept here: a task replaces it with a detached one
+  // (detached-context.ts) so the request's server can go once the request has ended.
+  const { scope } = run
   let signal: AbortSignal | undefined
   let elicit: McpElicitation | undefined
   return {
@@ -65,19 +67,20 @@ export function handlerContext(run: ElicitationRun): McpHandlerContext {
     // task's handler outlives its request: from the moment it is parked, its task's signal.
     get signal() {
       if (run.parked) return run.parked.signal
-      return signal ??= AbortSignal.any([ctx.mcpReq.signal, scope.signal])
+      return signal ??= AbortSignal.any([run.ctx.mcpReq.signal, scope.signal])
     },
     era: scope.era,
     ...(scope.principal !== undefined && { principal: scope.principal }),
     ...(scope.authInfo !== undefined && { authInfo: scope.authInfo }),
     ...(scope.sessionId !== undefined && { sessionId: scope.sessionId }),
-    log: (level: LoggingLevel, data: unknown, logger?: string) => run.parked ? run.parked.log(level, data, logger) : ctx.mcpReq.log(level, data, logger),
+    log: (level: LoggingLevel, data: unknown, logger?: string) => run.parked ? run.parked.log(level, data, logger) : run.ctx.mcpReq.log(level, data, logger),
     progress: async (progress: number, total?: number, message?: string) => {
       if (run.parked) return run.parked.progress(progress, total, message)
-      const progressToken = ctx.mcpReq._meta?.progressToken
+      const { mcpReq } = run.ctx
+      const progressToken = mcpReq._meta?.progressToken
       // Without a token the client did not ask for progress: nothing to send.
       if (progressToken === undefined) return
-      await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress, ...(total !== undefined && { total }), ...(message !== undefined && { message }) } })
+      await mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress, ...(total !== undefined && { total }), ...(message !== undefined && { message }) } })
     },
   }
 }

@@ -1,7 +1,9 @@
 import { isCallToolResult, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server'
 import type { InputRequiredResult, Server, ServerContext } from '@modelcontextprotocol/server'
 import { findResource } from './registry'
-import type { McpRegistry } from './registry'
+import type { McpRegistry, RegisteredTool } from './registry'
+import type { ElicitationRun } from '../elicitation/run'
+import type { TaskCall } from './task-calls'
 import { executeHandler } from '../elicitation/engine'
 import type { HandlerOutcome } from '../elicitation/engine'
 import { createRun, handlerContext } from './handler-context'
@@ -47,6 +49,15 @@ function errorMessage(error: unknown): string {
 }
 
 /**
+ * How a task calls `tool` and reads its value. Built here, outside the request's handler: closures
+ * made in there keep the request's context (its transport and per-request server) for as long as
+ * the task runs; these keep only the tool, its arguments and the run.
+ */
+function invocationOf(tool: RegisteredTool, data: Record<string, unknown>, run: ElicitationRun): Pick<TaskCall, 'invoke' | 'finish'> {
+  return { invoke: () => tool.definition.handler(data, handlerContext(run)), finish: value => toToolResult(value, tool.output) }
+}
+
+/**
  * Registers the module's request handlers on a low-level SDK `Server`. Lists are served from the
  * registry's precomputed arrays, so a server instance costs the same with 5 tools or 500.
  *
@@ -78,7 +89,7 @@ export function installMcpHandlers(server: Server, deps: HandlerDeps): void {
     if (!parsed.ok) return toolError(`Invalid arguments for tool "${tool.name}": ${parsed.problem}`)
     if (mode.task && deps.tasks) {
       const run = createRun(server, ctx, deps, { method: 'tools/call', name: tool.name })
-      return deps.tasks.call({ server, run, secret: deps.secret, tool: { name: tool.name, execution }, arguments: request.params.arguments ?? {}, ...(mode.ttlMs !== undefined && { ttlMs: mode.ttlMs }), invoke: () => tool.definition.handler(parsed.data, handlerContext(run)), finish: value => toToolResult(value, tool.output) })
+      return deps.tasks.call({ server, run, secret: deps.secret, tool: { name: tool.name, execution }, arguments: request.params.arguments ?? {}, ...(mode.ttlMs !== undefined && { ttlMs: mode.ttlMs }), ...invocationOf(tool, parsed.data, run) })
     }
     const cacheKey = tool.cache && deps.cacheStore ? toolCacheKey(tool.cache, deps.route, tool.name, caller()?.principal, parsed.data) : undefined
     if (cacheKey && deps.cacheStore) {

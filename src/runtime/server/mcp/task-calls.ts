@@ -9,6 +9,7 @@ import type { TaskEnd } from '../tasks/runner'
 import type { TaskDirectory } from '../tasks/directory'
 import { TaskLimitError } from '../tasks/table'
 import { createdTask, legacyTask } from '../tasks/wire'
+import { detachContext } from './detached-context'
 import { toolError } from './results'
 import { legacyHandOut } from './task-outlet'
 import type { McpToolExecution } from './task-support'
@@ -77,9 +78,12 @@ function handle(record: TaskRecord): CallToolResult {
  * ```
  */
 export async function callAsTask(call: TaskCall): Promise<CallToolResult | InputRequiredResult> {
-  const { run, tasks } = call
+  // The closures below outlive the call while the task runs: they read these, never `call`,
+  // whose server (a per-request one on 2026-07-28) the task must not keep alive.
+  const { run, tasks, secret, invoke, finish, tool, ttlMs, arguments: args } = call
   const { runner } = tasks
   const era = run.scope.era
+  const handOut = era === 'legacy' ? legacyHandOut(call.server, runner) : undefined
   let record: TaskRecord | undefined
   let creating: Promise<TaskRecord> | undefined
   let announce: (record: TaskRecord) => void = () => {}
@@ -89,7 +93,7 @@ export async function callAsTask(call: TaskCall): Promise<CallToolResult | Input
   const create = async (): Promise<TaskRecord> => {
     try {
       const owner = { principal: run.scope.principal ?? '', ...(era === 'legacy' && run.scope.sessionId !== undefined && { sessionId: run.scope.sessionId }) }
-      record = await tasks.create(owner, era, call.tool.name, { arguments: call.arguments, ...(run.capabilities && { capabilities: run.capabilities }) }, call.ttlMs)
+      record = await tasks.create(owner, era, tool.name, { arguments: args, ...(run.capabilities && { capabilities: run.capabilities }) }, ttlMs)
     }
     catch (error) {
       if (error instanceof TaskLimitError) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, error.message)
@@ -102,13 +106,15 @@ export async function callAsTask(call: TaskCall): Promise<CallToolResult | Input
     for (const [key, step] of Object.entries(before?.steps ?? {})) record.steps[key] = { done: true, ...(step.v !== undefined && { v: step.v }) }
     if (before) await runner.persist(record)
     // From here on the handler asks through the task, wherever it is in its code.
-    run.parked = runner.launch(record, era === 'legacy' ? legacyHandOut(call.server, runner) : undefined, Object.keys(record.answers))
+    const parked = runner.launch(record, handOut, Object.keys(record.answers))
+    run.parked = parked
     run.modern = undefined
+    run.ctx = detachContext(run.ctx, parked.signal)
     announce(record)
     return record
   }
   const begin = (): Promise<TaskRecord> => (creating ??= create())
-  if (call.tool.execution?.taskStart !== 'on-begin') await begin()
+  if (tool.execution?.taskStart !== 'on-begin') await begin()
   const control: McpTaskControl = {
     get id() {
       return record?.id
@@ -117,19 +123,19 @@ export async function callAsTask(call: TaskCall): Promise<CallToolResult | Input
       await begin()
     },
   }
-  const work = runInMcpFrame({ task: control }, () => executeHandler(run, call.secret, call.invoke))
+  const work = runInMcpFrame({ task: control }, () => executeHandler(run, secret, invoke))
   if (record) {
-    runner.settleWith(record, endOf(work, call.finish))
+    runner.settleWith(record, endOf(work, finish))
     return handle(record)
   }
   const first = await Promise.race([begun.then(task => ({ task })), work.then(outcome => ({ outcome }))])
   if ('task' in first) {
-    runner.settleWith(first.task, endOf(work, call.finish))
+    runner.settleWith(first.task, endOf(work, finish))
     return handle(first.task)
   }
   // Ended (or asked, 2026-07-28's ordinary round) before its task began.
   if (first.outcome.kind !== 'done') return first.outcome.result
-  const result = await call.finish(first.outcome.value)
+  const result = await finish(first.outcome.value)
   if (era === 'modern') return result
   const done = await begin()
   runner.settleWith(done, Promise.resolve({ result }))

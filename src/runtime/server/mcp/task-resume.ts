@@ -9,6 +9,7 @@ import type { RunDeps } from './handler-context'
 import type { McpRegistry } from './registry'
 import { toToolResult } from './results'
 import { endOf } from './task-calls'
+import { detachContext } from './detached-context'
 
 /** What running a handler again needs besides the request that found the task. */
 export interface ResumeDeps extends RunDeps {
@@ -37,8 +38,10 @@ export function resumeTask(server: Server, ctx: ServerContext, deps: ResumeDeps,
   const { runner } = tasks
   const run = createRun(server, ctx, deps, { method: 'tools/call', name: record.tool })
   run.capabilities = capabilitiesOf(record)
-  run.parked = runner.launch(record)
+  const parked = runner.launch(record)
+  run.parked = parked
   run.modern = undefined
+  run.ctx = detachContext(ctx, parked.signal)
   const tool = deps.registry.tools.get(record.tool)
   if (!tool) {
     runner.settleWith(record, Promise.resolve({ error: { code: ProtocolErrorCode.InternalError, message: `The task's tool "${record.tool}" is not on this instance, so the task cannot go on here. Deploy the same tools on every instance.` } }))
