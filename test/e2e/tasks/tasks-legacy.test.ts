@@ -1,4 +1,4 @@
-import { CallToolResultSchema, CreateTaskResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
+import { CallToolResultSchema, CreateTaskResultSchema, LoggingMessageNotificationSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connectLegacy, textOf } from '../../utils/clients'
@@ -99,6 +99,27 @@ describe('tasks on a 2025-11-25 session (v1 SDK client)', () => {
     }
   })
 
+  it('sends the handler\'s log lines to the session as it runs, tagged with the task, at the session\'s level', async () => {
+    const client = await connectAs('ada', [{ action: 'accept', content: { env: 'staging', replicas: 1 } }, { action: 'accept', content: { env: 'staging', replicas: 1 } }])
+    const lines: Record<string, unknown>[] = []
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+      lines.push(notification.params)
+    })
+    try {
+      await client.listTools()
+      const { taskId } = await streamTask(client, 'task_deploy', { service: 'api' })
+      await until(async () => lines.length > 0, 'the task\'s log line')
+      expect(lines).toEqual([{ level: 'info', logger: 'deploy', data: 'Built build-api', _meta: { [RELATED]: { taskId } } }])
+      // Below the level the session asked for, a task's line is not sent, as any other is not.
+      await client.setLoggingLevel('warning')
+      await streamTask(client, 'task_deploy', { service: 'web' })
+      expect(lines).toHaveLength(1)
+    }
+    finally {
+      await client.close()
+    }
+  })
+
   it('asks in the ordinary call until the handler begins its task, then inside the task', async () => {
     const asked: Record<string, unknown>[] = []
     const client = await connectAs('ada', [{ action: 'accept', content: { name: 'Grace' } }, { action: 'accept', content: { confirm: true } }], asked)
@@ -183,14 +204,19 @@ describe('tasks on a 2025-11-25 session (v1 SDK client)', () => {
       const taskId = String((created.result?.task as Record<string, unknown>).taskId)
       // The handler has run its step and asked (in the same tick); nothing has been pushed.
       await until(async () => (await runsOf('task_deploy:build')) === builds + 1, 'the build step')
-      const first = pushed.next()
+      // The first request pushed; notifications (the handler's log line) may go out before it.
+      const first = (async () => {
+        for (let next = await pushed.next(); !next.done; next = await pushed.next()) {
+          if ('id' in next.value) return next.value
+        }
+        return undefined
+      })()
       const early = await Promise.race([first.then(() => 'pushed'), new Promise(resolve => setTimeout(resolve, 300, 'nothing'))])
       expect(early).toBe('nothing')
       const status = await singleMessage(await session.post({ jsonrpc: '2.0', id: 3, method: 'tasks/get', params: { taskId } }))
       expect(status.result).toMatchObject({ taskId, status: 'input_required' })
-      const next = await first
-      if (next.done) throw new Error('the GET stream ended before the question')
-      const question = next.value
+      const question = await first
+      if (!question) throw new Error('the GET stream ended before the question')
       expect(question).toMatchObject({ method: 'elicitation/create', params: { message: 'Where should raw go?', _meta: { [RELATED]: { taskId } } } })
       const answered = await session.post({ jsonrpc: '2.0', id: question.id, result: { action: 'accept', content: { env: 'staging', replicas: 1 } } })
       expect(answered.status).toBe(202)

@@ -1,4 +1,4 @@
-import type { ClientCapabilities, InputRequest, Server, ServerContext } from '@modelcontextprotocol/server'
+import type { ClientCapabilities, InputRequest, LoggingLevel, Server, ServerContext } from '@modelcontextprotocol/server'
 import { getMcpFrame, runInMcpFrame } from '../common/context'
 import type { McpRequestScope } from '../common/context'
 import type { McpServerConfig } from '../common/config'
@@ -41,7 +41,7 @@ export interface ParkedRun {
   /** Runs a `once()` step of this run at most once. */
   once: <T>(key: string, step: () => T | Promise<T>) => Promise<T>
   /** The handler's `log()`: where a run without a request sends its log lines. */
-  log: (level: string, data: unknown, logger?: string) => Promise<void>
+  log: (level: LoggingLevel, data: unknown, logger?: string) => Promise<void>
   /** The handler's `progress()`. */
   progress: (progress: number, total?: number, message?: string) => Promise<void>
 }

@@ -11,7 +11,7 @@ import { TaskLimitError } from '../tasks/table'
 import { createdTask, legacyTask } from '../tasks/wire'
 import { detachContext } from './detached-context'
 import { toolError } from './results'
-import { legacyHandOut } from './task-outlet'
+import { legacyOutlet } from './task-outlet'
 import type { McpToolExecution } from './task-support'
 
 /** What a handler reads of its task (`useMcpTask()`): its id once it exists, and where it begins. */
@@ -83,7 +83,7 @@ export async function callAsTask(call: TaskCall): Promise<CallToolResult | Input
   const { run, tasks, secret, invoke, finish, tool, ttlMs, arguments: args } = call
   const { runner } = tasks
   const era = run.scope.era
-  const handOut = era === 'legacy' ? legacyHandOut(call.server, runner) : undefined
+  const outlet = era === 'legacy' ? legacyOutlet(call.server, runner) : undefined
   let record: TaskRecord | undefined
   let creating: Promise<TaskRecord> | undefined
   let announce: (record: TaskRecord) => void = () => {}
@@ -106,7 +106,7 @@ export async function callAsTask(call: TaskCall): Promise<CallToolResult | Input
     for (const [key, step] of Object.entries(before?.steps ?? {})) record.steps[key] = { done: true, ...(step.v !== undefined && { v: step.v }) }
     if (before) await runner.persist(record)
     // From here on the handler asks through the task, wherever it is in its code.
-    const parked = runner.launch(record, handOut, Object.keys(record.answers))
+    const parked = runner.launch(record, outlet, Object.keys(record.answers))
     run.parked = parked
     run.modern = undefined
     run.ctx = detachContext(run.ctx, parked.signal)

@@ -1,5 +1,5 @@
 import type { Server, ServerContext } from '@modelcontextprotocol/server'
-import type { HandOut, TaskRunner } from '../tasks/runner'
+import type { TaskOutlet, TaskRunner } from '../tasks/runner'
 import type { TaskRecord } from '../tasks/record'
 import { RELATED_TASK } from '../tasks/wire'
 
@@ -35,26 +35,30 @@ function remainingLife(record: TaskRecord): number {
 }
 
 /**
- * How a legacy session's task hands its questions out (2025-11-25): tagged with the task
- * (`io.modelcontextprotocol/related-task`), once the client has shown it holds the task, on the
- * task's open `tasks/result` stream when the client holds one (the v1 SDK opens it on
- * `input_required`), else on the session's GET stream (clients that poll `tasks/get` and call
- * `tasks/result` only at the end). Each question goes out once, on one of them; it waits as
- * long as the task lives.
+ * How a legacy session's task reaches it (2025-11-25), everything tagged with the task
+ * (`io.modelcontextprotocol/related-task`). A question goes out once the client has shown it
+ * holds the task, on the task's open `tasks/result` stream when the client holds one (the v1 SDK
+ * opens it on `input_required`), else on the session's GET stream (clients that poll `tasks/get`
+ * and call `tasks/result` only at the end); each goes out once, on one of them, and waits as long
+ * as the task lives. A log line goes out as `notifications/message` on the GET stream, at the
+ * level the session set (`logging/setLevel`), like any log line not tied to an open request.
  *
  * @example
  * ```ts
- * const parked = runner.launch(record, legacyHandOut(server, runner))
+ * const parked = runner.launch(record, legacyOutlet(server, runner))
  * ```
  */
-export function legacyHandOut(server: Server, runner: TaskRunner): HandOut {
-  return async (record, question, signal) => {
-    const params = { ...question.push.params, _meta: { [RELATED_TASK]: { taskId: record.id } } }
-    // A client that has not read the tools/call answer yet cannot tell which call the question belongs to.
-    await runner.seen.when(record.id, signal)
-    const options = { signal, timeout: remainingLife(record) }
-    const stream = openResults.get(record.id)?.at(-1)
-    if (stream) return stream.mcpReq.send({ method: question.push.method, params }, { ...options, relatedRequestId: stream.mcpReq.id })
-    return server.request({ method: question.push.method, params }, options)
+export function legacyOutlet(server: Server, runner: TaskRunner): TaskOutlet {
+  return {
+    ask: async (record, question, signal) => {
+      const params = { ...question.push.params, _meta: { [RELATED_TASK]: { taskId: record.id } } }
+      // A client that has not read the tools/call answer yet cannot tell which call the question belongs to.
+      await runner.seen.when(record.id, signal)
+      const options = { signal, timeout: remainingLife(record) }
+      const stream = openResults.get(record.id)?.at(-1)
+      if (stream) return stream.mcpReq.send({ method: question.push.method, params }, { ...options, relatedRequestId: stream.mcpReq.id })
+      return server.request({ method: question.push.method, params }, options)
+    },
+    log: (record, level, data, logger) => server.sendLoggingMessage({ level, data, ...(logger !== undefined && { logger }), _meta: { [RELATED_TASK]: { taskId: record.id } } }, record.owner.sessionId),
   }
 }

@@ -1,5 +1,6 @@
 import type { ParkedQuestion, ParkedRun } from '../elicitation/run'
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server'
+import type { LoggingLevel } from '@modelcontextprotocol/server'
 import { McpElicitationError } from '../elicitation/error'
 import { isTerminal, moveTask } from './record'
 import type { TaskError, TaskRecord, TaskStatus } from './record'
@@ -14,10 +15,15 @@ export type TaskEnd = { result: Record<string, unknown> } | { error: TaskError }
 export type TaskWatcher = (record: TaskRecord, from: TaskStatus) => void
 
 /**
- * How a legacy task's question reaches its session (pushed on an open `tasks/result` or on the
- * GET stream): resolves with the client's raw answer.
+ * How a legacy task reaches its session (pushed on an open `tasks/result` or on the GET stream):
+ * `ask` resolves with the client's raw answer to a question; `log` sends one of the handler's log
+ * lines. A task without an outlet (2026-07-28) hands its questions out in `tasks/get`, and its log
+ * lines reach no client: the extension gives a task no channel for them.
  */
-export type HandOut = (record: TaskRecord, question: ParkedQuestion & { wireKey: string }, signal: AbortSignal) => Promise<unknown>
+export interface TaskOutlet {
+  ask: (record: TaskRecord, question: ParkedQuestion & { wireKey: string }, signal: AbortSignal) => Promise<unknown>
+  log: (record: TaskRecord, level: LoggingLevel, data: unknown, logger?: string) => Promise<void>
+}
 
 /** What runs in this process for one task. */
 interface LiveTask {
@@ -37,7 +43,7 @@ function sizeOf(value: unknown): number {
 /**
  * Runs an endpoint's tasks in this process: a handler detached from its request, whose questions
  * park the task in `input_required` until the answer comes, and whose end becomes the task's
- * result. It knows no HTTP and no session: a legacy task's questions leave through `HandOut`.
+ * result. It knows no HTTP and no session: a legacy task's questions leave through its `TaskOutlet`.
  *
  * @example
  * ```ts
@@ -70,7 +76,7 @@ export class TaskRunner {
    * Starts running `record` here and returns the parked run its handler asks through. `settled`:
    * the keys of questions answered before the task began, which later questions must not reuse.
    */
-  launch(record: TaskRecord, handOut?: HandOut, settled: string[] = []): ParkedRun {
+  launch(record: TaskRecord, outlet?: TaskOutlet, settled: string[] = []): ParkedRun {
     let markSettled = () => {}
     const ended = new Promise<void>((resolve) => {
       markSettled = resolve
@@ -88,8 +94,8 @@ export class TaskRunner {
         record.questions[wireKey] = question.request
         this.move(record, 'input_required', messageOf(question))
         try {
-          const response = handOut
-            ? await handOut(record, { ...question, wireKey }, signal)
+          const response = outlet
+            ? await outlet.ask(record, { ...question, wireKey }, signal)
             : await new Promise<unknown>((resolve, reject) => {
               live.waiters.set(wireKey, { resolve, reject })
             })
@@ -106,7 +112,10 @@ export class TaskRunner {
         }
       },
       once: (key, step) => this.once(record, key, step),
-      log: async () => {},
+      log: async (level, data, logger) => {
+        // A line after the end would be about nothing the client can still see.
+        if (outlet && !isTerminal(record.status)) await outlet.log(record, level, data, logger)
+      },
       progress: async (progress, total, message) => {
         if (record.status === 'working') this.move(record, 'working', progressMessage(progress, total, message))
       },
