@@ -8,11 +8,13 @@ import type { ScriptedAnswer } from '../../utils/clients'
 import { useCluster } from '../../utils/cluster'
 import { postModern } from '../../utils/raw'
 import { until } from '../../utils/until'
+import { openRawLegacy, singleMessage, sseMessages } from '../../utils/raw-legacy'
+import type { RpcMessage } from '../../utils/raw-legacy'
 
 // Tasks across two instances with Redis (real redis-server, nginx round-robin, no affinity):
 // created on one instance, read, answered and cancelled through the other; a legacy client's task
 // followed through whichever instance each poll reaches; a task whose instance died taken over.
-const cluster = useCluster('shared-state', 2)
+const cluster = useCluster('shared-state', 3)
 const TASKS = { elicitation: { form: {} }, extensions: { 'io.modelcontextprotocol/tasks': {} } }
 
 function endpointOf(index: number): URL {
@@ -78,6 +80,44 @@ describe('tasks across instances, through Redis', () => {
     }
     finally {
       await client.close()
+    }
+  })
+
+  it('a legacy task whose instance was killed is taken over on its session: its step not run again, its question pushed again there', async () => {
+    const [b, c] = [endpointOf(1), endpointOf(2)]
+    const file = join(mkdtempSync(join(tmpdir(), 'task-once-')), 'charges.log')
+    // The session and its task on instance 2; the client then reaches instance 1 only.
+    const onC = await openRawLegacy({ url: c }, { elicitation: { form: {} }, tasks: {} })
+    const created = await singleMessage(await onC.post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'task_once', arguments: { label: 'legacy-moved', file }, task: { ttl: 60_000 } } }))
+    const taskId = String((created.result?.task as Record<string, unknown> | undefined)?.taskId)
+    const status = async (post: typeof onC.post, id: number) => (await singleMessage(await post({ jsonrpc: '2.0', id, method: 'tasks/get', params: { taskId } }))).result?.status
+    await until(async () => await status(onC.post, 3) === 'input_required', 'the question')
+    const killed = cluster().instances[2]?.pid
+    const survivor = cluster().instances[1]?.pid
+    if (killed === undefined || survivor === undefined) throw new Error('no pid')
+    process.kill(-killed, 'SIGKILL')
+    const post = (body: Record<string, unknown>) => fetch(b, { method: 'POST', headers: { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream', 'mcp-session-id': onC.id, 'mcp-protocol-version': '2025-11-25' }, body: JSON.stringify(body) })
+    const get = await fetch(b, { headers: { 'accept': 'text/event-stream', 'mcp-session-id': onC.id, 'mcp-protocol-version': '2025-11-25' } })
+    expect(get.status).toBe(200)
+    const pushed = sseMessages(get)
+    try {
+      // The first request about the task on the survivor takes it over and runs its handler again.
+      expect(await status(post, 4)).toBe('input_required')
+      let question: RpcMessage | undefined
+      while (!question) {
+        const next = await pushed.next()
+        if (next.done) throw new Error('the GET stream ended before the question')
+        if (next.value.method === 'elicitation/create') question = next.value
+      }
+      expect(question?.params).toMatchObject({ message: `legacy-moved: charged by ${killed}. Ship?`, _meta: { 'io.modelcontextprotocol/related-task': { taskId } } })
+      const answered = await post({ jsonrpc: '2.0', id: question?.id, result: { action: 'accept', content: { confirm: true } } })
+      expect(answered.status).toBe(202)
+      const result = await singleMessage(await post({ jsonrpc: '2.0', id: 5, method: 'tasks/result', params: { taskId } }))
+      expect(textOf(result.result)).toBe(`legacy-moved: charged by ${killed}, shipped by ${survivor}`)
+      expect(readFileSync(file, 'utf8').trim().split('\n')).toEqual([`legacy-moved ${killed}`])
+    }
+    finally {
+      await pushed.return(undefined)
     }
   })
 

@@ -10,6 +10,7 @@ import type { McpRegistry } from './registry'
 import { toToolResult } from './results'
 import { endOf } from './task-calls'
 import { detachContext } from './detached-context'
+import { legacyOutlet } from './task-outlet'
 
 /** What running a handler again needs besides the request that found the task. */
 export interface ResumeDeps extends RunDeps {
@@ -24,10 +25,11 @@ function capabilitiesOf(record: TaskRecord): ClientCapabilities | undefined {
 }
 
 /**
- * Runs the handler of a 2026-07-28 task again, here, after the instance that ran it stopped:
- * from the top, with the answers and `once()` results the record kept, so nothing answered is
- * asked again and no finished step runs again. The request that found the task lends its scope
- * (same principal, checked); the task's own call lends its arguments and capabilities.
+ * Runs the handler of a task again, here, after the instance that ran it stopped: from the top,
+ * with the answers and `once()` results the record kept, so nothing answered is asked again and
+ * no finished step runs again. The request that found the task lends its scope (same principal,
+ * checked; on 2025-11-25 the same session too, whose server here pushes the task's questions);
+ * the task's own call lends its arguments and capabilities.
  *
  * @example
  * ```ts
@@ -38,7 +40,8 @@ export function resumeTask(server: Server, ctx: ServerContext, deps: ResumeDeps,
   const { runner } = tasks
   const run = createRun(server, ctx, deps, { method: 'tools/call', name: record.tool })
   run.capabilities = capabilitiesOf(record)
-  const parked = runner.launch(record)
+  // A legacy task's questions and log lines reach its session through this instance's server for it.
+  const parked = runner.launch(record, record.era === 'legacy' ? legacyOutlet(server, runner) : undefined)
   run.parked = parked
   run.modern = undefined
   run.ctx = detachContext(ctx, parked.signal)

@@ -1,4 +1,4 @@
-import type { CallToolResult, InputRequiredResult, Server } from '@modelcontextprotocol/server'
+import type { CallToolResult, InputRequiredResult, Server, ServerContext } from '@modelcontextprotocol/server'
 import type { McpEra, McpRequestScope } from '../common/context'
 import { TaskRunner } from '../tasks/runner'
 import { TaskTable } from '../tasks/table'
@@ -62,9 +62,13 @@ export function createTaskRuntime(limits: TaskLimits, options: TaskRuntimeOption
   if (options.announce) runner.watch(announceTransition)
   return {
     modeOf: callModeOf,
-    install: (server, era, caller, deps) => era === 'legacy'
-      ? installLegacyTaskHandlers(server, directory, caller)
-      : installModernTaskHandlers(server, directory, caller, (record, ctx) => resumeTask(server, ctx, deps, directory, record)),
+    install: (server, era, caller, deps) => {
+      // A task whose instance died is run again here from the top, in either era (a legacy one
+      // through this instance's server for its session).
+      const takeOver = (record: TaskRecord, ctx: ServerContext) => resumeTask(server, ctx, deps, directory, record)
+      if (era === 'legacy') installLegacyTaskHandlers(server, directory, caller, takeOver)
+      else installModernTaskHandlers(server, directory, caller, takeOver)
+    },
     call: call => callAsTask({ ...call, tasks: directory }),
     list: () => runner.table.all(),
     close: () => {

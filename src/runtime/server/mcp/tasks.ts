@@ -123,17 +123,17 @@ function payloadOf(record: TaskRecord): Record<string, unknown> {
  * installLegacyTaskHandlers(server, runner, () => getMcpScope())
  * ```
  */
-export function installLegacyTaskHandlers(server: Server, tasks: TaskDirectory, caller: () => McpRequestScope | undefined): void {
-  const find = async (id: string) => {
-    const found = await tasks.find(id, ownerOf(caller(), 'legacy'))
+export function installLegacyTaskHandlers(server: Server, tasks: TaskDirectory, caller: () => McpRequestScope | undefined, takeOver?: (record: TaskRecord, ctx: ServerContext) => void): void {
+  const find = async (id: string, ctx: ServerContext) => {
+    const found = await tasks.find(id, ownerOf(caller(), 'legacy'), takeOver && (record => takeOver(record, ctx)))
     if (!found) throw unknownTask(id)
     // The client holds the task: its questions may now be pushed.
     await tasks.markSeen(found)
     return found
   }
-  server.setRequestHandler('tasks/get', { params: TASK_PARAMS }, async params => legacyTask((await find(params.taskId)).record))
+  server.setRequestHandler('tasks/get', { params: TASK_PARAMS }, async (params, ctx: ServerContext) => legacyTask((await find(params.taskId, ctx)).record))
   server.setRequestHandler('tasks/result', { params: TASK_PARAMS }, async (params, ctx: ServerContext) => {
-    const found = await find(params.taskId)
+    const found = await find(params.taskId, ctx)
     const settled = tasks.settled(found, ownerOf(caller(), 'legacy'), ctx.mcpReq.signal)
     const record = found.local ? (await holdResultStream(found.record.id, ctx, settled), found.record) : await settled
     if (!isTerminal(record.status)) throw new ProtocolError(ProtocolErrorCode.InternalError, `The task "${record.id}" has not ended: its tasks/result request was closed first. Call tasks/result again.`)
@@ -153,8 +153,8 @@ export function installLegacyTaskHandlers(server: Server, tasks: TaskDirectory, 
     const last = page.at(-1)
     return { tasks: page.map(legacyTask), ...(start + PAGE_SIZE < all.length && last && { nextCursor: last.id }) }
   })
-  server.setRequestHandler('tasks/cancel', { params: TASK_PARAMS }, async (params) => {
-    const found = await find(params.taskId)
+  server.setRequestHandler('tasks/cancel', { params: TASK_PARAMS }, async (params, ctx: ServerContext) => {
+    const found = await find(params.taskId, ctx)
     if (!await tasks.cancel(found)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Cannot cancel task "${found.record.id}": it already ended (${found.record.status}).`)
     return legacyTask(found.record)
   })

@@ -13,7 +13,7 @@ export interface FoundTask {
   runner?: string
 }
 
-const GONE = 'The instance that ran this task stopped before it ended, and no other instance can continue it (a 2025-11-25 task lives with its session): call the tool again.'
+const GONE = 'The instance that ran this task stopped before it ended, and this one cannot continue it: call the tool again.'
 
 /**
  * Where a request finds the tasks it asks about: this process's runner first, then, with several
@@ -76,7 +76,7 @@ export class TaskDirectory {
     if (!shared || !copy || copy.owner.principal !== caller.principal || copy.owner.sessionId !== caller.sessionId) return undefined
     const { runner, ...found } = copy
     if (isTerminal(found.status) || await shared.send(runner, { kind: 'ping', taskId: id })) return { record: found, local: false, runner }
-    if (takeOver && found.era === 'modern') {
+    if (takeOver) {
       if (!await shared.claimTakeover(id, runner, found.createdAt + found.ttlMs - Date.now())) return { record: found, local: false, runner }
       // What the client asked through other instances that the dead one may never have heard.
       const kept = await shared.keptRequests(id)
