@@ -6,7 +6,8 @@ import type { ScriptedAnswer } from '../../utils/clients'
 import { startFixture } from '../../utils/fixture'
 import type { RunningFixture } from '../../utils/fixture'
 import { postModern } from '../../utils/raw'
-import { openRawLegacy, singleMessage, sseMessages } from '../../utils/raw-legacy'
+import { nextMessage, openRawLegacy, singleMessage, sseMessages } from '../../utils/raw-legacy'
+import type { RpcMessage } from '../../utils/raw-legacy'
 import { isRecord } from '../../../src/runtime/server/common/is-record'
 import { until } from '../../utils/until'
 
@@ -189,6 +190,36 @@ describe('tasks on a 2025-11-25 session (v1 SDK client)', () => {
     }
     finally {
       await Promise.all([owner.close(), sameUser.close(), otherUser.close()])
+    }
+  })
+
+  it('pushes the question on the tasks/result stream when that request is the first about the task, not on the GET stream', async () => {
+    const session = await openRawLegacy(app, { elicitation: { form: {} }, tasks: {} })
+    const closeGet = new AbortController()
+    const get = await fetch(app.url, { headers: { 'accept': 'text/event-stream', 'mcp-session-id': session.id, 'mcp-protocol-version': '2025-11-25' }, signal: closeGet.signal })
+    const onGet: RpcMessage[] = []
+    const reading = (async () => {
+      for await (const message of sseMessages(get)) onGet.push(message)
+    })().catch(() => {})
+    try {
+      const builds = await runsOf('task_deploy:build')
+      const created = await singleMessage(await session.post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'task_deploy', arguments: { service: 'held' }, task: {} } }))
+      const taskId = String((created.result?.task as Record<string, unknown>).taskId)
+      await until(async () => (await runsOf('task_deploy:build')) === builds + 1, 'the build step')
+      const result = await session.post({ jsonrpc: '2.0', id: 3, method: 'tasks/result', params: { taskId } })
+      const stream = sseMessages(result)
+      const question = await nextMessage(stream, 'the question')
+      expect(question).toMatchObject({ method: 'elicitation/create', params: { message: 'Where should held go?', _meta: { [RELATED]: { taskId } } } })
+      expect((await session.post({ jsonrpc: '2.0', id: question.id, result: { action: 'accept', content: { env: 'staging', replicas: 1 } } })).status).toBe(202)
+      for await (const message of stream) {
+        if (message.id === 3) expect(textOf(message.result)).toBe(`Deployed build-held to staging with 1 replicas (task ${taskId}).`)
+      }
+      expect(onGet.filter(message => message.method === 'elicitation/create')).toEqual([])
+    }
+    finally {
+      closeGet.abort()
+      await reading
+      await session.close()
     }
   })
 

@@ -124,18 +124,22 @@ function payloadOf(record: TaskRecord): Record<string, unknown> {
  * ```
  */
 export function installLegacyTaskHandlers(server: Server, tasks: TaskDirectory, caller: () => McpRequestScope | undefined, takeOver?: (record: TaskRecord, ctx: ServerContext) => void): void {
-  const find = async (id: string, ctx: ServerContext) => {
+  const find = async (id: string, ctx: ServerContext, { markSeen = true } = {}) => {
     const found = await tasks.find(id, ownerOf(caller(), 'legacy'), takeOver && (record => takeOver(record, ctx)))
     if (!found) throw unknownTask(id)
     // The client holds the task: its questions may now be pushed.
-    await tasks.markSeen(found)
+    if (markSeen) await tasks.markSeen(found)
     return found
   }
   server.setRequestHandler('tasks/get', { params: TASK_PARAMS }, async (params, ctx: ServerContext) => legacyTask((await find(params.taskId, ctx)).record))
   server.setRequestHandler('tasks/result', { params: TASK_PARAMS }, async (params, ctx: ServerContext) => {
-    const found = await find(params.taskId, ctx)
+    const found = await find(params.taskId, ctx, { markSeen: false })
     const settled = tasks.settled(found, ownerOf(caller(), 'legacy'), ctx.mcpReq.signal)
-    const record = found.local ? (await holdResultStream(found.record.id, ctx, settled), found.record) : await settled
+    // Held before the task counts as seen: a question waiting for that goes out on this stream,
+    // on the instance that runs the task, rather than across instances to the session's GET stream.
+    const holding = found.local ? holdResultStream(found.record.id, ctx, settled) : undefined
+    await tasks.markSeen(found)
+    const record = holding ? (await holding, found.record) : await settled
     if (!isTerminal(record.status)) throw new ProtocolError(ProtocolErrorCode.InternalError, `The task "${record.id}" has not ended: its tasks/result request was closed first. Call tasks/result again.`)
     return payloadOf(record)
   })
