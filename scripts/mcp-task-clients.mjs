@@ -20,9 +20,21 @@ function rawDispatcher(url, headers) {
     const params = request.params ?? {}
     const routing = { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': request.method, ...headers, ...(options.context?.headers ?? {}) }
     if (request.method === 'tools/call') routing['mcp-name'] = params.name
-    const response = await fetch(url, { method: 'POST', headers: routing, body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, ...request }), signal: options.signal })
-    const message = responseOf(await response.text(), response.headers.get('content-type') ?? '')
-    return 'error' in message ? { kind: 'error', error: message.error } : { kind: 'result', result: message.result }
+    // ext-tasks hands every request of a session the session's one signal; fetch would leave a
+    // listener on it per request until a GC (over a thousand in a 10-minute chaos run). Each
+    // request gets a signal of its own, tied to that one for exactly as long as it runs.
+    const own = new AbortController()
+    const abort = () => own.abort(options.signal?.reason)
+    if (options.signal?.aborted) abort()
+    else options.signal?.addEventListener('abort', abort, { once: true })
+    try {
+      const response = await fetch(url, { method: 'POST', headers: routing, body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, ...request }), signal: own.signal })
+      const message = responseOf(await response.text(), response.headers.get('content-type') ?? '')
+      return 'error' in message ? { kind: 'error', error: message.error } : { kind: 'result', result: message.result }
+    }
+    finally {
+      options.signal?.removeEventListener('abort', abort)
+    }
   }
 }
 

@@ -31,7 +31,7 @@ function answerProblem(call) {
 }
 
 /** The client kinds that keep a legacy session, whose sessions are probed with another principal. */
-const SESSION_KINDS = ['v1', 'v2-legacy', 'mcp-remote']
+const SESSION_KINDS = ['v1', 'v2-legacy', 'mcp-remote', 'tasks-legacy']
 
 /** `v1 3, mcp-remote 2`: how many of `items` each client kind has. */
 function countByKind(items) {
@@ -62,6 +62,8 @@ export function judge({ calls, probes, stepRuns, memory, events }) {
   const kindsWithout = CLIENT_KINDS.filter(kind => !answered.some(call => call.kind === kind))
   const kills = events.filter(event => event.kind === 'kill' && event.done).length
   const redisRestarts = events.filter(event => event.kind === 'redis-restart' && event.done).length
+  const tasks = answered.filter(call => call.kind.startsWith('tasks-'))
+  const takenOver = tasks.filter(call => (parseResult(call.result)?.starts ?? 1) > 1)
   const byKind = Object.entries(Object.groupBy(failed, call => call.failure)).map(([kind, list]) => `${kind} ${list.length}`).join(', ') || 'none'
   return [
     { name: 'the run happened (kills, a Redis restart, every client kind answered)', ok: kindsWithout.length === 0 && kills > 0 && redisRestarts === 1, figure: `${calls.length} calls, ${answered.length} answered; ${kills} kills, ${redisRestarts} Redis restart${kindsWithout.length ? `; no answered call: ${kindsWithout.join(', ')}` : ''}` },
@@ -70,6 +72,9 @@ export function judge({ calls, probes, stepRuns, memory, events }) {
     { name: 'no once() step runs twice', ok: doubledSteps.length === 0, figure: `${Object.keys(stepRuns).length} steps run, ${doubledSteps.length} twice or more${doubledSteps[0] ? ` (${doubledSteps[0][0]}: ${doubledSteps[0][1]} runs; the call ${describeCall(calls.find(call => call.call === doubledSteps[0][0]))})` : ''}` },
     { name: 'no session is served to another principal', ok: wrongPrincipal.length === 0 && leakyProbes.length === 0 && unprobed.length === 0, figure: `${answered.length} results for their own principal, ${probes.length - leakyProbes.length} of ${probes.length} probes with another refused (${countByKind(probes)})${unprobed.length ? `; never probed: ${unprobed.join(', ')}` : ''}` },
     { name: 'every failure is a clear error', ok: unclear.length === 0, figure: `${failed.length} failed: ${byKind}${unclear[0] ? ` (e.g. ${unclear[0].message})` : ''}` },
+    // A figure, not an invariant: whether a kill lands on a running task is up to timing. The
+    // invariants above hold for tasks as for every call (no hang, each answer once, each step once).
+    { name: 'tasks go on when their instance is killed (another takes them over)', ok: true, figure: `${tasks.length} tasks completed (${countByKind(tasks)}), ${takenOver.length} of them taken over by another instance and finished there${takenOver.length ? ` (${countByKind(takenOver)})` : ''}` },
     { name: 'memory of surviving instances bounded', ok: heaviest < MEMORY_LIMIT_MB, figure: memory.map(instance => `${instance.startMb}→${instance.endMb} MB`).join(', ') + ` (limit ${MEMORY_LIMIT_MB} MB)` },
   ]
 }

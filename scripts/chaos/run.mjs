@@ -14,7 +14,7 @@ import { drawSchedule } from './schedule.mjs'
 import { runWorker } from './workers.mjs'
 
 /** Workers per client kind: mcp-remote is a process per connection, so one of it. */
-const WORKERS = { 'v1': 2, 'v2-legacy': 2, 'v2-modern': 2, 'mcp-remote': 1 }
+const WORKERS = { 'v1': 2, 'v2-legacy': 2, 'v2-modern': 2, 'mcp-remote': 1, 'tasks-modern': 2, 'tasks-legacy': 2 }
 /** How long one call may take before it counts as hung. */
 const DEADLINE_MS = 30_000
 const INSTANCES = 3

@@ -10,6 +10,9 @@ export const FAILURE_KINDS = {
   // says so in its error result. Not the module's doing, and not silent.
   'step-side-effect-failed': /chaos counter's own Redis command failed/i,
   'instance-stopped': /stopped before it answered/i,
+  // The per-caller task cap (ended tasks count until they expire): the fixture keeps tasks 2
+  // minutes so a run stays under it; met, it is a clear refusal, not a fault.
+  'task-limit': /most tasks allowed/i,
   'session-ended': /session\b.*\b(not found|ended|expired|unknown|closed)|\b404\b/i,
   'shared-state-unavailable': /shared state|could not be reached|Service unavailable|\b503\b/i,
   'connection-lost': /fetch failed|ECONNRESET|ECONNREFUSED|socket hang up|terminated|other side closed|Connection closed|disconnected|\b502\b|Bad Gateway/i,

@@ -11,7 +11,7 @@ import { until } from '../../utils/until'
 import { openRawLegacy, singleMessage, sseMessages } from '../../utils/raw-legacy'
 import type { RpcMessage } from '../../utils/raw-legacy'
 
-// Tasks across two instances with Redis (real redis-server, nginx round-robin, no affinity):
+// Tasks across instances with Redis (real redis-server, nginx round-robin, no affinity):
 // created on one instance, read, answered and cancelled through the other; a legacy client's task
 // followed through whichever instance each poll reaches; a task whose instance died taken over.
 const cluster = useCluster('shared-state', 3)
