@@ -9,7 +9,8 @@ export const FAILURE_KINDS = {
   // The tool's own side effect (its step's Redis command, the fixture's client) failed: the tool
   // says so in its error result. Not the module's doing, and not silent.
   'step-side-effect-failed': /chaos counter's own Redis command failed/i,
-  'instance-stopped': /stopped before it answered/i,
+  // A call, or a task no instance could continue, whose instance died under it.
+  'instance-stopped': /stopped before it (answered|ended)/i,
   // The per-caller task cap (ended tasks count until they expire): the fixture keeps tasks 2
   // minutes so a run stays under it; met, it is a clear refusal, not a fault.
   'task-limit': /most tasks allowed/i,

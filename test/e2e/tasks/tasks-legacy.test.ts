@@ -1,4 +1,4 @@
-import { CallToolResultSchema, CreateTaskResultSchema, LoggingMessageNotificationSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
+import { CallToolResultSchema, CreateTaskResultSchema, LoggingMessageNotificationSchema, McpError, TaskStatusNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connectLegacy, textOf } from '../../utils/clients'
@@ -100,17 +100,24 @@ describe('tasks on a 2025-11-25 session (v1 SDK client)', () => {
     }
   })
 
-  it('sends the handler\'s log lines to the session as it runs, tagged with the task, at the session\'s level', async () => {
+  it('sends the handler\'s log lines and the task\'s changes of status to the session as it runs, tagged with the task', async () => {
     const client = await connectAs('ada', [{ action: 'accept', content: { env: 'staging', replicas: 1 } }, { action: 'accept', content: { env: 'staging', replicas: 1 } }])
     const lines: Record<string, unknown>[] = []
+    const statuses: { taskId: string, status: string }[] = []
     client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
       lines.push(notification.params)
+    })
+    client.setNotificationHandler(TaskStatusNotificationSchema, (notification) => {
+      statuses.push({ taskId: notification.params.taskId, status: notification.params.status })
     })
     try {
       await client.listTools()
       const { taskId } = await streamTask(client, 'task_deploy', { service: 'api' })
       await until(async () => lines.length > 0, 'the task\'s log line')
       expect(lines).toEqual([{ level: 'info', logger: 'deploy', data: 'Built build-api', _meta: { [RELATED]: { taskId } } }])
+      // notifications/tasks/status for each change (the created status is the call's answer).
+      await until(async () => statuses.some(entry => entry.status === 'completed'), 'the task\'s last status')
+      expect(statuses).toEqual(['input_required', 'working', 'completed'].map(status => ({ taskId, status })))
       // Below the level the session asked for, a task's line is not sent, as any other is not.
       await client.setLoggingLevel('warning')
       await streamTask(client, 'task_deploy', { service: 'web' })

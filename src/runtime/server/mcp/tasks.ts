@@ -134,12 +134,14 @@ export function installLegacyTaskHandlers(server: Server, tasks: TaskDirectory, 
   server.setRequestHandler('tasks/get', { params: TASK_PARAMS }, async (params, ctx: ServerContext) => legacyTask((await find(params.taskId, ctx)).record))
   server.setRequestHandler('tasks/result', { params: TASK_PARAMS }, async (params, ctx: ServerContext) => {
     const found = await find(params.taskId, ctx, { markSeen: false })
-    const settled = tasks.settled(found, ownerOf(caller(), 'legacy'), ctx.mcpReq.signal)
+    const settled = tasks.settled(found, ownerOf(caller(), 'legacy'), ctx.mcpReq.signal, takeOver && (record => takeOver(record, ctx)))
     // Held before the task counts as seen: a question waiting for that goes out on this stream,
-    // on the instance that runs the task, rather than across instances to the session's GET stream.
-    const holding = found.local ? holdResultStream(found.record.id, ctx, settled) : undefined
+    // on the instance that runs the task (this one, or this one once it took the task over),
+    // rather than across instances to the session's GET stream.
+    const holding = holdResultStream(found.record.id, ctx, settled)
     await tasks.markSeen(found)
-    const record = holding ? (await holding, found.record) : await settled
+    await holding
+    const record = await settled
     if (!isTerminal(record.status)) throw new ProtocolError(ProtocolErrorCode.InternalError, `The task "${record.id}" has not ended: its tasks/result request was closed first. Call tasks/result again.`)
     return payloadOf(record)
   })

@@ -127,16 +127,16 @@ export class TaskDirectory {
   }
 
   /** Resolves once the task has ended, or `signal` aborts: at once here, by its shared copy elsewhere. */
-  async settled(found: FoundTask, caller: TaskOwner, signal: AbortSignal): Promise<TaskRecord> {
-    if (found.local) {
-      await Promise.race([this.runner.settled(found.record), new Promise(resolve => signal.addEventListener('abort', resolve, { once: true }))])
-      return found.record
-    }
+  async settled(found: FoundTask, caller: TaskOwner, signal: AbortSignal, takeOver?: (record: TaskRecord) => void): Promise<TaskRecord> {
     let current = found
-    while (!isTerminal(current.record.status) && !signal.aborted) {
+    while (!current.local && !isTerminal(current.record.status) && !signal.aborted) {
       await new Promise(resolve => setTimeout(resolve, current.record.pollIntervalMs))
-      current = await this.find(found.record.id, caller) ?? current
+      // Its instance may die while this waits: then it is taken over here, as any read would.
+      current = await this.find(found.record.id, caller, takeOver) ?? current
+      // The one waiting holds the task: a question of the handler run again here may go out.
+      if (current.local) this.runner.seen.mark(current.record.id)
     }
+    if (current.local) await Promise.race([this.runner.settled(current.record), new Promise(resolve => signal.addEventListener('abort', resolve, { once: true }))])
     return current.record
   }
 

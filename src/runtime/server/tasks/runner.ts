@@ -17,12 +17,14 @@ export type TaskWatcher = (record: TaskRecord, from: TaskStatus) => void
 /**
  * How a legacy task reaches its session (pushed on an open `tasks/result` or on the GET stream):
  * `ask` resolves with the client's raw answer to a question; `log` sends one of the handler's log
- * lines. A task without an outlet (2026-07-28) hands its questions out in `tasks/get`, and its log
- * lines reach no client: the extension gives a task no channel for them.
+ * lines; `status` tells a change of the task's status. A task without an outlet (2026-07-28)
+ * hands its questions out in `tasks/get`, and its log lines reach no client: the extension gives
+ * a task no channel for them.
  */
 export interface TaskOutlet {
   ask: (record: TaskRecord, question: ParkedQuestion & { wireKey: string }, signal: AbortSignal) => Promise<unknown>
   log: (record: TaskRecord, level: LoggingLevel, data: unknown, logger?: string) => Promise<void>
+  status: (record: TaskRecord) => Promise<void>
 }
 
 /** What runs in this process for one task. */
@@ -34,6 +36,7 @@ interface LiveTask {
   used: Set<string>
   settled: Promise<void>
   markSettled: () => void
+  outlet?: TaskOutlet
 }
 
 function sizeOf(value: unknown): number {
@@ -81,7 +84,7 @@ export class TaskRunner {
     const ended = new Promise<void>((resolve) => {
       markSettled = resolve
     })
-    const live: LiveTask = { controller: new AbortController(), waiters: new Map(), used: new Set(settled), settled: ended, markSettled }
+    const live: LiveTask = { controller: new AbortController(), waiters: new Map(), used: new Set(settled), settled: ended, markSettled, ...(outlet && { outlet }) }
     this.live.set(record.id, live)
     const { signal } = live.controller
     return {
@@ -189,6 +192,10 @@ export class TaskRunner {
     // Closing: what the handlers do as they are stopped is not the tasks' end (see `shutdown`).
     if (this.closing) return
     for (const watcher of this.watchers) watcher(record, from)
+    // Nothing waits on this notification (a client must not rely on it: it polls), so it is sent
+    // and left to go; one that cannot go is not the task's failure.
+    const outlet = this.live.get(record.id)?.outlet
+    if (outlet) outlet.status(record).catch(() => {})
   }
 
   /**
