@@ -1,5 +1,6 @@
 import type { Server, ServerContext } from '@modelcontextprotocol/server'
-import type { TaskOutlet, TaskRunner } from '../tasks/runner'
+import type { TaskOutlet } from '../tasks/outlet'
+import type { TaskRunner } from '../tasks/runner'
 import type { TaskRecord } from '../tasks/record'
 import { legacyTask, RELATED_TASK } from '../tasks/wire'
 
@@ -62,7 +63,7 @@ function remainingLife(record: TaskRecord): number {
  * How a legacy session's task reaches it (2025-11-25), everything tagged with the task
  * (`io.modelcontextprotocol/related-task`). A question goes out once the client has shown it
  * holds the task, on the task's `tasks/result` stream when the client holds one or opens one
- * within a poll interval (the v1 SDK opens it on `input_required`), else on the session's GET
+ * within two poll intervals (the v1 SDK opens it on `input_required`), else on the session's GET
  * stream (clients that poll `tasks/get` and call `tasks/result` only at the end); each goes out
  * once, on one of them, and waits as long as the task lives. A log line goes out as
  * `notifications/message` on the GET stream, at the level the session set (`logging/setLevel`),
@@ -80,11 +81,13 @@ export function legacyOutlet(server: Server, runner: TaskRunner): TaskOutlet {
       const params = { ...question.push.params, _meta: { [RELATED_TASK]: { taskId: record.id } } }
       // A client that has not read the tools/call answer yet cannot tell which call the question belongs to.
       await runner.seen.when(record.id, signal)
-      // A client that read `input_required` opens tasks/result right after (the v1 SDK does): the
-      // question waits for it up to one poll interval and rides it, from this instance, rather
+      // A client that reads `input_required` opens tasks/result right after (the v1 SDK does), at
+      // its next poll: within a poll interval of the question, plus that request's own way here.
+      // The question waits for it up to two intervals and rides it, from this instance, rather
       // than the session's GET stream, which may be held by another instance or be reconnecting
-      // (the chaos run lost questions that way, while an instance was down).
-      const stream = await resultStream(record.id, record.pollIntervalMs, signal)
+      // (the chaos run lost questions that way while an instance was down; with one interval it
+      // lost the race against the v1 SDK's next poll by a few milliseconds).
+      const stream = await resultStream(record.id, 2 * record.pollIntervalMs, signal)
       const options = { signal, timeout: remainingLife(record) }
       if (stream) return stream.mcpReq.send({ method: question.push.method, params }, { ...options, relatedRequestId: stream.mcpReq.id })
       return server.request({ method: question.push.method, params }, options)
