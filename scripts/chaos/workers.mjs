@@ -19,9 +19,18 @@ export const FAILURE_KINDS = {
   'connection-lost': /fetch failed|ECONNRESET|ECONNREFUSED|socket hang up|terminated|other side closed|Connection closed|disconnected|\b502\b|Bad Gateway/i,
 }
 
+/** A failure's message and its causes' (ext-tasks wraps what failed: "MCP client request failed" ← …). */
+function failureText(error) {
+  const messages = []
+  for (let cause = error, depth = 0; cause !== undefined && depth < 6; cause = cause instanceof Error ? cause.cause : undefined, depth++) {
+    messages.push(cause instanceof Error ? cause.message : String(cause))
+  }
+  return messages.join(' ← ')
+}
+
 /** The kind of a failure, from its message (the first of {@link FAILURE_KINDS} that matches). */
 export function classifyFailure(error) {
-  const text = error instanceof Error ? `${error.message} ${error.cause instanceof Error ? error.cause.message : ''}` : String(error)
+  const text = failureText(error)
   return Object.entries(FAILURE_KINDS).find(([, pattern]) => pattern.test(text))?.[0] ?? 'unclassified'
 }
 
@@ -103,7 +112,7 @@ export async function runWorker({ kind, index, url, root, zero, until, deadlineM
       }
     }
     catch (error) {
-      calls.push({ kind, user, call, session, ok: false, failure: classifyFailure(error), message: String(error instanceof Error ? error.message : error).slice(0, 300), at: started - zero, ms: Date.now() - started, asked })
+      calls.push({ kind, user, call, session, ok: false, failure: classifyFailure(error), message: failureText(error).slice(0, 300), at: started - zero, ms: Date.now() - started, asked })
       const closing = client
       client = undefined
       await withDeadline(closing.close(), 5000, 'close').catch(() => {})

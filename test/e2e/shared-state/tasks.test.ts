@@ -97,27 +97,33 @@ describe('tasks across instances, through Redis', () => {
     if (killed === undefined || survivor === undefined) throw new Error('no pid')
     process.kill(-killed, 'SIGKILL')
     const post = (body: Record<string, unknown>) => fetch(b, { method: 'POST', headers: { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream', 'mcp-session-id': onC.id, 'mcp-protocol-version': '2025-11-25' }, body: JSON.stringify(body) })
-    const get = await fetch(b, { headers: { 'accept': 'text/event-stream', 'mcp-session-id': onC.id, 'mcp-protocol-version': '2025-11-25' } })
+    const closeGet = new AbortController()
+    const get = await fetch(b, { headers: { 'accept': 'text/event-stream', 'mcp-session-id': onC.id, 'mcp-protocol-version': '2025-11-25' }, signal: closeGet.signal })
     expect(get.status).toBe(200)
-    const pushed = sseMessages(get)
+    const received: RpcMessage[] = []
+    const reading = (async () => {
+      for await (const message of sseMessages(get)) received.push(message)
+    })().catch(() => {})
     try {
-      // The first request about the task on the survivor takes it over and runs its handler again.
-      expect(await status(post, 4)).toBe('input_required')
-      let question: RpcMessage | undefined
-      while (!question) {
-        const next = await pushed.next()
-        if (next.done) throw new Error('the GET stream ended before the question')
-        if (next.value.method === 'elicitation/create') question = next.value
-      }
+      // The first request about the task once the dead instance's heartbeat has lapsed (within
+      // 6 s of the kill) takes it over here and runs its handler again; until then the task reads
+      // as it was, waiting for its answer.
+      let id = 4
+      await until(async () => {
+        expect(await status(post, id++)).toBe('input_required')
+        return received.some(message => message.method === 'elicitation/create')
+      }, 'the task taken over and its question pushed again', 15_000, 250)
+      const question = received.find(message => message.method === 'elicitation/create')
       expect(question?.params).toMatchObject({ message: `legacy-moved: charged by ${killed}. Ship?`, _meta: { 'io.modelcontextprotocol/related-task': { taskId } } })
       const answered = await post({ jsonrpc: '2.0', id: question?.id, result: { action: 'accept', content: { confirm: true } } })
       expect(answered.status).toBe(202)
-      const result = await singleMessage(await post({ jsonrpc: '2.0', id: 5, method: 'tasks/result', params: { taskId } }))
+      const result = await singleMessage(await post({ jsonrpc: '2.0', id: 1000, method: 'tasks/result', params: { taskId } }))
       expect(textOf(result.result)).toBe(`legacy-moved: charged by ${killed}, shipped by ${survivor}`)
       expect(readFileSync(file, 'utf8').trim().split('\n')).toEqual([`legacy-moved ${killed}`])
     }
     finally {
-      await pushed.return(undefined)
+      closeGet.abort()
+      await reading
     }
   })
 
@@ -135,7 +141,8 @@ describe('tasks across instances, through Redis', () => {
     // Answered through the survivor after the kill: it takes the task over and keeps the answer.
     const updated = await postModern(b, 'tasks/update', { taskId, inputResponses: { [String(key)]: { action: 'accept', content: { confirm: true } } } }, { capabilities: TASKS, headers: { 'x-user': 'ada', 'mcp-name': taskId } })
     expect(updated.message.result).toMatchObject({ resultType: 'complete' })
-    await until(async () => (await statusOf(b, taskId))?.status === 'completed', 'the task to complete on the survivor', 10_000)
+    // Taken over once the dead instance's heartbeat has lapsed (within 6 s of the kill).
+    await until(async () => (await statusOf(b, taskId))?.status === 'completed', 'the task to complete on the survivor', 15_000, 250)
     expect(textOf((await statusOf(b, taskId))?.result)).toBe(`moved: charged by ${killed}, shipped by ${survivor}`)
     // The step ran once, on the instance that died; the survivor ran the handler again without it.
     expect(readFileSync(file, 'utf8').trim().split('\n')).toEqual([`moved ${killed}`])

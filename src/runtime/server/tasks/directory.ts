@@ -75,7 +75,7 @@ export class TaskDirectory {
     const copy = await shared?.read(id)
     if (!shared || !copy || copy.owner.principal !== caller.principal || copy.owner.sessionId !== caller.sessionId) return undefined
     const { runner, ...found } = copy
-    if (isTerminal(found.status) || await shared.send(runner, { kind: 'ping', taskId: id })) return { record: found, local: false, runner }
+    if (isTerminal(found.status) || !await shared.isGone(runner, id)) return { record: found, local: false, runner }
     if (takeOver) {
       if (!await shared.claimTakeover(id, runner, found.createdAt + found.ttlMs - Date.now())) return { record: found, local: false, runner }
       // What the client asked through other instances that the dead one may never have heard.

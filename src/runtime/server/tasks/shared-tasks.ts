@@ -1,4 +1,5 @@
 import type { McpSharedState } from '../common/shared/shared-state'
+import { isAlive } from '../common/shared/liveness'
 import { isRecord } from '../common/is-record'
 import type { TaskRecord, TaskStatus } from './record'
 
@@ -169,8 +170,18 @@ export class SharedTasks {
     return this.shared.claim(`task-takeover:${id}:${runner}`, ttlMs)
   }
 
-  /** Hands `message` to the instance `runner`; `false` when no instance by that tag listens (it stopped). */
+  /** Hands `message` to the instance `runner`; `false` when no instance by that tag listens (it stopped, or its subscriber is reconnecting). */
   async send(runner: string, message: TaskMessage): Promise<boolean> {
     return await this.shared.publish(`tasks:${runner}`, JSON.stringify(message)) > 0
+  }
+
+  /**
+   * Whether the instance `runner` is gone: nobody listens by its tag *and* its heartbeat has
+   * lapsed. Silence alone is not death: after a Redis restart a live instance's subscriber comes
+   * back a moment later than its heartbeat, and taking its task over then would run its handler
+   * twice at once (the chaos run caught a `once()` step run twice that way).
+   */
+  async isGone(runner: string, taskId: string): Promise<boolean> {
+    return !await this.send(runner, { kind: 'ping', taskId }) && !await isAlive(this.shared, runner)
   }
 }

@@ -2,13 +2,11 @@ import { parseJSONRPCMessage } from '@modelcontextprotocol/server'
 import type { RequestId } from '@modelcontextprotocol/server'
 import { isRecord } from '../../common/is-record'
 import type { McpSharedState } from '../../common/shared/shared-state'
+import { BEAT_EVERY_MS, beat, isAlive } from '../../common/shared/liveness'
 import { logLost } from './sessions'
 import { JOURNAL_TTL_MS, MAX_EVENTS } from '../streams/journal'
 import type { JournalEvent, JournalSink } from '../streams/journal'
 
-/** How long an instance counts as alive after its last heartbeat. */
-const ALIVE_TTL_MS = 6000
-const BEAT_EVERY_MS = 2000
 /**
  * How long an instance's heartbeat must stay missing before it counts as dead: longer than one
  * beat, so that a Redis that restarted empty (every heartbeat gone at once) is not read as every
@@ -22,10 +20,6 @@ function eventsKey(sessionId: string, streamId: string): string {
 
 function getHolderKey(sessionId: string): string {
   return `get-holder:${sessionId}`
-}
-
-function aliveKey(instanceId: string): string {
-  return `alive:${instanceId}`
 }
 
 /** A stream's kept events, as another instance reads them back. */
@@ -96,15 +90,11 @@ export class SharedStreamLog {
 
   /** Starts this instance's heartbeat; returns what stops it. */
   beat(): () => void {
-    const beat = () => void this.shared.put(aliveKey(this.shared.instanceId), '1', ALIVE_TTL_MS).catch(logLost)
-    beat()
-    const timer = setInterval(beat, BEAT_EVERY_MS)
-    timer.unref?.()
-    return () => clearInterval(timer)
+    return beat(this.shared, logLost)
   }
 
-  /** Whether `instanceId` has beaten lately: a killed instance stops within {@link ALIVE_TTL_MS}. */
-  async isAlive(instanceId: string): Promise<boolean> {
-    return await this.shared.get(aliveKey(instanceId)) !== undefined
+  /** Whether `instanceId` has beaten lately (common/shared/liveness.ts). */
+  isAlive(instanceId: string): Promise<boolean> {
+    return isAlive(this.shared, instanceId)
   }
 }
