@@ -29,7 +29,10 @@ function rawDispatcher(url, headers) {
     else options.signal?.addEventListener('abort', abort, { once: true })
     try {
       const response = await fetch(url, { method: 'POST', headers: routing, body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, ...request }), signal: own.signal })
-      const message = responseOf(await response.text(), response.headers.get('content-type') ?? '')
+      const type = response.headers.get('content-type') ?? ''
+      // A proxy's error page (nginx's 502 while an instance is down) is no JSON-RPC answer: said as what it is.
+      if (!type.includes('json') && !type.includes('text/event-stream')) throw new Error(`HTTP ${response.status} ${response.statusText} from ${url.href}: not a JSON-RPC answer`)
+      const message = responseOf(await response.text(), type)
       return 'error' in message ? { kind: 'error', error: message.error } : { kind: 'result', result: message.result }
     }
     finally {
