@@ -8,8 +8,8 @@ import { FORM_ANSWER } from '../lib/tools-spec.mjs'
 
 const PENDING_SESSIONS = 10
 
-/** Runs `fn` over `items` with at most `limit` in flight. */
-async function pool(items, limit, fn) {
+/** Runs `fn` over `items` with at most `limit` in flight; the results in `items`' order. */
+export async function pool(items, limit, fn) {
   const results = []
   let next = 0
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {

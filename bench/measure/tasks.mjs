@@ -17,7 +17,7 @@ import { freePort, memory, sleep } from '../lib/proc.mjs'
 import { percentile, summarize } from '../lib/stats.mjs'
 import { STATE_SECRET } from '../servers/catalog.mjs'
 import { buildApp, generateApp } from '../servers/nuxt-apps.mjs'
-import { measureMemory } from './memory.mjs'
+import { measureMemory, pool } from './memory.mjs'
 
 const PLAIN = { elicitation: { form: {} } }
 const WITH_TASKS = { elicitation: { form: {} }, extensions: { 'io.modelcontextprotocol/tasks': {} } }
@@ -36,19 +36,6 @@ const readTask = (url, taskId) => request(url, 'tasks/get', { taskId }, WITH_TAS
 
 function textOf(result) {
   return (result?.content ?? []).map(item => item.text ?? '').join('')
-}
-
-/** Runs `fn` over 0..count-1 with at most `limit` in flight. */
-async function pool(count, limit, fn) {
-  const results = []
-  let next = 0
-  await Promise.all(Array.from({ length: Math.min(limit, count) }, async () => {
-    while (next < count) {
-      const index = next++
-      results[index] = await fn(index)
-    }
-  }))
-  return results
 }
 
 /** `iterations` alternating inline / task echoes (after a warm-up); p50s in ms and polls per task. */
@@ -83,8 +70,9 @@ async function measureLatency(url, iterations, warmup = 20) {
 /** Heap and RSS per task waiting in `input_required`; all cancelled after, and what stays. */
 async function measureWaitingTasks(server, count) {
   const before = await memory(server)
-  const ids = await pool(count, 20, async () => (await createTask(server.url, { name: 'ask_form_task', arguments: {} })).taskId)
-  await pool(count, 20, async (index) => {
+  const slots = Array.from({ length: count }, (_, index) => index)
+  const ids = await pool(slots, 20, async () => (await createTask(server.url, { name: 'ask_form_task', arguments: {} })).taskId)
+  await pool(slots, 20, async (index) => {
     for (let tries = 0; ; tries++) {
       const { status } = await readTask(server.url, ids[index])
       if (status === 'input_required') return
@@ -93,7 +81,7 @@ async function measureWaitingTasks(server, count) {
     }
   })
   const held = await memory(server)
-  await pool(count, 20, index => request(server.url, 'tasks/cancel', { taskId: ids[index] }, WITH_TASKS, ids[index]))
+  await pool(slots, 20, index => request(server.url, 'tasks/cancel', { taskId: ids[index] }, WITH_TASKS, ids[index]))
   return {
     waiting: count,
     per_task_heap_kb: ((held.heap_mb - before.heap_mb) * 1024) / count,

@@ -131,10 +131,10 @@ export class TaskDirectory {
     let current = found
     while (!current.local && !isTerminal(current.record.status) && !signal.aborted) {
       await new Promise(resolve => setTimeout(resolve, current.record.pollIntervalMs))
-      // Its instance may die while this waits: then it is taken over here, as any read would.
+      // Its instance may die while this waits: then it is taken over here, like on every read.
       current = await this.find(found.record.id, caller, takeOver) ?? current
       // The one waiting holds the task: a question of the handler run again here may go out.
-      if (current.local) this.runner.seen.mark(current.record.id)
+      if (current.local) await this.markSeen(current)
     }
     if (current.local) await Promise.race([this.runner.settled(current.record), new Promise(resolve => signal.addEventListener('abort', resolve, { once: true }))])
     return current.record
