@@ -31,12 +31,12 @@ export interface DefinitionWatchPlugin {
  * })
  * ```
  */
-export function watchDefinitionDirs(moduleId: string, dirs: string[]): DefinitionWatchPlugin {
+export function watchDefinitionDirs(moduleId: string, dirs: string[] | (() => string[])): DefinitionWatchPlugin {
   return {
     name: 'nuxt-mcp-elicitation:watch-definitions',
     transform(_code, id) {
       // Chokidar watches a folder recursively, and a folder that does not exist yet once it appears.
-      if (id.endsWith(moduleId)) for (const dir of dirs) this.addWatchFile(dir)
+      if (id.endsWith(moduleId)) for (const dir of typeof dirs === 'function' ? dirs() : dirs) this.addWatchFile(dir)
       return null
     },
   }
@@ -50,7 +50,7 @@ export function watchDefinitionDirs(moduleId: string, dirs: string[]): Definitio
  * watchDefinitionsInDev(nuxt, '#mcp-elicitation/definitions', ['/app/server/mcp'])
  * ```
  */
-export function watchDefinitionsInDev(nuxt: Nuxt, moduleId: string, dirs: string[]): void {
+export function watchDefinitionsInDev(nuxt: Nuxt, moduleId: string, dirs: string[] | (() => string[])): void {
   if (!nuxt.options.dev) return
   // Nitro exists by `ready`; its first build (which calls `rollup:before`) starts after it.
   nuxt.hook('ready', () => {

@@ -12,6 +12,8 @@ import { setupMcpHost } from './host-setup'
 import { watchDefinitionsInDev } from './dev-watch'
 import { setupMcpDevtools } from './devtools-setup'
 import type { ModuleOptions } from './module-options'
+import { setupMcpViews, VIRTUAL_VIEWS } from './apps/setup-views'
+import { checkToolApps } from './apps/scan-views'
 
 export type { ModuleOptions } from './module-options'
 
@@ -137,8 +139,11 @@ export default defineNuxtModule<ModuleOptions>({
     const layers = nuxt.options._layers.map(layer => ({
       rootDir: layer.config.rootDir,
       serverDir: layer.config.serverDir ?? resolve(layer.config.rootDir, 'server'),
+      srcDir: layer.config.srcDir ?? resolve(layer.config.rootDir, 'app'),
     }))
-    layers[0] = { rootDir: nuxt.options.rootDir, serverDir: nuxt.options.serverDir }
+    layers[0] = { rootDir: nuxt.options.rootDir, serverDir: nuxt.options.serverDir, srcDir: nuxt.options.srcDir }
+    // MCP App views (app/mcp/*.vue), built into HTML documents; a tool's `app:` must name one.
+    const views = setupMcpViews(nuxt, layers, { runtimeEntry: resolver.resolve('./runtime/apps/index'), appsModule: resolver.resolve('./runtime/server/mcp/apps') })
 
     // The default endpoint (server/mcp/{tools,resources,prompts} at mcp.route), then one per
     // server/mcp/<key>/ folder or mcp.endpoints key.
@@ -165,6 +170,7 @@ export default defineNuxtModule<ModuleOptions>({
       if (scanned.get(plan.key)?.length === 0) logger.warn(`mcp.endpoints.${plan.key} has no definitions: add them under server/mcp/${plan.key}/tools (or resources, prompts); until then ${plan.route} serves empty lists.`)
     }
     const found: ScannedDefinition[] = [...scanned.values()].flat()
+    checkToolApps(found, await views.views())
     warnAboutDefinitions(logger, found, !nuxt.options.dev)
     // `nuxi dev`: the endpoint's URL once it listens, and what the console last said about it.
     let devUrl: string | undefined
@@ -175,6 +181,7 @@ export default defineNuxtModule<ModuleOptions>({
       // their warnings and the endpoint's new counts.
       getContents: async () => {
         scanned = await scanAll()
+        checkToolApps([...scanned.values()].flat(), await views.views())
         if (devUrl) devReport = reportRescan(logger, devUrl, devReport, scanned.get('') ?? [])
         if (nuxt.options.dev) await noticeNewEndpointFolders()
         return renderDefinitionsModule(scanned)
@@ -220,6 +227,8 @@ export default defineNuxtModule<ModuleOptions>({
 
     // One `server/mcp` folder per layer: files added, edited or removed there rebuild Nitro in dev.
     watchDefinitionsInDev(nuxt, VIRTUAL_DEFINITIONS, layers.map(layer => resolve(layer.serverDir, 'mcp')))
+    // A view rebuilds when a file in app/mcp/ or any source it imports changes.
+    watchDefinitionsInDev(nuxt, VIRTUAL_VIEWS, () => [...views.dirs, ...views.files()])
 
     if (options.devtools) setupMcpDevtools(nuxt)
 

@@ -21,6 +21,8 @@ export interface ScannedDefinition {
   refusedFormConstructs: string[]
   fallbackName: string
   layerIndex: number
+  /** The MCP App view a tool names with `app: '…'` (read statically). */
+  app?: string
 }
 
 const PATTERN = '**/*.{ts,js,mjs,mts}'
@@ -125,7 +127,8 @@ export async function scanDefinitions(layers: { serverDir: string, rootDir: stri
         const keys = readTopLevelKeys(source)
         const declared = keys.get('name')
         const name = typeof declared === 'string' && declared ? declared : fallbackName
-        const entry: ScannedDefinition = { kind, path, file: relative(layer.rootDir, path), name, fallbackName, layerIndex, hasDescription: keys.has('description'), refusedFormConstructs: findRefusedFormConstructs(source) }
+        const app = keys.get('app')
+        const entry: ScannedDefinition = { kind, path, file: relative(layer.rootDir, path), name, fallbackName, layerIndex, hasDescription: keys.has('description'), refusedFormConstructs: findRefusedFormConstructs(source), ...(kind === 'tools' && typeof app === 'string' && { app }) }
         const problems = kind === 'tools' ? headerProblems(source) : []
         if (problems.length > 0) {
           throw new Error(`[nuxt-mcp-elicitation] The tool "${name}" (${entry.file}): ${problems.join('; ')}. (SEP-2243: clients mirror such an argument into an Mcp-Param-<Name> header.)`)

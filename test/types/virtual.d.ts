@@ -13,3 +13,8 @@ declare module '#mcp-elicitation/otel' {
 declare module '#mcp-elicitation/tasks' {
   export const createTaskRuntime: typeof import('../../src/runtime/server/mcp/task-runtime').createTaskRuntime | undefined
 }
+
+declare module '#mcp-elicitation/views' {
+  const views: import('../../src/runtime/server/mcp/apps').McpView[]
+  export default views
+}

@@ -3,6 +3,7 @@ import { useNitroApp, useRuntimeConfig } from 'nitropack/runtime'
 import type { NitroApp, NitroRuntimeHooks } from 'nitropack/types'
 import type { McpAppHook } from './transport/door/app-hook'
 import definitions from '#mcp-elicitation/definitions'
+import views from '#mcp-elicitation/views'
 import { endpointKeys, route as defaultRoute } from '#mcp-elicitation/options'
 import { otel } from '#mcp-elicitation/otel'
 import { createTaskRuntime } from '#mcp-elicitation/tasks'
@@ -103,7 +104,7 @@ export function endpointConfigAt(route: string, appConfig: McpServerConfig): Mcp
 
 /** The definitions discovered for the endpoint at `route`. */
 function definitionsAt(route: string): McpDefinitions {
-  return definitions[endpointKeys[route] ?? ''] ?? { tools: [], resources: [], prompts: [] }
+  return { ...definitions[endpointKeys[route] ?? ''] ?? { tools: [], resources: [], prompts: [] }, views }
 }
 
 /**

@@ -14,6 +14,7 @@ import type { McpElicitation } from '../elicitation/use-elicitation'
 import type { McpGuarded } from './guards'
 import type { McpToolCache } from './tool-cache'
 import type { McpToolExecution } from './task-support'
+import type { McpToolApp } from './apps'
 import type { McpStandardSchema, StandardInput, StandardOutput } from '../common/standard-schema'
 
 type MaybePromise<T> = T | Promise<T>
@@ -109,6 +110,14 @@ export interface McpToolDefinition<I extends McpToolInput = McpZodShape, O exten
    * the handler goes on in the background and may wait for a person for hours. See the tasks guide.
    */
   execution?: McpToolExecution
+  /**
+   * The MCP App that shows this tool's result: the name of a view, `app/mcp/<name>.vue`
+   * (or `{ name, visibility }`). Listed as `_meta.ui.resourceUri`: hosts that render MCP Apps
+   * show the view with the call's arguments and result. A name with no view fails the build.
+   */
+  app?: McpToolApp
+  /** Extra `_meta` the tool is listed with (merged under what `app` sets). */
+  _meta?: Record<string, unknown>
   handler: (args: McpToolArguments<I>, context: McpHandlerContext) => MaybePromise<McpToolReturn<O>>
 }
 
@@ -154,6 +163,8 @@ export interface McpResourceDefinition extends McpGuarded {
   complete?: Record<string, McpCompleter>
   /** Cache hint for `resources/read` results (2026-07-28 `ttlMs`/`cacheScope`). Default: not cacheable. */
   cache?: { ttlMs: number, scope: CacheScope }
+  /** Extra `_meta` the resource is listed with. */
+  _meta?: Record<string, unknown>
   /** `variables` holds the template's values (empty for a fixed URI). */
   handler: (uri: URL, variables: Record<string, string | string[]>, context: McpHandlerContext) => MaybePromise<McpResourceReturn>
 }

@@ -1,6 +1,6 @@
 import { isCallToolResult, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server'
 import type { InputRequiredResult, Server, ServerContext } from '@modelcontextprotocol/server'
-import { findResource } from './registry'
+import { findResource } from './find-resource'
 import type { McpRegistry, RegisteredTool } from './registry'
 import type { ElicitationRun } from '../elicitation/run'
 import type { TaskCall } from './task-calls'

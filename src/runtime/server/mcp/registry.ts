@@ -11,6 +11,7 @@ import { headerParamsOf, type McpHeaderParam } from './header-params'
 import { planToolCache, type McpToolCache, type ToolCachePlan } from './tool-cache'
 import { isGuarded, type McpGuarded } from './guards'
 import { listedExecution, type McpToolExecution } from './task-support'
+import { appToolMeta, viewResources, type McpToolApp, type McpView } from './apps'
 
 type ResourceTemplate = ListResourceTemplatesResult['resourceTemplates'][number]
 
@@ -28,6 +29,8 @@ export interface ErasedTool extends McpGuarded {
   annotations?: Tool['annotations']
   cache?: McpToolCache
   execution?: McpToolExecution
+  app?: McpToolApp
+  _meta?: Record<string, unknown>
   handler(args: Record<string, unknown>, context: McpHandlerContext): unknown
 }
 export interface ErasedResource extends McpGuarded {
@@ -38,6 +41,7 @@ export interface ErasedResource extends McpGuarded {
   uri: string
   complete?: Record<string, McpCompleter>
   cache?: { ttlMs: number, scope: CacheScope }
+  _meta?: Record<string, unknown>
   handler(uri: URL, variables: Record<string, string | string[]>, context: McpHandlerContext): unknown
 }
 export interface ErasedPrompt extends McpGuarded {
@@ -63,6 +67,8 @@ export interface McpDefinitions {
   tools: DefinitionEntry<ErasedTool>[]
   resources: DefinitionEntry<ErasedResource>[]
   prompts: DefinitionEntry<ErasedPrompt>[]
+  /** The app's MCP App views (`app/mcp/*.vue`), served as `ui://` resources on every endpoint. */
+  views?: McpView[]
 }
 
 export interface RegisteredTool {
@@ -92,6 +98,8 @@ export interface McpRegistry {
   guarded: boolean
   /** Whether any tool may run as a task: only then are tasks advertised and served. */
   tasks: boolean
+  /** Whether the app has MCP App views: only then is the apps extension advertised. */
+  apps: boolean
 }
 
 function nameOf<D extends { name?: string }>(entry: DefinitionEntry<D>): string {
@@ -134,7 +142,7 @@ function toolOutput(outputSchema: McpToolOutput, where: string): { listed: NonNu
   return { listed: { ...toJsonSchemaObject(outputSchema, 'output'), type: 'object' }, check }
 }
 
-function buildTools(entries: DefinitionEntry<ErasedTool>[]) {
+function buildTools(entries: DefinitionEntry<ErasedTool>[], views: McpView[]) {
   const tools = new Map<string, RegisteredTool>()
   const list: Tool[] = []
   for (const [name, { file, definition }] of indexByName('tool', entries)) {
@@ -144,6 +152,7 @@ function buildTools(entries: DefinitionEntry<ErasedTool>[]) {
     const headerParams = headerParamsOf(input.listed, where)
     const output = outputSchema && toolOutput(outputSchema, where)
     const cache = definition.cache === undefined ? undefined : planToolCache(definition.cache, where)
+    const meta = definition.app === undefined ? definition._meta : { ...definition._meta, ...appToolMeta(definition.app, views, where) }
     tools.set(name, { name, file, definition, args: input.check, output: output?.check, headerParams, ...(cache && { cache }) })
     list.push({
       name,
@@ -153,6 +162,7 @@ function buildTools(entries: DefinitionEntry<ErasedTool>[]) {
       ...(output && { outputSchema: output.listed }),
       ...(annotations && { annotations }),
       ...(listedExecution(execution) && { execution: listedExecution(execution) }),
+      ...(meta && { _meta: meta }),
     })
   }
   return { tools, list }
@@ -164,8 +174,8 @@ function buildResources(entries: DefinitionEntry<ErasedResource>[]) {
   const list: Resource[] = []
   const templateList: ResourceTemplate[] = []
   for (const [name, { file, definition }] of indexByName('resource', entries)) {
-    const { uri, title, description, mimeType } = definition
-    const meta = { name, ...(title && { title }), ...(description && { description }), ...(mimeType && { mimeType }) }
+    const { uri, title, description, mimeType, _meta } = definition
+    const meta = { name, ...(title && { title }), ...(description && { description }), ...(mimeType && { mimeType }), ...(_meta && { _meta }) }
     if (UriTemplate.isTemplate(uri)) {
       templates.push({ name, file, definition, template: new UriTemplate(uri) })
       templateList.push({ ...meta, uriTemplate: uri })
@@ -204,8 +214,9 @@ function buildPrompts(entries: DefinitionEntry<ErasedPrompt>[]) {
  * ```
  */
 export function createMcpRegistry(input: McpDefinitions): McpRegistry {
-  const tools = buildTools(input.tools)
-  const resources = buildResources(input.resources)
+  const views = input.views ?? []
+  const tools = buildTools(input.tools, views)
+  const resources = buildResources([...input.resources, ...viewResources(views)])
   const prompts = buildPrompts(input.prompts)
   return {
     tools: tools.tools,
@@ -215,6 +226,7 @@ export function createMcpRegistry(input: McpDefinitions): McpRegistry {
     lists: { tools: tools.list, resources: resources.list, templates: resources.templateList, prompts: prompts.list },
     guarded: hasGuardedDefinitions(input),
     tasks: tools.list.some(tool => tool.execution && tool.execution.taskSupport !== 'forbidden'),
+    apps: views.length > 0,
   }
 }
 
@@ -229,23 +241,4 @@ export function createMcpRegistry(input: McpDefinitions): McpRegistry {
  */
 export function hasGuardedDefinitions(definitions: McpDefinitions): boolean {
   return [...definitions.tools, ...definitions.resources, ...definitions.prompts].some(entry => isGuarded(entry.definition))
-}
-
-/**
- * The resource `uri` names: a fixed resource, or the first template that matches it, with the
- * template's variables.
- *
- * @example
- * ```ts
- * const found = findResource(registry, 'users://42/profile') // { resource, variables: { id: '42' } }
- * ```
- */
-export function findResource(registry: McpRegistry, uri: string): { resource: RegisteredResource, variables: Record<string, string | string[]> } | undefined {
-  const fixed = registry.resources.get(uri)
-  if (fixed) return { resource: fixed, variables: {} }
-  for (const resource of registry.templates) {
-    const variables = resource.template?.match(uri)
-    if (variables) return { resource, variables }
-  }
-  return undefined
 }

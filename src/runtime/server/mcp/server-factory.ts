@@ -7,6 +7,7 @@ import { installSubscriptionHandlers } from './subscriptions'
 import { hiddenFrom } from './guards'
 import { getMcpScope } from '../common/context'
 import { TASKS_EXTENSION } from '../tasks/wire'
+import { APPS_EXTENSION } from './apps'
 
 /**
  * Whether the endpoint advertises `listChanged`: when the app opts in (`mcp.listChanged`), or when
@@ -21,14 +22,19 @@ export function advertisesListChanged(deps: Pick<HandlerDeps, 'registry' | 'conf
   return deps.registry.guarded || deps.config.listChanged === true
 }
 
+/** How 2025-11-25 advertises tasks: its `tasks` capability (tools/call, list, cancel). */
+const LEGACY_TASKS = { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } }
+
 /**
- * How each era advertises tasks: 2025-11-25's `tasks` capability (tools/call, list, cancel), or
- * 2026-07-28's extension, without which its clients never create one.
+ * The extensions the endpoint speaks: tasks on 2026-07-28 (without it its clients never create
+ * one; legacy has the capability above), and MCP Apps in both eras when the app has views.
  */
-function tasksCapability(era: McpEra) {
-  return era === 'legacy'
-    ? { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } }
-    : { extensions: { [TASKS_EXTENSION]: {} } }
+function extensionsCapability(deps: HandlerDeps, era: McpEra) {
+  const extensions = {
+    ...(deps.tasks && era === 'modern' && { [TASKS_EXTENSION]: {} }),
+    ...(deps.registry.apps && { [APPS_EXTENSION]: {} }),
+  }
+  return Object.keys(extensions).length > 0 ? { extensions } : {}
 }
 
 /**
@@ -48,7 +54,7 @@ export function createMcpServer(deps: HandlerDeps, era: McpEra): Server {
     {
       // Resource subscriptions (resources/subscribe) exist on legacy sessions only; 2026-07-28
       // clients hear list changes on subscriptions/listen, which the SDK serves from these.
-      capabilities: { tools: changes, resources: era === 'legacy' ? { subscribe: true, ...changes } : changes, prompts: changes, logging: {}, completions: {}, ...(deps.tasks && tasksCapability(era)) },
+      capabilities: { tools: changes, resources: era === 'legacy' ? { subscribe: true, ...changes } : changes, prompts: changes, logging: {}, completions: {}, ...(deps.tasks && era === 'legacy' && LEGACY_TASKS), ...extensionsCapability(deps, era) },
       ...(config.instructions && { instructions: config.instructions }),
       requestState: { verify: state => verifyRequestState(secret, config.name, state, deps.scope) },
       // Legacy elicitation is pushed and awaited in place; never re-enter handlers on legacy.

@@ -1,6 +1,6 @@
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server'
 import type { Server } from '@modelcontextprotocol/server'
-import { findResource } from './registry'
+import { findResource } from './find-resource'
 import type { McpRegistry } from './registry'
 import type { HiddenCheck } from './guards'
 import type { McpNotifyOptions } from './list-changes'

@@ -1,0 +1,110 @@
+import { readFile } from 'node:fs/promises'
+import { pathToFileURL } from 'node:url'
+import { addServerTemplate, addTypeTemplate, tryResolveModule, useLogger } from '@nuxt/kit'
+import type { Nuxt } from '@nuxt/schema'
+import { resolve } from 'pathe'
+import type { McpView } from '../runtime/server/mcp/apps'
+import { buildView } from './build-view'
+import type { BuiltView, ViewBuildContext, ViteBuild } from './build-view'
+import { scanViews } from './scan-views'
+import type { ScannedView, ViewLayer } from './scan-views'
+import { readViewDefinition } from './view-definition'
+import type { SfcCompiler } from './view-definition'
+
+/** The server module holding every built view (`McpView[]`). */
+export const VIRTUAL_VIEWS = '#mcp-elicitation/views'
+
+/** Where the module's runtime files are: the view runtime, and the server's `mcp/apps` (for types). */
+export interface ViewRuntimePaths { runtimeEntry: string, appsModule: string }
+
+/** A built view and the sources it was built from, with their contents when built. */
+interface CachedView { view: McpView, sources: Map<string, string> }
+
+/** Imports a package the way the app resolves it (the Vite and Vue that Nuxt itself runs). */
+async function importFromApp<T>(name: string, nuxt: Nuxt): Promise<T> {
+  const path = await tryResolveModule(name, nuxt.options.modulesDir)
+  if (!path) throw new Error(`[nuxt-mcp-elicitation] Building the MCP App views in app/mcp/ needs ${name}, which this app does not resolve. Install it (npm i -D ${name}).`)
+  return import(pathToFileURL(path).href) as Promise<T>
+}
+
+async function unchanged(cached: CachedView): Promise<boolean> {
+  for (const [file, content] of cached.sources) {
+    if (await readFile(file, 'utf8').catch(() => undefined) !== content) return false
+  }
+  return true
+}
+
+async function readSources(built: BuiltView, entry: string): Promise<Map<string, string>> {
+  const files = [...new Set([entry, ...built.files.filter(file => !file.includes('/node_modules/'))])]
+  return new Map(await Promise.all(files.map(async file => [file, await readFile(file, 'utf8').catch(() => '')] as const)))
+}
+
+/**
+ * Build-time setup of MCP App views (`app/mcp/*.vue` in the app and its layers): finds them,
+ * builds each into one HTML document with Vite (once per build; in `nuxi dev` again only when one
+ * of its source files changed, which the console tells), and serves them to the runtime as
+ * `#mcp-elicitation/views`. Returns the views found now, for the build-time checks of `app:`.
+ *
+ * @example
+ * ```ts
+ * const views = await setupMcpViews(nuxt, [{ rootDir: '/app', srcDir: '/app/app' }], { runtimeEntry, appsModule })
+ * ```
+ */
+export function setupMcpViews(nuxt: Nuxt, layers: ViewLayer[], paths: ViewRuntimePaths): { views: () => Promise<ScannedView[]>, dirs: string[], files: () => string[] } {
+  const logger = useLogger('nuxt-mcp-elicitation')
+  const { runtimeEntry, appsModule } = paths
+  const cache = new Map<string, CachedView>()
+  let context: Promise<{ build: ViewBuildContext, sfc: SfcCompiler }> | undefined
+  const loadContext = () => context ??= (async () => {
+    const vite = await importFromApp<{ build: ViteBuild }>('vite', nuxt)
+    const vue = await importFromApp<{ default: () => unknown }>('@vitejs/plugin-vue', nuxt)
+    const sfc = await importFromApp<SfcCompiler>('vue/compiler-sfc', nuxt)
+    const { alias } = nuxt.options
+    const build: ViewBuildContext = {
+      rootDir: nuxt.options.rootDir,
+      build: vite.build,
+      vuePlugin: vue.default,
+      runtimeEntry,
+      alias: Object.fromEntries(['~', '@', '~~', '@@'].flatMap(key => alias[key] ? [[key, alias[key]]] : [])),
+      minify: !nuxt.options.dev,
+    }
+    return { build, sfc }
+  })()
+
+  const buildAll = async (): Promise<McpView[]> => {
+    const scanned = await scanViews(layers)
+    if (scanned.length === 0) return []
+    const { build, sfc } = await loadContext()
+    return Promise.all(scanned.map(async (found) => {
+      const cached = cache.get(found.path)
+      if (cached && await unchanged(cached)) return cached.view
+      const started = Date.now()
+      const definition = readViewDefinition(sfc, await readFile(found.path, 'utf8'), found.file)
+      const built = await buildView(found, build)
+      const view: McpView = { name: found.name, file: found.file, ...definition, html: built.html }
+      // In `nuxi dev` a rebuild is news: say which view and how long it took.
+      if (cached) logger.info(`MCP App ui://${found.name} rebuilt from ${found.file} in ${Date.now() - started} ms.`)
+      cache.set(found.path, { view, sources: await readSources(built, found.path) })
+      return view
+    }))
+  }
+
+  addServerTemplate({
+    filename: VIRTUAL_VIEWS,
+    // The HTML goes in as base64: Nitro's bundler replaces \`typeof window\`, \`process.env.…\` and
+    // the like as text, inside string literals too, which broke the inlined script of a view.
+    getContents: async () => {
+      const views = (await buildAll()).map(({ html, ...view }) => ({ ...view, html: Buffer.from(html).toString('base64') }))
+      return `import { decodeViews } from ${JSON.stringify(appsModule)}\nexport default decodeViews(${JSON.stringify(views)})\n`
+    },
+  })
+  addTypeTemplate({ filename: 'types/mcp-elicitation-views.d.ts', getContents: () => `declare module '${VIRTUAL_VIEWS}' {\n  const views: import('${appsModule}').McpView[]\n  export default views\n}\n` }, { nitro: true })
+  // `useMcpApp` and `defineMcpApp` are auto-imported in views: declared globally for vue-tsc and editors.
+  addTypeTemplate({ filename: 'types/mcp-elicitation-app.d.ts', getContents: () => `export {}\ndeclare global {\n  const useMcpApp: typeof import('${runtimeEntry}').useMcpApp\n  const defineMcpApp: typeof import('${runtimeEntry}').defineMcpApp\n}\n` })
+
+  return {
+    views: () => scanViews(layers),
+    dirs: layers.map(layer => resolve(layer.srcDir, 'mcp')),
+    files: () => [...cache.values()].flatMap(cached => [...cached.sources.keys()]),
+  }
+}

@@ -1,0 +1,86 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import * as sfc from 'vue/compiler-sfc'
+import { describe, expect, it } from 'vitest'
+import { readViewDefinition } from '../../src/apps/view-definition'
+import { checkToolApps, scanViews } from '../../src/apps/scan-views'
+import { addViewAutoImports } from '../../src/apps/build-view'
+import { appToolMeta, decodeViews } from '../../src/runtime/server/mcp/apps'
+
+const read = (script: string) => readViewDefinition(sfc, `<script setup lang="ts">\n${script}\n</script>\n<template><p /></template>`, 'app/mcp/chart.vue')
+
+describe('defineMcpApp({ … }), read at build time', () => {
+  it('reads title, description and the _meta.ui keys as plain data', () => {
+    expect(read(`defineMcpApp({ title: 'Chart', description: \`The week\`, prefersBorder: true, domain: 'x.example', csp: { connectDomains: ['https://a.example'] } as const, permissions: { camera: {} } })`)).toEqual({
+      title: 'Chart',
+      description: 'The week',
+      ui: { prefersBorder: true, domain: 'x.example', csp: { connectDomains: ['https://a.example'] }, permissions: { camera: {} } },
+    })
+  })
+
+  it('is an app without metadata when the view does not call it', () => {
+    expect(read('const x = 1')).toEqual({ ui: {} })
+  })
+
+  it('refuses what is not plain data, naming the file and the key', () => {
+    expect(() => read('const domains = ["https://a.example"]\ndefineMcpApp({ csp: { connectDomains: domains } })')).toThrow(/app\/mcp\/chart\.vue: defineMcpApp\(\{ csp\.connectDomains: … \}\) is not plain data \(Identifier\)/)
+    expect(() => read('defineMcpApp({ ...base })')).toThrow(/spread, method or computed key/)
+  })
+
+  it('refuses a key it does not know, and says where the tool goes', () => {
+    expect(() => read('defineMcpApp({ handler: 1 })')).toThrow(/defineMcpApp\(\{ handler \}\) is not a key it knows[^]*server\/mcp\/tools\/ with `app: '<view name>'`/)
+  })
+
+  it('checks _meta.ui with ext-apps\' own schema', () => {
+    expect(() => read('defineMcpApp({ prefersBorder: "yes" })')).toThrow(/defineMcpApp\(\{ prefersBorder \}\) is not what MCP Apps allow/)
+    expect(() => read('defineMcpApp({ title: 3 })')).toThrow(/defineMcpApp\(\{ title \}\) must be a string/)
+  })
+})
+
+describe('finding views and the tools that name them', () => {
+  function layer(files: Record<string, string>) {
+    const rootDir = mkdtempSync(join(tmpdir(), 'mcp-views-'))
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(join(rootDir, path, '..'), { recursive: true })
+      writeFileSync(join(rootDir, path), text)
+    }
+    return { rootDir, srcDir: join(rootDir, 'app') }
+  }
+
+  it('takes app/mcp/*.vue (not subfolders), the app winning over a layer', async () => {
+    const app = layer({ 'app/mcp/chart.vue': '<template>app</template>', 'app/mcp/parts/Axis.vue': '<template />' })
+    const base = layer({ 'app/mcp/chart.vue': '<template>layer</template>', 'app/mcp/map.vue': '<template />' })
+    const views = await scanViews([app, base])
+    expect(views.map(view => [view.name, view.path.startsWith(view.name === 'map' ? base.rootDir : app.rootDir)])).toEqual([['chart', true], ['map', true]])
+    expect(views[0]?.file).toBe('app/mcp/chart.vue')
+  })
+
+  it('refuses a file name that cannot be one segment of a ui:// URI', async () => {
+    await expect(scanViews([layer({ 'app/mcp/my chart.vue': '<template />' })])).rejects.toThrow(/"my chart" cannot name an MCP App/)
+  })
+
+  it('names every tool whose view is missing, and the views there are', () => {
+    const views = [{ name: 'table', path: '/a/app/mcp/table.vue', file: 'app/mcp/table.vue' }]
+    expect(() => checkToolApps([{ kind: 'tools', name: 'a', file: 'server/mcp/tools/a.ts', app: 'table' }], views)).not.toThrow()
+    expect(() => checkToolApps([{ kind: 'tools', name: 'b', file: 'server/mcp/tools/b.ts', app: 'chart' }], views)).toThrow('the tool "b" (server/mcp/tools/b.ts) names "chart". Views are app/mcp/<name>.vue (here: "table")')
+    // The runtime registry says the same for an `app` the build could not read (computed).
+    expect(() => appToolMeta({ name: 'chart' }, [], 'The tool "b" (server/mcp/tools/b.ts)')).toThrow(/The tool "b" \(server\/mcp\/tools\/b\.ts\) shows the MCP App "chart", but there is no app\/mcp\/chart\.vue \(views: none\)/)
+  })
+})
+
+describe('a view\'s source and its HTML', () => {
+  it('auto-imports useMcpApp and defineMcpApp only where used and not imported', () => {
+    const used = addViewAutoImports('<script setup lang="ts">\nconst { data } = useMcpApp()\n</script>', '/rt/apps/index')
+    expect(used).toBe('<script setup lang="ts">\nimport { useMcpApp } from "/rt/apps/index"\n\nconst { data } = useMcpApp()\n</script>')
+    const imported = '<script setup>\nimport { useMcpApp } from "x"\nuseMcpApp()\n</script>'
+    expect(addViewAutoImports(imported, '/rt')).toBe(imported)
+    expect(addViewAutoImports('<template><p /></template>', '/rt')).toBe('<template><p /></template>')
+  })
+
+  it('decodes the base64 the build wrote, UTF-8 included', () => {
+    const html = '<!doctype html><p>Grüße, 世界 — typeof window</p>'
+    const [view] = decodeViews([{ name: 'v', file: 'app/mcp/v.vue', ui: {}, html: Buffer.from(html).toString('base64') }])
+    expect(view?.html).toBe(html)
+  })
+})
