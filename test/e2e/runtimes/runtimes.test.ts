@@ -227,6 +227,21 @@ describe('a port another process took first', () => {
   }
 })
 
+describe('an MCP App view on Cloudflare Workers (workerd, unenv polyfills)', () => {
+  it('lists the tool with its view and serves the view\'s HTML, decoded intact', async () => {
+    const url = appOf('workers-poly').url
+    const tools = await postModern(url, 'tools/list', {})
+    const tool = (tools.message.result?.tools as { name: string, _meta?: Record<string, unknown> }[]).find(entry => entry.name === 'show-card')
+    expect(tool?._meta).toEqual({ 'ui': { resourceUri: 'ui://card' }, 'ui/resourceUri': 'ui://card' })
+    const read = await postModern(url, 'resources/read', { uri: 'ui://card' })
+    const [content] = read.message.result?.contents as { mimeType: string, text: string, _meta?: unknown }[]
+    expect(content).toMatchObject({ mimeType: 'text/html;profile=mcp-app', _meta: { ui: { prefersBorder: true } } })
+    // Non-ASCII text and the bundle's `typeof window` checks survive the trip through the Worker.
+    expect(content?.text).toContain('Grüße from workerd')
+    expect(content?.text).toContain('typeof window')
+  })
+})
+
 // The module's share of a Worker: the runtime-workers fixture (the module, six tools, one of them
 // a raw JSON Schema, two task-capable) against the same app without them. Measured today (Nitro
 // 2.13, SDK 2.4.0): 304.1 kB against 158.7 kB, a share of 145.4 kB (143.6 kB before tasks: the
