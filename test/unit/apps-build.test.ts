@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest'
 import { readViewDefinition } from '../../src/apps/view-definition'
 import { checkToolApps, scanViews } from '../../src/apps/scan-views'
 import { addViewAutoImports } from '../../src/apps/build-view'
-import { appToolMeta, decodeViews } from '../../src/runtime/server/mcp/apps'
+import { appToolMeta, decodeViews, formAppResolver, rendersAppElicitation } from '../../src/runtime/server/mcp/apps'
+import { McpElicitationError } from '../../src/runtime/server/elicitation/error'
 
 const read = (script: string) => readViewDefinition(sfc, `<script setup lang="ts">\n${script}\n</script>\n<template><p /></template>`, 'app/mcp/chart.vue')
 
@@ -82,5 +83,39 @@ describe('a view\'s source and its HTML', () => {
     const html = '<!doctype html><p>Grüße, 世界 — typeof window</p>'
     const [view] = decodeViews([{ name: 'v', file: 'app/mcp/v.vue', ui: {}, html: Buffer.from(html).toString('base64') }])
     expect(view?.html).toBe(html)
+  })
+})
+
+describe('app-rendered elicitation: who gets the view', () => {
+  const UI = 'io.modelcontextprotocol/ui'
+  const MIME = 'text/html;profile=mcp-app'
+
+  it('needs form elicitation, the extension with elicitation, and the MCP App mime type', () => {
+    expect(rendersAppElicitation({ elicitation: { form: {} }, extensions: { [UI]: { mimeTypes: [MIME], elicitation: {} } } })).toBe(true)
+    expect(rendersAppElicitation({ elicitation: { url: {} }, extensions: { [UI]: { mimeTypes: [MIME], elicitation: {} } } })).toBe(false)
+    expect(rendersAppElicitation({ elicitation: { form: {} }, extensions: { [UI]: { mimeTypes: [MIME] } } })).toBe(false)
+    expect(rendersAppElicitation({ elicitation: { form: {} }, extensions: { [UI]: { mimeTypes: ['text/html'], elicitation: {} } } })).toBe(false)
+    expect(rendersAppElicitation({ elicitation: { form: {} } })).toBe(false)
+    expect(rendersAppElicitation(undefined)).toBe(false)
+  })
+
+  it('resolves a view to its URI for such a client, to the plain form for others, and refuses a missing view for both', () => {
+    const views = new Set(['date-range'])
+    const renders = formAppResolver(views, { elicitation: { form: {} }, extensions: { [UI]: { mimeTypes: [MIME], elicitation: {} } } })
+    const plain = formAppResolver(views, { elicitation: { form: {} } })
+    expect(renders('date-range')).toBe('ui://date-range')
+    expect(plain('date-range')).toBeUndefined()
+    for (const resolve of [renders, plain]) {
+      let caught: unknown
+      try {
+        resolve('nope')
+      }
+      catch (error) {
+        caught = error
+      }
+      expect(caught).toBeInstanceOf(McpElicitationError)
+      expect((caught as McpElicitationError).code).toBe('unknown-app')
+      expect((caught as McpElicitationError).message).toContain('(views: "date-range")')
+    }
   })
 })

@@ -3,9 +3,12 @@ import type { ComputedRef, Ref, ShallowRef } from 'vue'
 import { App, applyDocumentTheme, applyHostFonts, applyHostStyleVariables } from '@modelcontextprotocol/ext-apps'
 import type { McpUiHostContext, McpUiMessageRequest, McpUiUpdateModelContextRequest } from '@modelcontextprotocol/ext-apps'
 import type { CallToolResult } from '@modelcontextprotocol/client'
+import type { McpUiAppCapabilities } from '@modelcontextprotocol/ext-apps'
+import { answerQuestionsIn } from './app-question'
+import type { McpAppQuestionState } from './app-question'
 
 /** What `useMcpApp()` gives a view: the host's state as refs, and what the view may ask of the host. */
-export interface McpAppContext {
+export interface McpAppContext extends McpAppQuestionState {
   /** ext-apps' `App`, for what this layer does not wrap. Kept out of Vue's reactivity (see below). */
   app: App
   /** True once the host answered `ui/initialize`. */
@@ -54,7 +57,10 @@ function refused(what: string, result: { isError?: boolean }): void {
  */
 export function connectMcpApp(info: { name: string, version: string }): McpAppContext {
   if (current) return current
-  const app = markRaw(new App(info, {}, { autoResize: true }))
+  // `elicitation` is SEP-3118's app capability (a draft, not yet in ext-apps' types): the host
+  // sends this view the forms it should render only when the view declares it.
+  const capabilities: McpUiAppCapabilities & { elicitation: Record<string, never> } = { elicitation: {} }
+  const app = markRaw(new App(info, capabilities, { autoResize: true }))
   const connected = ref(false)
   const toolInput = shallowRef<Record<string, unknown>>()
   const toolResult = shallowRef<CallToolResult>()
@@ -75,6 +81,7 @@ export function connectMcpApp(info: { name: string, version: string }): McpAppCo
   }
   const context: McpAppContext = {
     app,
+    ...answerQuestionsIn(app),
     connected: readonly(connected),
     toolInput,
     toolResult,

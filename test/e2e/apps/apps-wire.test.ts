@@ -46,7 +46,7 @@ afterAll(async () => {
 describe('MCP Apps on a 2025-11-25 session (v1 SDK client)', () => {
   it('advertises the extension in initialize', () => {
     const capabilities = legacy.getServerCapabilities()
-    expect(capabilities?.extensions).toEqual({ [EXTENSION]: {} })
+    expect(capabilities?.extensions).toEqual({ [EXTENSION]: { elicitation: {} } })
     expectValid('2025-11-25', 'ServerCapabilities', capabilities)
   })
 
@@ -98,14 +98,14 @@ describe('MCP Apps on 2026-07-28 (stateless)', () => {
   it('advertises the extension in server/discover', async () => {
     const { message } = await postModern(fixture.url, 'server/discover', {})
     expectValid('2026-07-28', 'DiscoverResult', message.result)
-    expect((message.result?.capabilities as Record<string, unknown>).extensions).toEqual({ [EXTENSION]: {} })
+    expect((message.result?.capabilities as Record<string, unknown>).extensions).toEqual({ [EXTENSION]: { elicitation: {} } })
   })
 
   it('lists and reads the views, and lists the tools with their _meta.ui', async () => {
     const listed = await postModern(fixture.url, 'resources/list', {})
     expectValid('2026-07-28', 'ListResourcesResult', listed.message.result)
     const resources = listed.message.result?.resources as { uri: string, mimeType?: string }[]
-    expect(resources.filter(resource => resource.mimeType === MIME).map(resource => resource.uri).sort()).toEqual(['ui://bordered', 'ui://greeting'])
+    expect(resources.filter(resource => resource.mimeType === MIME).map(resource => resource.uri).sort()).toEqual(['ui://bordered', 'ui://date-range', 'ui://greeting'])
     const read = await postModern(fixture.url, 'resources/read', { uri: 'ui://greeting' })
     expectValid('2026-07-28', 'ReadResourceResult', read.message.result)
     expect((read.message.result?.contents as { mimeType: string, text: string }[])[0]).toMatchObject({ mimeType: MIME, text: expect.stringContaining('Count a visit') })

@@ -44,6 +44,12 @@ export interface FormOptions<S extends FormShape> extends AskOptions {
   allowSensitive?: boolean
   /** Returned instead of asking when the client cannot show forms (instead of an `'unsupported'` error). */
   fallback?: FormResult<S>
+  /**
+   * Experimental (SEP-3118, a draft): an MCP App view (`app/mcp/<name>.vue`) that renders this
+   * form in hosts that support app-rendered elicitation; every other client gets the plain form.
+   * The answer is validated against `schema` and typed the same way either way.
+   */
+  app?: string
 }
 
 /** Options of `url()`. */
@@ -108,6 +114,12 @@ function interpretForm<S extends FormShape>(shape: S, response: unknown): Verdic
   return parsed.ok ? { ok: true, result: { action: 'accept', content: parsed.value } } : { ok: false, issues: parsed.issues }
 }
 
+/** The view that renders a form for this client, or `undefined` for the plain form. */
+function formAppUri(run: ElicitationRun, name: string): string | undefined {
+  if (!run.formApp) throw new McpElicitationError('unknown-app', `form({ app: "${name}" }) names an MCP App view, but this app has none. Add app/mcp/${name}.vue, or leave \`app\` out for the plain form.`)
+  return run.formApp(name)
+}
+
 /** `form()`: a flat Zod shape becomes a spec-exact form; the answer comes back validated and typed. */
 export async function askForm<S extends FormShape>(run: ElicitationRun, options: FormOptions<S>): Promise<FormResult<S>> {
   const key = nextKey(run, options.key)
@@ -117,7 +129,8 @@ export async function askForm<S extends FormShape>(run: ElicitationRun, options:
   // A legacy session on an older revision gets the form as that revision can show it.
   const requestedSchema = formSchemaForRevision(toFormSchema(shape, { allowSensitive: options.allowSensitive }), run.protocolVersion)
   if (options.fallback && !supportsMode(run, 'form')) return options.fallback
-  const question = formQuestion(options.message, requestedSchema, response => interpretForm(shape, response), formAnswerError)
+  const resourceUri = options.app === undefined ? undefined : formAppUri(run, options.app)
+  const question = formQuestion(options.message, requestedSchema, response => interpretForm(shape, response), formAnswerError, resourceUri)
   return ask(run, key, 'form', question, { timeout: options.timeout, signal: options.signal })
 }
 

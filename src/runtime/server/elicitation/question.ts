@@ -49,18 +49,23 @@ export function stayedInvalid(question: Question<unknown>, attempts: number, iss
   return new McpElicitationError('invalid-response', detail ? `${what}. ${detail.message}` : `${what}: ${issues.join('; ')}.`, { issues, field: detail?.field })
 }
 
-/** A form question (`elicitation/create`, form mode). */
-export function formQuestion<R>(message: string, requestedSchema: ElicitRequestFormParams['requestedSchema'], interpret: (response: unknown) => Verdict<R>, invalid: (issues: string[]) => McpElicitationError): Question<R> {
+/**
+ * A form question (`elicitation/create`, form mode). `resourceUri` attaches an MCP App that renders
+ * it (SEP-3118: `_meta.ui.resourceUri`), kept when the question is asked again.
+ */
+export function formQuestion<R>(message: string, requestedSchema: ElicitRequestFormParams['requestedSchema'], interpret: (response: unknown) => Verdict<R>, invalid: (issues: string[]) => McpElicitationError, resourceUri?: string): Question<R> {
+  const meta = resourceUri === undefined ? {} : { _meta: { ui: { resourceUri } } }
+  const params = (text: string) => ({ message: text, requestedSchema, ...meta })
   return {
     invalid,
     kind: 'elicit',
     method: 'elicitation/create',
-    params: { message, requestedSchema },
-    request: inputRequired.elicit({ message, requestedSchema }),
+    params: params(message),
+    request: inputRequired.elicit(params(message)),
     message,
     reask: (problems) => {
       const corrected = `${message}\n\nPlease correct your answer: ${problems}.`
-      return { params: { message: corrected, requestedSchema }, request: inputRequired.elicit({ message: corrected, requestedSchema }) }
+      return { params: params(corrected), request: inputRequired.elicit(params(corrected)) }
     },
     interpret,
   }

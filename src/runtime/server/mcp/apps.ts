@@ -1,6 +1,7 @@
-import { EXTENSION_ID, RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server'
+import { EXTENSION_ID, RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY, getUiCapability } from '@modelcontextprotocol/ext-apps/server'
 import type { McpUiResourceMeta, McpUiToolMeta } from '@modelcontextprotocol/ext-apps'
-import type { ReadResourceResult } from '@modelcontextprotocol/server'
+import type { ClientCapabilities, ReadResourceResult } from '@modelcontextprotocol/server'
+import { McpElicitationError } from '../elicitation/error'
 
 /** One MCP App view, as the build made it (`#mcp-elicitation/views`): `app/mcp/<name>.vue` as one HTML document. */
 export interface McpView {
@@ -18,6 +19,12 @@ export interface McpView {
 export type McpToolApp = string | { name: string, visibility?: McpUiToolMeta['visibility'] }
 
 export { EXTENSION_ID as APPS_EXTENSION }
+
+/**
+ * What the endpoint advertises under the extension when it has views: app-rendered elicitation
+ * (SEP-3118, draft) with it, since a form carries a view only when its handler names one.
+ */
+export const APPS_CAPABILITY = { elicitation: {} }
 
 /** A view as a resource definition file would give it (the registry takes it as one). */
 export interface ViewResource {
@@ -95,4 +102,42 @@ export function appToolMeta(app: McpToolApp, views: McpView[], where: string): R
   }
   const resourceUri = viewUri(name)
   return { ui: { resourceUri, ...(visibility && { visibility }) }, [RESOURCE_URI_META_KEY]: resourceUri }
+}
+
+/**
+ * Whether a client renders app-rendered elicitations (SEP-3118): it declared form elicitation,
+ * and the apps extension with `elicitation: {}` and the MCP App mime type among its `mimeTypes`.
+ *
+ * @example
+ * ```ts
+ * rendersAppElicitation({ elicitation: { form: {} }, extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'], elicitation: {} } } }) // true
+ * ```
+ */
+export function rendersAppElicitation(capabilities: ClientCapabilities | undefined): boolean {
+  const ui: unknown = getUiCapability(capabilities)
+  if (!capabilities?.elicitation?.form || typeof ui !== 'object' || ui === null) return false
+  const { mimeTypes, elicitation } = ui as { mimeTypes?: unknown, elicitation?: unknown }
+  return Array.isArray(mimeTypes) && mimeTypes.includes(RESOURCE_MIME_TYPE) && typeof elicitation === 'object' && elicitation !== null
+}
+
+/**
+ * The run's `formApp`: a view name → its `ui://` URI when this client renders app-rendered
+ * elicitations, `undefined` when it gets the plain form; a name with no view is an
+ * `'unknown-app'` error in either case (a mistake shows on every client, not only some).
+ *
+ * @example
+ * ```ts
+ * const formApp = formAppResolver(new Set(['date-range']), capabilities)
+ * formApp('date-range') // 'ui://date-range', or undefined for a client without app elicitation
+ * ```
+ */
+export function formAppResolver(views: ReadonlySet<string>, capabilities: ClientCapabilities | undefined): (name: string) => string | undefined {
+  const renders = rendersAppElicitation(capabilities)
+  return (name) => {
+    if (!views.has(name)) {
+      const known = [...views].map(view => `"${view}"`).join(', ')
+      throw new McpElicitationError('unknown-app', `form({ app: "${name}" }) names an MCP App view that does not exist (views: ${known}). Add app/mcp/${name}.vue, or fix \`app\`.`)
+    }
+    return renders ? viewUri(name) : undefined
+  }
 }

@@ -9,6 +9,8 @@ import type { ElicitationRun } from '../elicitation/run'
 import { elicitationOf } from '../elicitation/use-elicitation'
 import type { McpElicitation } from '../elicitation/use-elicitation'
 import type { ModernFlowState } from '../elicitation/state'
+import { formAppResolver } from './apps'
+import type { McpRegistry } from './registry'
 
 function scopeOrThrow(known: McpRequestScope | undefined) {
   const scope = known ?? getMcpScope()
@@ -25,15 +27,19 @@ export interface RunDeps {
    * explicitly, so it does not depend on the request context following every `await`.
    */
   scope?: McpRequestScope
+  /** The app's MCP App views, for `form({ app })`. */
+  registry?: Pick<McpRegistry, 'views'>
 }
 
 /** The elicitation run of one handler execution: era, capabilities, modern state. */
 export function createRun(server: Server, ctx: ServerContext, deps: RunDeps, call?: ElicitationRun['call']): ElicitationRun {
   const scope = scopeOrThrow(deps.scope)
-  const base = { scope, ctx, config: deps.config, store: deps.store, calls: 0, ...(call && { call }) }
   // Legacy: what the session declared at initialize. Modern: the SDK backfills this per request
   // from the request's own envelope (capabilities are never inferred across requests).
   const capabilities: ClientCapabilities | undefined = server.getClientCapabilities()
+  const views = deps.registry?.views
+  const formApp = views && views.size > 0 ? formAppResolver(views, capabilities) : undefined
+  const base = { scope, ctx, config: deps.config, store: deps.store, calls: 0, ...(call && { call }), ...(formApp && { formApp }) }
   // The revision a legacy session negotiated at initialize (the SDK keeps it per session).
   if (scope.era === 'legacy') return { ...base, server, capabilities, protocolVersion: server.getNegotiatedProtocolVersion() }
   const state = ctx.mcpReq.requestState<ModernFlowState>()

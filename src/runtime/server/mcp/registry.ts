@@ -98,8 +98,8 @@ export interface McpRegistry {
   guarded: boolean
   /** Whether any tool may run as a task: only then are tasks advertised and served. */
   tasks: boolean
-  /** Whether the app has MCP App views: only then is the apps extension advertised. */
-  apps: boolean
+  /** The names of the app's MCP App views: only when there are any is the apps extension advertised. */
+  views: ReadonlySet<string>
 }
 
 function nameOf<D extends { name?: string }>(entry: DefinitionEntry<D>): string {
@@ -226,7 +226,7 @@ export function createMcpRegistry(input: McpDefinitions): McpRegistry {
     lists: { tools: tools.list, resources: resources.list, templates: resources.templateList, prompts: prompts.list },
     guarded: hasGuardedDefinitions(input),
     tasks: tools.list.some(tool => tool.execution && tool.execution.taskSupport !== 'forbidden'),
-    apps: views.length > 0,
+    views: new Set(views.map(view => view.name)),
   }
 }
 

@@ -7,7 +7,7 @@ import { installSubscriptionHandlers } from './subscriptions'
 import { hiddenFrom } from './guards'
 import { getMcpScope } from '../common/context'
 import { TASKS_EXTENSION } from '../tasks/wire'
-import { APPS_EXTENSION } from './apps'
+import { APPS_CAPABILITY, APPS_EXTENSION } from './apps'
 
 /**
  * Whether the endpoint advertises `listChanged`: when the app opts in (`mcp.listChanged`), or when
@@ -32,7 +32,7 @@ const LEGACY_TASKS = { tasks: { list: {}, cancel: {}, requests: { tools: { call:
 function extensionsCapability(deps: HandlerDeps, era: McpEra) {
   const extensions = {
     ...(deps.tasks && era === 'modern' && { [TASKS_EXTENSION]: {} }),
-    ...(deps.registry.apps && { [APPS_EXTENSION]: {} }),
+    ...(deps.registry.views.size > 0 && { [APPS_EXTENSION]: APPS_CAPABILITY }),
   }
   return Object.keys(extensions).length > 0 ? { extensions } : {}
 }

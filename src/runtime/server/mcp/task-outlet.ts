@@ -3,6 +3,7 @@ import type { TaskOutlet } from '../tasks/outlet'
 import type { TaskRunner } from '../tasks/runner'
 import type { TaskRecord } from '../tasks/record'
 import { legacyTask, RELATED_TASK } from '../tasks/wire'
+import { isRecord } from '../common/is-record'
 
 /** The `tasks/result` requests open right now, by task id: a legacy task's question rides the newest. */
 const openResults = new Map<string, ServerContext[]>()
@@ -78,7 +79,7 @@ function remainingLife(record: TaskRecord): number {
 export function legacyOutlet(server: Server, runner: TaskRunner): TaskOutlet {
   return {
     ask: async (record, question, signal) => {
-      const params = { ...question.push.params, _meta: { [RELATED_TASK]: { taskId: record.id } } }
+      const params = { ...question.push.params, _meta: { ...(isRecord(question.push.params._meta) && question.push.params._meta), [RELATED_TASK]: { taskId: record.id } } }
       // A client that has not read the tools/call answer yet cannot tell which call the question belongs to.
       await runner.seen.when(record.id, signal)
       // A client that reads `input_required` opens tasks/result right after (the v1 SDK does), at
