@@ -143,7 +143,7 @@ export default defineNuxtModule<ModuleOptions>({
     }))
     layers[0] = { rootDir: nuxt.options.rootDir, serverDir: nuxt.options.serverDir, srcDir: nuxt.options.srcDir }
     // MCP App views (app/mcp/*.vue), built into HTML documents; a tool's `app:` must name one.
-    const views = setupMcpViews(nuxt, layers, { runtimeEntry: resolver.resolve('./runtime/apps/index'), appsModule: resolver.resolve('./runtime/server/mcp/apps') })
+    const views = setupMcpViews(nuxt, layers, { runtimeEntry: resolver.resolve('./runtime/apps/index'), appsModule: resolver.resolve('./runtime/server/mcp/apps'), viewToolsModule: resolver.resolve('./runtime/server/mcp/view-tools') })
 
     // The default endpoint (server/mcp/{tools,resources,prompts} at mcp.route), then one per
     // server/mcp/<key>/ folder or mcp.endpoints key.

@@ -1,5 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import type { ScannedView } from './scan-views'
+import type { SfcCompiler } from './ast'
+import { browserSourceOf } from './view-tool'
 
 /** The slice of Vite's `build()` this file uses (resolved from the app: the Vite Nuxt runs). */
 export type ViteBuild = (config: Record<string, unknown>) => Promise<unknown>
@@ -16,6 +18,8 @@ export interface ViewBuildContext {
   alias: Record<string, string>
   /** Whether to minify (production builds). */
   minify: boolean
+  /** Vue's SFC compiler, to take a tool the view declares out of its browser bundle. */
+  sfc: SfcCompiler
 }
 
 /** One built view: a self-contained HTML document and the files it was built from. */
@@ -81,7 +85,12 @@ export async function buildView(view: ScannedView, context: ViewBuildContext): P
         resolveId: (id: string) => id === ENTRY_ID ? `\0${ENTRY_ID}` : undefined,
         load: async (id: string) => {
           if (id === `\0${ENTRY_ID}`) return entry
-          if (id.endsWith('.vue') && !id.includes('node_modules')) return addViewAutoImports(await readFile(id, 'utf8'), context.runtimeEntry)
+          if (id.endsWith('.vue') && !id.includes('node_modules')) {
+            const source = await readFile(id, 'utf8')
+            // The view itself may declare a tool (@nuxtjs/mcp-toolkit's way): its handler stays on the server.
+            const browser = id === view.path ? browserSourceOf(context.sfc, source, view.file, view.path) : source
+            return addViewAutoImports(browser, context.runtimeEntry)
+          }
           return undefined
         },
       },

@@ -1,30 +1,43 @@
-import { readFile } from 'node:fs/promises'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { pathToFileURL } from 'node:url'
 import { addServerTemplate, addTypeTemplate, tryResolveModule, useLogger } from '@nuxt/kit'
 import type { Nuxt } from '@nuxt/schema'
-import { resolve } from 'pathe'
+import { dirname, resolve } from 'pathe'
 import type { McpView } from '../runtime/server/mcp/apps'
 import { buildView } from './build-view'
 import type { BuiltView, ViewBuildContext, ViteBuild } from './build-view'
 import { scanViews } from './scan-views'
 import type { ScannedView, ViewLayer } from './scan-views'
 import { readViewDefinition } from './view-definition'
+import type { ViewTool } from './view-tool'
 import type { SfcCompiler } from './view-definition'
 
 /** The server module holding every built view (`McpView[]`). */
 export const VIRTUAL_VIEWS = '#mcp-elicitation/views'
 
-/** Where the module's runtime files are: the view runtime, and the server's `mcp/apps` (for types). */
-export interface ViewRuntimePaths { runtimeEntry: string, appsModule: string }
+/** Where the module's runtime files are: the view runtime, the server's `mcp/apps`, and what wraps a view's own tool. */
+export interface ViewRuntimePaths { runtimeEntry: string, appsModule: string, viewToolsModule: string }
 
-/** A built view and the sources it was built from, with their contents when built. */
-interface CachedView { view: McpView, sources: Map<string, string> }
+/** A built view and the sources it was built from, with their contents when built; the module of the tool it declares. */
+interface CachedView { view: McpView, sources: Map<string, string>, toolModule?: string }
 
 /** Imports a package the way the app resolves it (the Vite and Vue that Nuxt itself runs). */
 async function importFromApp<T>(name: string, nuxt: Nuxt): Promise<T> {
   const path = await tryResolveModule(name, nuxt.options.modulesDir)
   if (!path) throw new Error(`[nuxt-mcp-elicitation] Building the MCP App views in app/mcp/ needs ${name}, which this app does not resolve. Install it (npm i -D ${name}).`)
   return import(pathToFileURL(path).href) as Promise<T>
+}
+
+/**
+ * Writes the server module of a tool a view declares: the view's imports the tool uses, then
+ * `defineMcpViewTool(name, { … })` around the definition as written. A real `.ts` file in the
+ * build folder, so Nitro compiles its TypeScript like any server file.
+ */
+async function writeViewToolModule(buildDir: string, name: string, tool: ViewTool, viewToolsModule: string): Promise<string> {
+  const path = resolve(buildDir, 'mcp-elicitation/view-tools', `${name}.ts`)
+  await mkdir(dirname(path), { recursive: true })
+  await writeFile(path, [`import { defineMcpViewTool } from ${JSON.stringify(viewToolsModule)}`, ...tool.imports, '', `export default defineMcpViewTool(${JSON.stringify(name)}, ${tool.source})`, ''].join('\n'))
+  return path
 }
 
 async function unchanged(cached: CachedView): Promise<boolean> {
@@ -67,25 +80,29 @@ export function setupMcpViews(nuxt: Nuxt, layers: ViewLayer[], paths: ViewRuntim
       runtimeEntry,
       alias: Object.fromEntries(['~', '@', '~~', '@@'].flatMap(key => alias[key] ? [[key, alias[key]]] : [])),
       minify: !nuxt.options.dev,
+      sfc,
     }
     return { build, sfc }
   })()
 
-  const buildAll = async (): Promise<McpView[]> => {
+  const buildAll = async (): Promise<CachedView[]> => {
     const scanned = await scanViews(layers)
     if (scanned.length === 0) return []
     const { build, sfc } = await loadContext()
     return Promise.all(scanned.map(async (found) => {
       const cached = cache.get(found.path)
-      if (cached && await unchanged(cached)) return cached.view
+      if (cached && await unchanged(cached)) return cached
       const started = Date.now()
-      const definition = readViewDefinition(sfc, await readFile(found.path, 'utf8'), found.file)
+      const definition = readViewDefinition(sfc, await readFile(found.path, 'utf8'), found.file, found.path)
       const built = await buildView(found, build)
-      const view: McpView = { name: found.name, file: found.file, ...definition, html: built.html }
+      const { tool, ...meta } = definition
+      const view: McpView = { name: found.name, file: found.file, ...meta, html: built.html }
+      const toolModule = tool && await writeViewToolModule(nuxt.options.buildDir, found.name, tool, paths.viewToolsModule)
       // In `nuxi dev` a rebuild is news: say which view and how long it took.
       if (cached) logger.info(`MCP App ui://${found.name} rebuilt from ${found.file} in ${Date.now() - started} ms.`)
-      cache.set(found.path, { view, sources: await readSources(built, found.path) })
-      return view
+      const entry: CachedView = { view, sources: await readSources(built, found.path), ...(toolModule && { toolModule }) }
+      cache.set(found.path, entry)
+      return entry
     }))
   }
 
@@ -94,11 +111,20 @@ export function setupMcpViews(nuxt: Nuxt, layers: ViewLayer[], paths: ViewRuntim
     // The HTML goes in as base64: Nitro's bundler replaces \`typeof window\`, \`process.env.…\` and
     // the like as text, inside string literals too, which broke the inlined script of a view.
     getContents: async () => {
-      const views = (await buildAll()).map(({ html, ...view }) => ({ ...view, html: Buffer.from(html).toString('base64') }))
-      return `import { decodeViews } from ${JSON.stringify(appsModule)}\nexport default decodeViews(${JSON.stringify(views)})\n`
+      const built = await buildAll()
+      const views = built.map(({ view: { html, ...view } }) => ({ ...view, html: Buffer.from(html).toString('base64') }))
+      // Tools declared inside views (@nuxtjs/mcp-toolkit's way): one generated module each.
+      const tools = built.flatMap(entry => entry.toolModule ? [{ module: entry.toolModule, file: entry.view.file, name: entry.view.name }] : [])
+      return [
+        `import { decodeViews } from ${JSON.stringify(appsModule)}`,
+        ...tools.map((tool, index) => `import tool${index} from ${JSON.stringify(tool.module)}`),
+        `export default decodeViews(${JSON.stringify(views)})`,
+        `export const viewTools = [${tools.map((tool, index) => `{ file: ${JSON.stringify(tool.file)}, fallbackName: ${JSON.stringify(tool.name)}, definition: tool${index} }`).join(', ')}]`,
+        '',
+      ].join('\n')
     },
   })
-  addTypeTemplate({ filename: 'types/mcp-elicitation-views.d.ts', getContents: () => `declare module '${VIRTUAL_VIEWS}' {\n  const views: import('${appsModule}').McpView[]\n  export default views\n}\n` }, { nitro: true })
+  addTypeTemplate({ filename: 'types/mcp-elicitation-views.d.ts', getContents: () => `declare module '${VIRTUAL_VIEWS}' {\n  const views: import('${appsModule}').McpView[]\n  export default views\n  export const viewTools: import('${paths.viewToolsModule}').ViewToolEntry[]\n}\n` }, { nitro: true })
   // `useMcpApp` and `defineMcpApp` are auto-imported in views: declared globally for vue-tsc and editors.
   addTypeTemplate({ filename: 'types/mcp-elicitation-app.d.ts', getContents: () => `export {}\ndeclare global {\n  const useMcpApp: typeof import('${runtimeEntry}').useMcpApp\n  const defineMcpApp: typeof import('${runtimeEntry}').defineMcpApp\n}\n` })
 

@@ -1,5 +1,11 @@
 import { McpUiResourceMetaSchema } from '@modelcontextprotocol/ext-apps'
 import type { McpUiResourceMeta } from '@modelcontextprotocol/ext-apps'
+import { findDefineMcpApp, splitViewTool, VIEW_TOOL_KEYS } from './view-tool'
+import { childOf, childrenOf } from './ast'
+import type { AstNode, SfcCompiler } from './ast'
+import type { ViewTool } from './view-tool'
+
+export type { SfcCompiler } from './ast'
 
 /** What `defineMcpApp({ … })` in a view may declare, read at build time. */
 export interface ViewDefinition {
@@ -7,43 +13,15 @@ export interface ViewDefinition {
   description?: string
   /** The resource's `_meta.ui`: `csp`, `permissions`, `domain`, `prefersBorder`. */
   ui: McpUiResourceMeta
+  /** The tool the view declares with a `handler` (@nuxtjs/mcp-toolkit's way), as source. */
+  tool?: ViewTool
 }
 
-/** The slice of `vue/compiler-sfc` this file uses (resolved from the app, the Vue it builds with). */
-export type SfcCompiler = Pick<typeof import('vue/compiler-sfc'), 'parse' | 'babelParse'>
 
-/** A Babel AST node, only as far as this file looks at it. */
-interface AstNode {
-  type: string
-  [key: string]: unknown
-}
 
 const UI_KEYS = ['csp', 'permissions', 'domain', 'prefersBorder'] as const
 const KEYS = new Set<string>(['title', 'description', ...UI_KEYS])
 
-function isNode(value: unknown): value is AstNode {
-  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string'
-}
-
-/** Depth-first search for the first `defineMcpApp(…)` call. */
-function findCall(node: unknown): AstNode | undefined {
-  if (Array.isArray(node)) {
-    for (const child of node) {
-      const found = findCall(child)
-      if (found) return found
-    }
-    return undefined
-  }
-  if (!isNode(node)) return undefined
-  const callee = node.callee
-  if (node.type === 'CallExpression' && isNode(callee) && callee.type === 'Identifier' && callee.name === 'defineMcpApp') return node
-  for (const [key, child] of Object.entries(node)) {
-    if (key === 'loc' || key === 'start' || key === 'end' || key === 'extra') continue
-    const found = findCall(child)
-    if (found) return found
-  }
-  return undefined
-}
 
 /** A literal as plain data, or an error naming where it stops being one. */
 function toData(node: AstNode, path: string, file: string): unknown {
@@ -52,20 +30,25 @@ function toData(node: AstNode, path: string, file: string): unknown {
     case 'NullLiteral': return null
     case 'TemplateLiteral': {
       const quasis = node.quasis as { value: { cooked: string } }[]
-      if ((node.expressions as unknown[]).length === 0) return quasis[0]?.value.cooked ?? ''
+      if (childrenOf(node, 'expressions').length === 0) return quasis[0]?.value.cooked ?? ''
       break
     }
-    case 'TSAsExpression': case 'TSSatisfiesExpression': return toData(node.expression as AstNode, path, file)
-    case 'ArrayExpression': return (node.elements as AstNode[]).map((element, index) => toData(element, `${path}[${index}]`, file))
+    case 'TSAsExpression': case 'TSSatisfiesExpression': {
+      const inner = childOf(node, 'expression')
+      if (inner) return toData(inner, path, file)
+      break
+    }
+    case 'ArrayExpression': return childrenOf(node, 'elements').map((element, index) => toData(element, `${path}[${index}]`, file))
     case 'ObjectExpression': {
       const data: Record<string, unknown> = {}
-      for (const property of node.properties as AstNode[]) {
-        const key = property.key as AstNode | undefined
+      for (const property of childrenOf(node, 'properties')) {
+        const key = childOf(property, 'key')
         const name = key?.type === 'Identifier' ? key.name : key?.type === 'StringLiteral' ? key.value : undefined
         if (property.type !== 'ObjectProperty' || property.computed || typeof name !== 'string') {
           throw new Error(`[nuxt-mcp-elicitation] ${file}: defineMcpApp(${path}) holds a spread, method or computed key. Write it as plain data (it is read at build time, without running the file).`)
         }
-        data[name] = toData(property.value as AstNode, path ? `${path}.${name}` : name, file)
+        const value = childOf(property, 'value')
+        if (value) data[name] = toData(value, path ? `${path}.${name}` : name, file)
       }
       return data
     }
@@ -73,31 +56,44 @@ function toData(node: AstNode, path: string, file: string): unknown {
   throw new Error(`[nuxt-mcp-elicitation] ${file}: defineMcpApp({ ${path}: … }) is not plain data (${node.type}). Write it as literals (strings, numbers, booleans, arrays, objects): it is read at build time, without running the file.`)
 }
 
+function keyOf(property: AstNode): string | undefined {
+  const key = childOf(property, 'key')
+  if (property.computed) return undefined
+  return key?.type === 'Identifier' ? String(key.name) : key?.type === 'StringLiteral' ? String(key.value) : undefined
+}
+
 /**
- * Reads a view's `defineMcpApp({ … })` statically: its title, description and the resource's
- * `_meta.ui`. A view without the call is an app with no metadata. Anything but plain data, or a
- * key the module does not know, fails the build with the file and the key.
+ * Reads a view's `defineMcpApp({ … })` at build time: its title, description and the resource's
+ * `_meta.ui` as plain data, and, when it has a `handler`, the tool it declares (@nuxtjs/mcp-toolkit's
+ * way) as source for a server module. A view without the call is an app with no metadata.
+ * Metadata that is not plain data, a key the module does not know, or tool keys without a
+ * `handler` fail the build with the file and the key.
  *
  * @example
  * ```ts
- * readViewDefinition(sfc, '<script setup>defineMcpApp({ prefersBorder: true })</script>', 'app/mcp/chart.vue')
+ * readViewDefinition(sfc, '<script setup>defineMcpApp({ prefersBorder: true })</script>', 'app/mcp/chart.vue', '/app/app/mcp/chart.vue')
  * // { ui: { prefersBorder: true } }
  * ```
  */
-export function readViewDefinition(sfc: SfcCompiler, source: string, file: string): ViewDefinition {
-  const { descriptor } = sfc.parse(source, { filename: file })
-  const code = [descriptor.scriptSetup?.content, descriptor.script?.content].filter(Boolean).join('\n;\n')
-  if (!code.includes('defineMcpApp')) return { ui: {} }
-  const ast = sfc.babelParse(code, { sourceType: 'module', plugins: ['typescript'] })
-  const call = findCall(ast.program.body)
-  if (!call) return { ui: {} }
-  const [argument] = call.arguments as AstNode[]
-  if (!argument || argument.type !== 'ObjectExpression') {
-    throw new Error(`[nuxt-mcp-elicitation] ${file}: defineMcpApp() takes one object literal ({ title, description, csp, permissions, domain, prefersBorder }).`)
-  }
-  const data = toData(argument, '', file) as Record<string, unknown>
-  for (const key of Object.keys(data)) {
-    if (!KEYS.has(key)) throw new Error(`[nuxt-mcp-elicitation] ${file}: defineMcpApp({ ${key} }) is not a key it knows. It takes ${[...KEYS].join(', ')}. (To declare the tool, write it in server/mcp/tools/ with \`app: '<view name>'\`.)`)
+export function readViewDefinition(sfc: SfcCompiler, source: string, file: string, path: string): ViewDefinition {
+  const found = findDefineMcpApp(sfc, source, file)
+  if (!found) return { ui: {} }
+  const properties = childrenOf(found.argument, 'properties')
+  const split = splitViewTool(found.script, found.body, found.argument, path, found.rest)
+  const data: Record<string, unknown> = {}
+  for (const property of properties) {
+    const key = keyOf(property)
+    if (key === undefined || property.type !== 'ObjectProperty') {
+      if (split && key !== undefined && VIEW_TOOL_KEYS.has(key)) continue
+      throw new Error(`[nuxt-mcp-elicitation] ${file}: defineMcpApp() holds a spread, method or computed key. Write its metadata as plain data (it is read at build time, without running the file).`)
+    }
+    if (!KEYS.has(key) && !VIEW_TOOL_KEYS.has(key)) {
+      throw new Error(`[nuxt-mcp-elicitation] ${file}: defineMcpApp({ ${key} }) is not a key it knows. It takes ${[...KEYS].join(', ')}, and for a tool declared in the view ${[...VIEW_TOOL_KEYS].join(', ')}.`)
+    }
+    const value = childOf(property, 'value') ?? { type: 'Missing' }
+    if (UI_KEYS.some(ui => ui === key)) data[key] = toData(value, key, file)
+    else if ((key === 'title' || key === 'description') && (value.type === 'StringLiteral' || value.type === 'TemplateLiteral' || !split)) data[key] = toData(value, key, file)
+    else if (!split) throw new Error(`[nuxt-mcp-elicitation] ${file}: defineMcpApp({ ${key} }) declares a tool, but there is no \`handler\`. Add the handler, or write the tool in server/mcp/tools/ with \`app: '<view name>'\`.`)
   }
   const picked: Record<string, unknown> = {}
   for (const key of UI_KEYS) if (data[key] !== undefined) picked[key] = data[key]
@@ -114,5 +110,6 @@ export function readViewDefinition(sfc: SfcCompiler, source: string, file: strin
     ...(typeof data.title === 'string' && { title: data.title }),
     ...(typeof data.description === 'string' && { description: data.description }),
     ui: ui.data,
+    ...(split && { tool: split.tool }),
   }
 }

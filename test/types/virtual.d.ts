@@ -17,4 +17,5 @@ declare module '#mcp-elicitation/tasks' {
 declare module '#mcp-elicitation/views' {
   const views: import('../../src/runtime/server/mcp/apps').McpView[]
   export default views
+  export const viewTools: import('../../src/runtime/server/mcp/view-tools').ViewToolEntry[]
 }

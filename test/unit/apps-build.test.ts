@@ -6,10 +6,11 @@ import { describe, expect, it } from 'vitest'
 import { readViewDefinition } from '../../src/apps/view-definition'
 import { checkToolApps, scanViews } from '../../src/apps/scan-views'
 import { addViewAutoImports } from '../../src/apps/build-view'
+import { browserSourceOf } from '../../src/apps/view-tool'
 import { appToolMeta, decodeViews, formAppResolver, rendersAppElicitation } from '../../src/runtime/server/mcp/apps'
 import { McpElicitationError } from '../../src/runtime/server/elicitation/error'
 
-const read = (script: string) => readViewDefinition(sfc, `<script setup lang="ts">\n${script}\n</script>\n<template><p /></template>`, 'app/mcp/chart.vue')
+const read = (script: string) => readViewDefinition(sfc, `<script setup lang="ts">\n${script}\n</script>\n<template><p /></template>`, 'app/mcp/chart.vue', '/app/app/mcp/chart.vue')
 
 describe('defineMcpApp({ … }), read at build time', () => {
   it('reads title, description and the _meta.ui keys as plain data', () => {
@@ -29,8 +30,16 @@ describe('defineMcpApp({ … }), read at build time', () => {
     expect(() => read('defineMcpApp({ ...base })')).toThrow(/spread, method or computed key/)
   })
 
-  it('refuses a key it does not know, and says where the tool goes', () => {
-    expect(() => read('defineMcpApp({ handler: 1 })')).toThrow(/defineMcpApp\(\{ handler \}\) is not a key it knows[^]*server\/mcp\/tools\/ with `app: '<view name>'`/)
+  it('refuses a key it does not know, and tool keys without a handler', () => {
+    expect(() => read('defineMcpApp({ colour: "red" })')).toThrow(/defineMcpApp\(\{ colour \}\) is not a key it knows/)
+    expect(() => read('defineMcpApp({ inputSchema: { city: z.string() } })')).toThrow(/defineMcpApp\(\{ inputSchema \}\) declares a tool, but there is no `handler`/)
+  })
+
+  it('takes a tool the view declares (@nuxtjs/mcp-toolkit\'s way) as source, with the imports it uses made absolute', () => {
+    const definition = read(`import { z } from 'zod'\nimport { forecast } from '../../server/utils/forecast'\nimport { ref } from 'vue'\ndefineMcpApp({ description: 'Weather', prefersBorder: true, inputSchema: { city: z.string() }, async handler({ city }) { return forecast(city) } })\nconst x = ref(1)`)
+    expect(definition).toMatchObject({ description: 'Weather', ui: { prefersBorder: true } })
+    expect(definition.tool?.source).toBe(`{\n  description: 'Weather',\n  inputSchema: { city: z.string() },\n  async handler({ city }) { return forecast(city) },\n}`)
+    expect(definition.tool?.imports).toEqual([`import { z } from 'zod'`, `import { forecast } from '/app/server/utils/forecast'`])
   })
 
   it('checks _meta.ui with ext-apps\' own schema', () => {
@@ -77,6 +86,15 @@ describe('a view\'s source and its HTML', () => {
     const imported = '<script setup>\nimport { useMcpApp } from "x"\nuseMcpApp()\n</script>'
     expect(addViewAutoImports(imported, '/rt')).toBe(imported)
     expect(addViewAutoImports('<template><p /></template>', '/rt')).toBe('<template><p /></template>')
+  })
+
+  it('takes a tool the view declares out of its browser source, and the imports only the tool uses', () => {
+    const source = `<script setup lang="ts">\nimport { z } from 'zod'\nimport { forecast } from '../../server/utils/forecast'\nimport { format } from './format'\ndefineMcpApp({ prefersBorder: true, inputSchema: { city: z.string() }, handler: ({ city }) => forecast(format(city)) })\nconst { data } = useMcpApp()\n</script>\n<template><p>{{ format(data?.city) }}</p></template>`
+    const browser = browserSourceOf(sfc, source, 'app/mcp/w.vue', '/app/app/mcp/w.vue')
+    expect(browser).toBe(`<script setup lang="ts">\n\n\nimport { format } from './format'\ndefineMcpApp({})\nconst { data } = useMcpApp()\n</script>\n<template><p>{{ format(data?.city) }}</p></template>`)
+    // A view with metadata only is left as written.
+    const metadataOnly = '<script setup>\ndefineMcpApp({ prefersBorder: true })\n</script>'
+    expect(browserSourceOf(sfc, metadataOnly, 'app/mcp/m.vue', '/app/app/mcp/m.vue')).toBe(metadataOnly)
   })
 
   it('decodes the base64 the build wrote, UTF-8 included', () => {

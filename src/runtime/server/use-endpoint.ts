@@ -3,7 +3,7 @@ import { useNitroApp, useRuntimeConfig } from 'nitropack/runtime'
 import type { NitroApp, NitroRuntimeHooks } from 'nitropack/types'
 import type { McpAppHook } from './transport/door/app-hook'
 import definitions from '#mcp-elicitation/definitions'
-import views from '#mcp-elicitation/views'
+import views, { viewTools } from '#mcp-elicitation/views'
 import { endpointKeys, route as defaultRoute } from '#mcp-elicitation/options'
 import { otel } from '#mcp-elicitation/otel'
 import { createTaskRuntime } from '#mcp-elicitation/tasks'
@@ -104,7 +104,10 @@ export function endpointConfigAt(route: string, appConfig: McpServerConfig): Mcp
 
 /** The definitions discovered for the endpoint at `route`. */
 function definitionsAt(route: string): McpDefinitions {
-  return { ...definitions[endpointKeys[route] ?? ''] ?? { tools: [], resources: [], prompts: [] }, views }
+  const key = endpointKeys[route] ?? ''
+  const found = definitions[key] ?? { tools: [], resources: [], prompts: [] }
+  // Tools declared inside views belong to the default endpoint, as their files are not in any endpoint's folder.
+  return { ...found, tools: key === '' ? [...found.tools, ...viewTools] : found.tools, views }
 }
 
 /**

@@ -88,6 +88,28 @@ describe('MCP Apps on a 2025-11-25 session (v1 SDK client)', () => {
     for (const name of ['greet', 'count-visit']) expectValid('ext-apps', 'McpUiToolMeta', byName.get(name)?._meta?.ui)
   })
 
+  it('serves a tool a view declares itself (@nuxtjs/mcp-toolkit\'s way), its handler kept out of the view', async () => {
+    const { tools } = await legacy.listTools()
+    const tool = tools.find(entry => entry.name === 'weather-card')
+    expect(tool).toMatchObject({
+      description: 'The weather of a city, as a card',
+      inputSchema: { type: 'object', properties: { city: { type: 'string', description: 'The city' } }, required: ['city'] },
+      _meta: { 'ui': { resourceUri: 'ui://weather-card' }, 'ui/resourceUri': 'ui://weather-card' },
+    })
+    // The handler's plain object is the result's structuredContent: the view's `data`.
+    const result = await legacy.callTool({ name: 'weather-card', arguments: { city: 'Lyon' } })
+    expect(result.structuredContent).toMatchObject({ city: 'Lyon', celsius: expect.any(Number), source: 'SERVER-ONLY-FORECAST' })
+    const invalid = await legacy.callTool({ name: 'weather-card', arguments: {} })
+    expect(invalid.isError).toBe(true)
+    const { resources } = await legacy.listResources()
+    expect(resources.find(resource => resource.uri === 'ui://weather-card')).toMatchObject({ description: 'The weather of a city, as a card', _meta: { ui: { prefersBorder: true } } })
+    const read = await legacy.readResource({ uri: 'ui://weather-card' })
+    const html = read.contents[0] && 'text' in read.contents[0] ? read.contents[0].text : ''
+    expect(html).toContain('Looking outside')
+    // Neither the handler nor the server code it imports reached the browser bundle.
+    for (const serverOnly of ['SERVER-ONLY-FORECAST', 'createHash', 'node:crypto']) expect(html).not.toContain(serverOnly)
+  })
+
   it('a tool with a view still answers like any tool', async () => {
     const result = await legacy.callTool({ name: 'greet', arguments: { name: 'Ada' } })
     expect(result.structuredContent).toEqual({ greeting: 'Hello, Ada!' })
@@ -105,7 +127,7 @@ describe('MCP Apps on 2026-07-28 (stateless)', () => {
     const listed = await postModern(fixture.url, 'resources/list', {})
     expectValid('2026-07-28', 'ListResourcesResult', listed.message.result)
     const resources = listed.message.result?.resources as { uri: string, mimeType?: string }[]
-    expect(resources.filter(resource => resource.mimeType === MIME).map(resource => resource.uri).sort()).toEqual(['ui://bordered', 'ui://date-range', 'ui://greeting'])
+    expect(resources.filter(resource => resource.mimeType === MIME).map(resource => resource.uri).sort()).toEqual(['ui://bordered', 'ui://date-range', 'ui://greeting', 'ui://weather-card'])
     const read = await postModern(fixture.url, 'resources/read', { uri: 'ui://greeting' })
     expectValid('2026-07-28', 'ReadResourceResult', read.message.result)
     expect((read.message.result?.contents as { mimeType: string, text: string }[])[0]).toMatchObject({ mimeType: MIME, text: expect.stringContaining('Count a visit') })

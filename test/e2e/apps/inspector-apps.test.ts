@@ -1,7 +1,8 @@
 // The real MCP Inspector web UI (2.12) as an MCP Apps host, in headless Debian Chromium, against
 // the built `apps` fixture, in both eras: the `greet` tool's view (app/mcp/greeting.vue) renders in
 // the Inspector's double-iframe sandbox with the call's input and result in it, and its button
-// calls another server tool (`count-visit`) through the host, whose answer shows in the view.
+// calls another server tool (`count-visit`) through the host, whose answer shows in the view; and
+// `weather-card`, whose tool is declared inside the view, renders its handler's data.
 import type { FrameLocator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { assertChromium, launchBrowser, screenshot, withFailureScreenshot } from '../../utils/browser'
@@ -69,6 +70,17 @@ describe.each(ERAS)('MCP Inspector web UI as an MCP Apps host, $version', ({ era
       await view.getByTestId('count').click()
       await expect.poll(() => view.getByTestId('visits').innerText(), { timeout: 30_000 }).toMatch(/^Visit \d+ by Ada$/)
       await screenshot(page, `inspector-app-${era}-tool-call`)
+    })
+  }, 120_000)
+
+  it('renders a view that declares its own tool (@nuxtjs/mcp-toolkit\'s way), with the handler\'s data', async () => {
+    await withFailureScreenshot(page, `inspector-app-${era}-view-tool`, async () => {
+      await page.locator('label.mantine-SegmentedControl-label', { hasText: /^Apps$/ }).click()
+      await page.getByRole('button', { name: /^weather-card/ }).click()
+      await page.getByRole('textbox', { name: 'city' }).fill('Lyon')
+      await page.getByRole('button', { name: 'Open App' }).click()
+      await expect.poll(() => viewFrame(page).getByTestId('weather').innerText(), { timeout: 30_000 }).toMatch(/^Lyon: \d+ °C$/)
+      await screenshot(page, `inspector-app-${era}-view-tool`)
     })
   }, 120_000)
 })

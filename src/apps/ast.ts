@@ -1,0 +1,88 @@
+/** The slice of `vue/compiler-sfc` the view readers use (resolved from the app: the Vue it builds with). */
+export type SfcCompiler = Pick<typeof import('vue/compiler-sfc'), 'parse' | 'babelParse'>
+
+/** A Babel AST node, only as far as the view readers look at it (Vue's compiler ships the parser). */
+export interface AstNode {
+  type: string
+  start?: number | null
+  end?: number | null
+  [key: string]: unknown
+}
+
+/**
+ * Whether a value is an AST node: how the readers walk Babel's tree without its types.
+ *
+ * @example
+ * ```ts
+ * const statements = program.body.filter(isNode)
+ * ```
+ */
+export function isNode(value: unknown): value is AstNode {
+  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string'
+}
+
+/**
+ * Where a node is in the source it was parsed from.
+ *
+ * @example
+ * ```ts
+ * source.slice(...spanOf(node))
+ * ```
+ */
+export function spanOf(node: AstNode): [number, number] {
+  return [node.start ?? 0, node.end ?? 0]
+}
+
+/**
+ * A node's child node under `key`, if it is one.
+ *
+ * @example
+ * ```ts
+ * childOf(property, 'value')
+ * ```
+ */
+export function childOf(node: AstNode, key: string): AstNode | undefined {
+  const value = node[key]
+  return isNode(value) ? value : undefined
+}
+
+/**
+ * A node's child nodes under `key` (a list), skipping holes.
+ *
+ * @example
+ * ```ts
+ * childrenOf(objectExpression, 'properties')
+ * ```
+ */
+export function childrenOf(node: AstNode, key: string): AstNode[] {
+  const value = node[key]
+  return Array.isArray(value) ? value.filter(isNode) : []
+}
+
+/**
+ * Depth-first search for the first `defineMcpApp(…)` call.
+ *
+ * @example
+ * ```ts
+ * const call = findCall(program.body)
+ * ```
+ */
+export function findCall(node: unknown): AstNode | undefined {
+  if (Array.isArray(node)) {
+    for (const child of node) {
+      const found = findCall(child)
+      if (found) return found
+    }
+    return undefined
+  }
+  if (!isNode(node)) return undefined
+  const callee = node.callee
+  if (node.type === 'CallExpression' && isNode(callee) && callee.type === 'Identifier' && callee.name === 'defineMcpApp') return node
+  for (const [key, child] of Object.entries(node)) {
+    if (key === 'loc' || key === 'start' || key === 'end' || key === 'extra') continue
+    const found = findCall(child)
+    if (found) return found
+  }
+  return undefined
+}
+
