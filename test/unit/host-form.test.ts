@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { readRequestedSchema } from '../../src/runtime/app/elicitation/fields'
+import { readableLabel, readRequestedSchema } from '../../src/runtime/app/elicitation/fields'
+import { describeDeadline, formatTimeLeft } from '../../src/runtime/app/elicitation/deadline'
 import type { McpFormField } from '../../src/runtime/app/elicitation/fields'
 import { matchesFormat } from '../../src/runtime/app/elicitation/formats'
 import { validateContent } from '../../src/runtime/app/elicitation/validate'
@@ -28,7 +29,7 @@ describe('readRequestedSchema: every spec variant', () => {
       .toEqual({ name: 'f', label: 'Name', description: 'Your full name', required: true, kind: 'text', minLength: 1, maxLength: 50, default: 'Ada' })
     for (const format of ['email', 'uri', 'date', 'date-time'] as const) {
       const field = one({ type: 'string', format })
-      expect(field).toMatchObject({ kind: 'text', format, label: 'f', required: false })
+      expect(field).toMatchObject({ kind: 'text', format, label: 'F', required: false })
       if (field.kind === 'text') expect(inputTypeOf(field)).toBe({ 'email': 'email', 'uri': 'url', 'date': 'date', 'date-time': 'datetime-local' }[format])
     }
   })
@@ -182,5 +183,21 @@ describe('URL mode and request normalisation', () => {
     expect(toElicitationRequest({ mode: 'url', message: 'Go', url: 'https://x.test', elicitationId: 'e1' })).toEqual({ mode: 'url', message: 'Go', url: 'https://x.test', elicitationId: 'e1' })
     expect(toElicitationRequest({ mode: 'url', message: 'Go' })).toBeTypeOf('string')
     expect(toElicitationRequest({ mode: 'telepathy', message: 'Go' })).toBeTypeOf('string')
+  })
+})
+
+describe('what the form says besides its fields', () => {
+  it('labels a property with no title by its key as words', () => {
+    expect(['plan_tier', 'planTier', 'plan-tier', 'email', 'maxRetries2', 'URL'].map(readableLabel)).toEqual(['Plan tier', 'Plan tier', 'Plan tier', 'Email', 'Max retries2', 'URL'])
+    const read = readRequestedSchema({ type: 'object', properties: { plan_tier: { type: 'string', enum: ['free', 'pro'] }, named: { type: 'string', title: 'Kept as written' } } })
+    expect(read.ok && read.fields.map(field => field.label)).toEqual(['Plan tier', 'Kept as written'])
+  })
+
+  it('shows the time left, and in the last minute that what was typed is lost', () => {
+    const now = 1_000_000
+    expect(describeDeadline(undefined, now)).toBeUndefined()
+    expect(describeDeadline(now + 272_000, now)).toEqual({ text: 'Time left to answer: 4:32.', urgent: false })
+    expect(describeDeadline(now + 45_500, now)).toEqual({ text: 'Time left to answer: 0:46. What you typed is lost when it runs out.', urgent: true })
+    expect(formatTimeLeft(-5_000)).toBe('0:00')
   })
 })

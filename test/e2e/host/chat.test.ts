@@ -155,7 +155,8 @@ describe('playground /chat: an MCP host showing its server\'s elicitations', () 
   it('a titled select, a multi select and a defaulted checkbox reach create_release typed', async () => {
     await step('create-release', async () => {
       const form = await runTool(app, 'create_release', 'Pick a channel for "v1.2.0"')
-      const channel = field(form, 'channel')
+      // `channel` has no title: it is labelled "Channel", not by its raw key.
+      const channel = field(form, 'Channel')
       expect(await channel.locator('option').allTextContents()).toEqual(['Choose…', 'Stable (everyone)', 'Beta (opt-in testers)', 'Canary (nightly)'])
       expect(await form.getByRole('checkbox', { name: 'Notify subscribers' }).isChecked()).toBe(true)
       await form.getByRole('button', { name: 'Submit' }).click()
@@ -172,9 +173,8 @@ describe('playground /chat: an MCP host showing its server\'s elicitations', () 
   it('the respond endpoint refuses a second answer (404) and a request without the CSRF header (403)', async () => {
     await step('respond-refusals', async () => {
       const form = await runTool(app, 'delete_project', 'Really delete the project "demo"? This cannot be undone.')
-      await form.getByRole('checkbox').first().check()
       const answered = page.waitForRequest(request => request.method() === 'POST' && request.url().includes('/api/_mcp/elicitations/'))
-      await form.getByRole('button', { name: 'Submit' }).click()
+      await form.getByRole('button', { name: 'Yes' }).click()
       const respondUrl = (await answered).url()
       expect(await toolOutput(/demo/)).toBe('Deleted demo.')
       const statuses = await page.evaluate(async (url) => {
@@ -189,9 +189,24 @@ describe('playground /chat: an MCP host showing its server\'s elicitations', () 
     })
   }, TEST_TIMEOUT)
 
-  it('an unanswered elicitation times out: the tool gets cancel and the form goes away', async () => {
+  it('a yes/no question (confirm) is two buttons; No reaches the tool as not confirmed', async () => {
+    await step('confirm-no', async () => {
+      const form = await runTool(app, 'delete_project', 'Really delete the project "demo"? This cannot be undone.')
+      // No checkbox, no Submit / Decline / Cancel: the question's own two answers.
+      expect(await form.getByRole('button').allTextContents()).toEqual(['Yes', 'No'])
+      expect(await form.getByRole('checkbox').count()).toBe(0)
+      await screenshot(page, 'host-confirm')
+      await form.getByRole('button', { name: 'No' }).click()
+      expect(await toolOutput(/demo/)).toBe('Kept demo.')
+    })
+  }, TEST_TIMEOUT)
+
+  it('an unanswered elicitation times out: the form shows the time left, then the tool gets cancel and the form goes away', async () => {
     await step('register-timeout', async () => {
       const form = await runTool(shortTimeout, 'register', REGISTER)
+      // The host's timeout here is 4 s: the last minute at once, with what happens to the answers.
+      const timer = form.getByRole('timer')
+      expect(await timer.textContent()).toMatch(/^Time left to answer: 0:0[1-4]\. What you typed is lost when it runs out\.$/)
       await page.getByText('Elicitation expired (cancel)').waitFor({ timeout: 20_000 })
       expect(await form.count()).toBe(0)
       expect(await toolOutput(/Registration/)).toMatch(/^Registration cancel/)
@@ -210,7 +225,9 @@ describe('<McpElicitationForm> on /elicitation-preview', () => {
       await open()
       const section = page.getByTestId('preview-url')
       expect(await section.getByTestId('mcp-url-host').textContent()).toBe('auth.example.com')
-      expect(await section.getByText('https://auth.example.com/connect?state=abc').count()).toBe(1)
+      // The URL itself is a link to a new tab, without a way back to this page.
+      const link = section.getByRole('link', { name: 'https://auth.example.com/connect?state=abc' })
+      expect([await link.getAttribute('target'), await link.getAttribute('rel')]).toEqual(['_blank', 'noopener noreferrer'])
       const popup = page.context().waitForEvent('page')
       await section.getByRole('button', { name: 'Open auth.example.com' }).click()
       const opened = await popup
@@ -218,6 +235,14 @@ describe('<McpElicitationForm> on /elicitation-preview', () => {
       await expect.poll(() => browser?.blocked.some(url => url.startsWith('https://auth.example.com/connect?state=abc'))).toBe(true)
       await opened.close()
       expect(await section.getByTestId('answer-url').textContent()).toBe('{"action":"accept"}')
+      // Following the link is consent too.
+      const linked = page.getByTestId('preview-url-http')
+      const second = page.context().waitForEvent('page')
+      await linked.getByRole('link', { name: 'http://legacy.example.com/page' }).click()
+      await (await second).close()
+      expect(await linked.getByTestId('answer-url-http').textContent()).toBe('{"action":"accept"}')
+      // A link that fails the checks is never a link.
+      expect(await page.getByTestId('preview-url-bad').getByRole('link').count()).toBe(0)
       expect(await page.getByTestId('preview-url-http').getByText('The link is not encrypted (http).').count()).toBe(1)
       expect(await page.getByTestId('preview-url-bad').getByText('Only http and https links can be opened.').count()).toBe(1)
       await page.getByTestId('preview-url-bad').getByRole('button', { name: 'Decline' }).click()
@@ -235,6 +260,8 @@ describe('<McpElicitationForm> on /elicitation-preview', () => {
       expect(await field(form, 'Ratio').inputValue()).toBe('0.5')
       expect(await field(form, 'Channel').inputValue()).toBe('stable')
       expect(await field(form, 'Region').locator('option').allTextContents()).toEqual(['(none)', 'Europe', 'United States'])
+      // A select with no title is labelled by its key as words, not the raw key.
+      expect(await field(form, 'Plan tier').locator('option').allTextContents()).toEqual(['(none)', 'free', 'pro'])
       expect(await form.getByRole('group', { name: /Platforms/ }).getByRole('checkbox', { name: 'linux' }).isChecked()).toBe(true)
       // The description is wired to its input by aria-describedby.
       const hint = await field(form, 'Full name').getAttribute('aria-describedby')

@@ -1,18 +1,21 @@
-import { computed, defineComponent, h, nextTick, ref, useId, watch } from 'vue'
+import { computed, defineComponent, h, nextTick, onMounted, onUnmounted, ref, useId, watch } from 'vue'
 import type { PropType, VNode } from 'vue'
 import McpElicitationField from './McpElicitationField'
 import { readRequestedSchema } from '../elicitation/fields'
 import { collectAnswer, initialValues } from '../elicitation/values'
 import type { McpFormValue, McpFormValues } from '../elicitation/values'
 import { describeUrlTarget } from '../elicitation/url'
+import { describeDeadline } from '../elicitation/deadline'
 import type { McpElicitationAnswer, McpElicitationRequest } from '../elicitation/types'
 
 /**
  * `<McpElicitationForm>`: one MCP elicitation for the person in front of the page. A form built
  * from its `requestedSchema` (every primitive the spec allows: text, email/uri/date/date-time,
  * number/integer with bounds, checkbox, single, titled and multi select; defaults pre-filled,
- * required marks, validation messages) with Submit / Decline / Cancel; or, in URL mode, the
- * target's host and a consent button that opens it. Emits `respond` with the answer.
+ * required marks, validation messages) with Submit / Decline / Cancel; a yes/no question (one
+ * boolean field, as `confirm()` asks) as two buttons; or, in URL mode, the target's host, the
+ * link itself and a consent button, both opening it in a new tab. With `expiresAt` (the host's
+ * timeout), the time left. Emits `respond` with the answer.
  *
  * @example
  * ```vue
@@ -23,7 +26,7 @@ export default defineComponent({
   name: 'McpElicitationForm',
   props: {
     /** A `data-mcp-elicitation` part's data, or any form / URL request. */
-    request: { type: Object as PropType<McpElicitationRequest & { server?: string }>, required: true },
+    request: { type: Object as PropType<McpElicitationRequest & { server?: string, expiresAt?: number }>, required: true },
     /** Messages per field from the host (its 400 answer), shown like the form's own. */
     errors: { type: Object as PropType<Record<string, string>>, default: undefined },
     /** Disables the buttons while an answer is being sent. */
@@ -41,6 +44,14 @@ export default defineComponent({
     // The host's messages show until the next local check; then the form's own take over.
     const showHostErrors = ref(true)
     const shownErrors = computed<Record<string, string>>(() => showHostErrors.value ? { ...props.errors } : localErrors.value)
+    // A yes/no question: one boolean field and nothing else (what `confirm()` asks).
+    const yesNo = computed(() => fields.value.length === 1 && fields.value[0]?.kind === 'boolean' ? fields.value[0] : undefined)
+    // The clock starts in the browser: the server-rendered page shows the deadline as of render.
+    const now = ref(Date.now())
+    let clock: ReturnType<typeof setInterval> | undefined
+    onMounted(() => { clock = setInterval(() => { now.value = Date.now() }, 1000) })
+    onUnmounted(() => clearInterval(clock))
+    const deadline = computed(() => describeDeadline(props.request.expiresAt, now.value))
 
     async function focusFirstInvalid(): Promise<void> {
       await nextTick()
@@ -76,6 +87,15 @@ export default defineComponent({
       emit('respond', { action: 'accept' })
     }
 
+    /** The link itself opens the page too (in a new tab, by the browser): that is consent as well. */
+    function followLink(event: MouseEvent): void {
+      if (props.busy) {
+        event.preventDefault()
+        return
+      }
+      emit('respond', { action: 'accept' })
+    }
+
     const button = (label: string, onClick?: () => void, primary = false) =>
       h('button', { type: onClick ? 'button' : 'submit', disabled: props.busy, class: primary ? 'mcp-elicitation__primary' : undefined, onClick }, label)
     const refuseButtons = () => [button('Decline', () => emit('respond', { action: 'decline' })), button('Cancel', () => emit('respond', { action: 'cancel' }))]
@@ -99,16 +119,25 @@ export default defineComponent({
       ])
     }
 
+    function renderYesNo(name: string): VNode {
+      return h('div', { class: 'mcp-elicitation__actions' }, [
+        button('Yes', () => emit('respond', { action: 'accept', content: { [name]: true } }), true),
+        button('No', () => emit('respond', { action: 'accept', content: { [name]: false } })),
+      ])
+    }
+
     function renderUrl(host: string, href: string, secure: boolean): VNode {
       return h('div', { class: 'mcp-elicitation__url' }, [
         h('p', ['This opens a page on ', h('strong', { 'class': 'mcp-elicitation__host', 'data-testid': 'mcp-url-host' }, host), ' in a new tab.']),
-        h('p', { class: 'mcp-elicitation__href' }, [h('code', href)]),
+        // Only a target that passed the checks above (http(s), no credentials) is ever a link.
+        h('p', { class: 'mcp-elicitation__href' }, [h('a', { href, target: '_blank', rel: 'noopener noreferrer', onClick: followLink }, [h('code', href)])]),
         secure ? null : h('p', { class: 'mcp-elicitation__warning', role: 'note' }, 'The link is not encrypted (http).'),
         actions(button(`Open ${host}`, openTarget, true)),
       ])
     }
 
     function renderBody(): VNode {
+      if (read.value?.ok && yesNo.value) return renderYesNo(yesNo.value.name)
       if (read.value?.ok) return renderForm()
       if (target.value?.ok) return renderUrl(target.value.host, target.value.href, target.value.secure)
       const reason = read.value && !read.value.ok ? read.value.error : target.value && !target.value.ok ? target.value.reason : 'unknown request.'
@@ -122,6 +151,7 @@ export default defineComponent({
       props.request.server ? h('p', { class: 'mcp-elicitation__server' }, `${props.request.server} asks:`) : null,
       h('p', { id: `${uid}-message`, class: 'mcp-elicitation__message' }, props.request.message),
       renderBody(),
+      deadline.value ? h('p', { 'class': ['mcp-elicitation__deadline', { 'mcp-elicitation__deadline--urgent': deadline.value.urgent }], 'role': 'timer', 'aria-live': deadline.value.urgent ? 'polite' : 'off' }, deadline.value.text) : null,
     ])
   },
 })

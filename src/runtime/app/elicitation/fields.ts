@@ -4,6 +4,22 @@
  * server, so nothing in it is trusted: anything outside the spec is refused with a message.
  */
 
+/**
+ * A field label for a property with no `title`: its key as words (`plan_tier`, `planTier` →
+ * "Plan tier"), instead of the raw key.
+ *
+ * @example
+ * ```ts
+ * readableLabel('first_name') // 'First name'
+ * ```
+ */
+export function readableLabel(key: string): string {
+  // An acronym (`URL`, `SKU`) already reads as meant.
+  if (/^[A-Z0-9]+$/.test(key)) return key
+  const words = key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_\-.]+/g, ' ').trim().toLowerCase()
+  return words ? words[0]!.toUpperCase() + words.slice(1) : key
+}
+
 /** The string formats the spec allows. */
 export type McpStringFormat = 'email' | 'uri' | 'date' | 'date-time'
 
@@ -12,7 +28,7 @@ export interface McpFieldOption { value: string; label: string }
 
 interface FieldBase {
   name: string
-  /** `title`, or the property name when there is none. */
+  /** `title`, or the property name as words when there is none (`plan_tier` → "Plan tier"). */
   label: string
   description?: string
   required: boolean
@@ -117,7 +133,7 @@ function readArray(base: FieldBase, bag: Bag): McpFormField | string {
 function readField(name: string, schema: unknown, required: boolean): McpFormField | string {
   if (!isBag(schema)) return 'its schema is not an object'
   const description = optionalString(schema, 'description')
-  const base: FieldBase = { name, label: optionalString(schema, 'title') || name, required, ...(description ? { description } : {}) }
+  const base: FieldBase = { name, label: optionalString(schema, 'title') || readableLabel(name), required, ...(description ? { description } : {}) }
   switch (schema.type) {
     case 'string':
       return readString(base, schema)
