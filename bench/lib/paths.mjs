@@ -18,6 +18,7 @@ const ROOT_ENTRIES = {
   'sdk-v2/server': 'node_modules/@modelcontextprotocol/server/dist/index.mjs',
   'sdk-v2/client': 'node_modules/@modelcontextprotocol/client/dist/index.mjs',
   'zod': 'node_modules/zod/index.js',
+  'vite': 'node_modules/vite/dist/node/index.js',
 }
 
 /** Imports one of the root's packages by path (see ROOT_ENTRIES). */

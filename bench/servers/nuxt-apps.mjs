@@ -1,6 +1,7 @@
 // Generates and builds the two Nuxt apps (ours and the @nuxtjs/mcp-toolkit anchor), each in a
 // "base" variant (echo, ask_form and the app's other tools) and a "list" variant (500 tools); ours
-// also in a "tasks" variant (the base tools and two task-capable ones: bench/measure/tasks.mjs).
+// also in a "tasks" variant (the base tools and two task-capable ones: bench/measure/tasks.mjs) and
+// an "apps" variant (the base tools and one MCP App view with its tool: bench/measure/apps.mjs).
 // Both modules take the same tool files: defineMcpTool + useMcpElicitation().form().
 // Ours is built the way a user builds it (packed tarball, scratch app outside the repo, default
 // config: packed-install.mjs); with a deploy preset (runtime and several-instances phases) it is
@@ -129,6 +130,34 @@ export const TASKS_HELD_AT_ONCE = 10_000
 const ECHO_TASK_TOOL = ECHO_TOOL.replace(`name: 'echo',`, `name: 'echo_task',\n  execution: { taskSupport: 'optional' },`)
 const FORM_TASK_TOOL = FORM_TOOL.replace(`name: 'ask_form',`, `name: 'ask_form_task',\n  execution: { taskSupport: 'optional' },`)
 
+// The apps phase (variant "apps"): one view with one component, the kind the issue's size goal is
+// about, and the tool that shows it.
+export const VIEW_SFC = `<script setup lang="ts">
+import { computed } from 'vue'
+
+const { data, loading } = useMcpApp()
+const bars = computed(() => (data.value?.bars ?? []) as number[])
+</script>
+
+<template>
+  <p v-if="loading">Loading…</p>
+  <ul v-else class="chart">
+    <li v-for="(bar, index) in bars" :key="index" :style="{ width: bar + '%' }">{{ bar }}</li>
+  </ul>
+</template>
+
+<style scoped>
+.chart li { background: steelblue; color: white; margin: 2px 0; list-style: none }
+</style>
+`
+const VIEW_TOOL = `export default defineMcpTool({
+  name: 'show_chart',
+  description: 'Shows a chart',
+  app: 'chart',
+  handler: () => ({ content: [{ type: 'text', text: 'chart' }], structuredContent: { bars: [10, 40, 70] } }),
+})
+`
+
 // Same as servers/gc-route.mjs, as a Nitro route (both Nuxt apps get it).
 const GC_ROUTE = `export default defineEventHandler(() => {
   for (let i = 0; i < 3; i++) globalThis.gc?.()
@@ -170,6 +199,11 @@ export async function generateApp(kind, variant, preset) {
   if (variant === 'tasks') {
     await writeFile(resolve(tools, 'echo-task.ts'), ECHO_TASK_TOOL)
     await writeFile(resolve(tools, 'ask-form-task.ts'), FORM_TASK_TOOL)
+  }
+  if (variant === 'apps') {
+    await mkdir(resolve(dir, 'app/mcp'), { recursive: true })
+    await writeFile(resolve(dir, 'app/mcp/chart.vue'), VIEW_SFC)
+    await writeFile(resolve(tools, 'show-chart.ts'), VIEW_TOOL)
   }
   if (variant === 'list') {
     for (let i = 0; i < GENERATED_TOOLS; i++) await writeFile(resolve(tools, `${generatedToolName(i).replace('_', '-')}.ts`), generatedTool(i))

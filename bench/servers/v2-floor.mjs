@@ -6,13 +6,16 @@
 // state that drives the retry is integrity-protected and bound to the caller): the SDK's own
 // `createRequestStateCodec` (HMAC-SHA256 over Web Crypto), bound to the method and the client.
 // It keeps no replay record (the SDK offers none).
-// Env: PORT, HOST, BENCH_VARIANT=base|list.
+// Env: PORT, HOST, BENCH_VARIANT=base|list; BENCH_VIEW_HTML_FILE (the apps phase): serves that
+// file's HTML as the MCP App resource ui://chart, read once at module level.
 import { createServer } from 'node:http'
 import { randomBytes, randomUUID } from 'node:crypto'
 import { importRoot } from '../lib/paths.mjs'
 import { APP_TOOLS, CONFIRM_SCHEMA, CONFIRM_TOOL, FORM_MESSAGE, FORM_SCHEMA, GENERATED_DESCRIPTION, GENERATED_TOOLS, GENERATED_VALUE_DESCRIPTION, SERVER_NAME, compileAppTool, generatedToolName } from '../lib/tools-spec.mjs'
 import { serveGc } from './gc-route.mjs'
 import { readBody, sendWebResponse, toWebRequest } from './node-fetch.mjs'
+
+import { readFileSync } from 'node:fs'
 
 const { McpServer, WebStandardStreamableHTTPServerTransport, acceptedContent, createMcpHandler, createRequestStateCodec, inputRequired, isLegacyRequest } = await importRoot('sdk-v2/server')
 const { z } = await importRoot('zod')
@@ -33,6 +36,10 @@ const answerSchema = z.object({
   subscribe: z.boolean().default(true),
 })
 const confirmSchema = z.object({ confirm: z.boolean() })
+
+// The apps phase's floor: the same view's HTML, held at module level, served as the SDK serves a resource.
+const viewHtml = process.env.BENCH_VIEW_HTML_FILE ? readFileSync(process.env.BENCH_VIEW_HTML_FILE, 'utf8') : undefined
+const VIEW_MIME = 'text/html;profile=mcp-app'
 
 const codec = createRequestStateCodec({
   key: randomBytes(32),
@@ -63,6 +70,9 @@ function buildServer(era) {
   if (!appToolsOff) registerAskTool(server, era, { name: CONFIRM_TOOL.name, description: CONFIRM_TOOL.description, message: CONFIRM_TOOL.message, requestedSchema: CONFIRM_SCHEMA, answer: confirmSchema, reply: r => (r.action === 'accept' && r.content?.confirm ? 'deleted' : 'kept') })
   for (const tool of appTools) {
     server.registerTool(tool.name, { description: tool.description, inputSchema: moduleShapes?.get(tool.name) ?? z.object(tool.makeShape(z)) }, async args => ({ content: [{ type: 'text', text: tool.run(args) }] }))
+  }
+  if (viewHtml !== undefined) {
+    server.registerResource('chart', 'ui://chart', { mimeType: VIEW_MIME }, async uri => ({ contents: [{ uri: uri.href, mimeType: VIEW_MIME, text: viewHtml }] }))
   }
   if (list) {
     for (let i = 0; i < GENERATED_TOOLS; i++) {
