@@ -8,6 +8,15 @@ export interface McpHostOptions {
   route?: string
   /** How long a pending elicitation waits before the host answers `cancel` (`NUXT_MCP_HOST_TIMEOUT_MS`). @default 300000 */
   timeoutMs?: number
+  /** MCP Apps in the chat page (`<McpAppFrame>`). */
+  apps?: {
+    /**
+     * The origin (or host name, on this server's port) of the views' sandbox: never the app's own
+     * (`NUXT_MCP_HOST_APPS_SANDBOX_ORIGIN`). In `nuxi dev` the other loopback name by default
+     * (`localhost` ↔ `127.0.0.1`); without it in production, views are not shown, and the page says so.
+     */
+    sandboxOrigin?: string
+  }
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -16,14 +25,15 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /**
  * Build-time setup of the host side: the respond endpoint, the server auto-imports, the
- * `<McpElicitationForm>` component and the `useMcpChatElicitations` composable. Called only when
+ * `<McpElicitationForm>` component and the `useMcpChatElicitations` composable; for MCP Apps the
+ * views' call endpoint, the sandbox page and `<McpAppFrame>`. Called only when
  * `mcp.host` is set, so an app that only serves MCP registers none of it.
  */
 export async function setupMcpHost(options: McpHostOptions, nuxt: Nuxt): Promise<void> {
   const resolver = createResolver(import.meta.url)
   const route = (options.route ?? '/api/_mcp/elicitations').replace(/\/+$/, '')
   const existing: unknown = nuxt.options.runtimeConfig.mcpHost
-  nuxt.options.runtimeConfig.mcpHost = defu(isRecord(existing) ? existing : {}, { route, timeoutMs: options.timeoutMs ?? 5 * 60_000 })
+  nuxt.options.runtimeConfig.mcpHost = defu(isRecord(existing) ? existing : {}, { route, timeoutMs: options.timeoutMs ?? 5 * 60_000, appsSandboxOrigin: options.apps?.sandboxOrigin ?? '' })
   const hostIndex = resolver.resolve('./runtime/host/index')
   addServerImports([
     ...['useMcpHostElicitation', 'createMemoryElicitationRegistry', 'setMcpElicitationRegistry', 'useMcpElicitationRegistry'].map(name => ({ name, from: hostIndex })),
@@ -31,6 +41,10 @@ export async function setupMcpHost(options: McpHostOptions, nuxt: Nuxt): Promise
   ])
   addServerHandler({ route: `${route}/:id`, method: 'post', handler: resolver.resolve('./runtime/host/routes/respond') })
   addComponent({ name: 'McpElicitationForm', filePath: await resolver.resolvePath('./runtime/app/components/McpElicitationForm') })
+  // MCP Apps: a view's tool calls go through the host; the sandbox page is framed from another origin.
+  addServerHandler({ route: '/api/_mcp/apps/:id/call', method: 'post', handler: resolver.resolve('./runtime/host/routes/app-call') })
+  addServerHandler({ route: '/_mcp/apps/sandbox', method: 'get', handler: resolver.resolve('./runtime/host/routes/app-sandbox') })
+  addComponent({ name: 'McpAppFrame', filePath: await resolver.resolvePath('./runtime/app/components/McpAppFrame') })
   nuxt.options.css.push(resolver.resolve('./runtime/app/components/mcp-elicitation.css'))
   addImports({ name: 'useMcpChatElicitations', from: resolver.resolve('./runtime/app/composables/useMcpChatElicitations') })
 }

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { readableLabel, readRequestedSchema } from '../../src/runtime/app/elicitation/fields'
 import { describeDeadline, formatTimeLeft } from '../../src/runtime/app/elicitation/deadline'
+import { IncomingMessage, ServerResponse } from 'node:http'
+import { Socket } from 'node:net'
+import { createEvent } from 'h3'
+import { sandboxUrlOf } from '../../src/runtime/host/apps/sandbox-url'
 import type { McpFormField } from '../../src/runtime/app/elicitation/fields'
 import { matchesFormat } from '../../src/runtime/app/elicitation/formats'
 import { validateContent } from '../../src/runtime/app/elicitation/validate'
@@ -199,5 +203,23 @@ describe('what the form says besides its fields', () => {
     expect(describeDeadline(now + 272_000, now)).toEqual({ text: 'Time left to answer: 4:32.', urgent: false })
     expect(describeDeadline(now + 45_500, now)).toEqual({ text: 'Time left to answer: 0:46. What you typed is lost when it runs out.', urgent: true })
     expect(formatTimeLeft(-5_000)).toBe('0:00')
+  })
+})
+
+describe('where an MCP App view runs', () => {
+  /** A real h3 event of a request to `url` (its Host header and path). */
+  function event(url: string) {
+    const req = new IncomingMessage(new Socket())
+    req.url = new URL(url).pathname
+    req.headers.host = new URL(url).host
+    return createEvent(req, new ServerResponse(req))
+  }
+  it('is named by sandboxOrigin, or the other loopback name in nuxi dev, and never the page\'s own origin', () => {
+    const at = (url: string, option: string, dev: boolean) => sandboxUrlOf(event(url), option, dev)
+    expect(at('http://127.0.0.1:3000/api/chat', 'localhost', false)).toBe('http://localhost:3000/_mcp/apps/sandbox?host=http%3A%2F%2F127.0.0.1%3A3000')
+    expect(at('http://127.0.0.1:3000/api/chat', 'https://sandbox.example.com', false)).toBe('https://sandbox.example.com/_mcp/apps/sandbox?host=http%3A%2F%2F127.0.0.1%3A3000')
+    expect(at('http://localhost:3000/api/chat', '', true)).toBe('http://127.0.0.1:3000/_mcp/apps/sandbox?host=http%3A%2F%2Flocalhost%3A3000')
+    expect(at('http://localhost:3000/api/chat', '', false)).toBeUndefined()
+    expect(at('http://localhost:3000/api/chat', 'localhost', false)).toBeUndefined()
   })
 })

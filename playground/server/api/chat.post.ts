@@ -18,6 +18,7 @@ const SAMPLE_ARGS: Record<string, Record<string, unknown>> = {
   delete_project: { project: 'demo' },
   connect_account: {},
   echo: { text: 'hello from the scripted model' },
+  show_weather: { city: 'Lyon' },
 }
 
 interface ChatBody {

@@ -9,10 +9,14 @@ export interface McpHostConfig {
   publicRoute: string
   /** How long a pending elicitation waits for the person before the host answers `cancel`. */
   timeoutMs: number
+  /** Prefix of the MCP Apps call endpoint (`<appsRoute>/:id/call`), under the app's `baseURL`. */
+  appsRoute: string
+  /** The MCP App sandbox's origin or host name (`NUXT_MCP_HOST_APPS_SANDBOX_ORIGIN`); empty: none. */
+  appsSandboxOrigin: string
 }
 
 /** Defaults of {@link McpHostConfig}: `/api/_mcp/elicitations`, 5 minutes. */
-export const MCP_HOST_DEFAULTS: Omit<McpHostConfig, 'publicRoute'> = { route: '/api/_mcp/elicitations', timeoutMs: 5 * 60_000 }
+export const MCP_HOST_DEFAULTS: Pick<McpHostConfig, 'route' | 'timeoutMs'> = { route: '/api/_mcp/elicitations', timeoutMs: 5 * 60_000 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -38,5 +42,23 @@ export function useMcpHostConfig(event?: H3Event): McpHostConfig {
     route,
     publicRoute: `${base}${route}`,
     timeoutMs: Number.isFinite(timeoutMs) && timeoutMs > 0 ? timeoutMs : MCP_HOST_DEFAULTS.timeoutMs,
+    appsRoute: `${base}/api/_mcp/apps`,
+    appsSandboxOrigin: typeof config.appsSandboxOrigin === 'string' ? config.appsSandboxOrigin : '',
   }
+}
+
+/**
+ * `mcp.allowedOrigins` (a list, or a comma-separated string from NUXT_MCP_ALLOWED_ORIGINS): the
+ * origins besides its own from which the host's endpoints accept requests.
+ *
+ * @example
+ * ```ts
+ * checkCsrf({ …, allowedOrigins: allowedOrigins() })
+ * ```
+ */
+export function allowedOrigins(): string[] {
+  const mcp: unknown = useRuntimeConfig().mcp
+  const raw: unknown = typeof mcp === 'object' && mcp !== null && 'allowedOrigins' in mcp ? mcp.allowedOrigins : undefined
+  const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : []
+  return list.filter((item): item is string => typeof item === 'string').map(item => item.trim()).filter(Boolean)
 }

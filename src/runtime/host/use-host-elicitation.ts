@@ -27,6 +27,8 @@ export interface McpHostElicitation {
   handler: McpElicitationHandler
   /** Aborted when the browser disconnects; every pending request is then answered `cancel`. */
   signal: AbortSignal
+  /** Who owns this request's elicitations (and MCP App views): `undefined` when nobody can. */
+  owner: Promise<string | undefined>
 }
 
 /**
@@ -63,17 +65,18 @@ export function useMcpHostElicitation(event: H3Event, options: McpHostElicitatio
   // 'close' fires when the response ends or the connection drops; either way nobody is left to answer.
   event.node.res.once('close', () => controller.abort())
   const cookie = browserOwner(event, { create: true })
+  const owner = resolveOwner(event, cookie).catch((error: unknown) => {
+    console.warn(`[nuxt-mcp-elicitation] The mcp:host-owner hook failed; elicitations of this request are cancelled: ${String(error)}`)
+    return undefined
+  })
   const handler = createHostElicitor({
     registry: options.registry ?? useMcpElicitationRegistry(),
-    owner: resolveOwner(event, cookie).catch((error: unknown) => {
-      console.warn(`[nuxt-mcp-elicitation] The mcp:host-owner hook failed; elicitations of this request are cancelled: ${String(error)}`)
-      return undefined
-    }),
+    owner,
     write: chunk => options.writer.write(chunk),
     timeoutMs: options.timeoutMs ?? config.timeoutMs,
     route: config.publicRoute,
     signal: controller.signal,
     ...(options.server ? { server: options.server } : {}),
   })
-  return { handler, signal: controller.signal }
+  return { handler, signal: controller.signal, owner }
 }

@@ -21,7 +21,8 @@ let setupError: Error | undefined
 beforeAll(async () => {
   try {
     assertChromium()
-    ;[app, shortTimeout] = await Promise.all([startFixture('host'), startFixture('host', { NUXT_MCP_HOST_TIMEOUT_MS: '4000' })])
+    // MCP App views run in a sandbox on another origin: here the other loopback name, same server.
+    ;[app, shortTimeout] = await Promise.all([startFixture('host', { NUXT_MCP_HOST_APPS_SANDBOX_ORIGIN: 'localhost' }), startFixture('host', { NUXT_MCP_HOST_TIMEOUT_MS: '4000' })])
     browser = await launchBrowser()
     page = browser.page
     page.setDefaultTimeout(30_000)
@@ -210,6 +211,55 @@ describe('playground /chat: an MCP host showing its server\'s elicitations', () 
       await page.getByText('Elicitation expired (cancel)').waitFor({ timeout: 20_000 })
       expect(await form.count()).toBe(0)
       expect(await toolOutput(/Registration/)).toMatch(/^Registration cancel/)
+    })
+  }, TEST_TIMEOUT)
+})
+
+describe('playground /chat: MCP Apps', () => {
+  it('shows show_weather\'s view in a sandbox on another origin, and its button calls refresh_weather through the host', async () => {
+    await step('app-view', async () => {
+      if (!app) throw new Error('server not started')
+      await page.goto(`${app.origin}/chat`, { waitUntil: 'networkidle' })
+      await page.getByLabel('Tool', { exact: true }).selectOption('show_weather')
+      await page.getByRole('button', { name: 'Run tool' }).click()
+      const frame = page.getByTestId('mcp-app-frame')
+      await frame.waitFor()
+      // The proxy is on the other loopback name: another origin than the page's.
+      expect(new URL((await frame.getAttribute('src')) ?? '').origin).toBe(app.origin.replace('127.0.0.1', 'localhost'))
+      const view = page.frameLocator('[data-testid="mcp-app-frame"]').frameLocator('iframe')
+      await expect.poll(() => view.getByTestId('weather-now').innerText(), { timeout: 30_000 }).toBe('Lyon: 14 °C')
+      await screenshot(page, 'host-app-view')
+      const call = page.waitForRequest(request => request.method() === 'POST' && request.url().includes('/api/_mcp/apps/'))
+      await view.getByTestId('weather-refresh').click()
+      await expect.poll(() => view.getByTestId('weather-refreshed').innerText(), { timeout: 30_000 }).toMatch(/^Refreshed Lyon \(\d+\)$/)
+      // The call endpoint: the owner's browser only, with the CSRF header, a name and arguments.
+      const callUrl = (await call).url()
+      const statuses = await page.evaluate(async (url) => {
+        const post = (target: string, headers: Record<string, string>, body: string) => fetch(target, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body }).then(response => response.status)
+        return {
+          noHeader: await post(url, {}, '{"name":"refresh_weather","arguments":{"city":"Paris"}}'),
+          noName: await post(url, { 'x-mcp-elicitation': '1' }, '{"arguments":{}}'),
+          unknown: await post(url.replace(/apps\/[^/]+\/call/, 'apps/00000000-0000-4000-8000-000000000000/call'), { 'x-mcp-elicitation': '1' }, '{"name":"refresh_weather","arguments":{"city":"Paris"}}'),
+        }
+      }, callUrl)
+      expect(statuses).toEqual({ noHeader: 403, noName: 400, unknown: 404 })
+      // Another browser (no owner cookie) gets the same 404 as an unknown id.
+      const stranger = await fetch(callUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'x-mcp-elicitation': '1' }, body: '{"name":"refresh_weather","arguments":{"city":"Paris"}}' })
+      expect(stranger.status).toBe(404)
+    })
+  }, TEST_TIMEOUT)
+
+  it('without a sandbox origin in production, shows no view and says why', async () => {
+    await step('app-off', async () => {
+      if (!shortTimeout) throw new Error('server not started')
+      await page.goto(`${shortTimeout.origin}/chat`, { waitUntil: 'networkidle' })
+      await page.getByLabel('Tool', { exact: true }).selectOption('show_weather')
+      await page.getByRole('button', { name: 'Run tool' }).click()
+      const note = page.getByTestId('mcp-app-off')
+      await note.waitFor()
+      expect(await note.textContent()).toContain('set mcp.host.apps.sandboxOrigin')
+      expect(await page.getByTestId('mcp-app-frame').count()).toBe(0)
+      expect(await toolOutput(/Lyon/)).toContain('"celsius":14')
     })
   }, TEST_TIMEOUT)
 })

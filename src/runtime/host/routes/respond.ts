@@ -1,22 +1,14 @@
 import { defineEventHandler, getHeader, getRouterParam, setResponseHeader, setResponseStatus } from 'h3'
-import { useRuntimeConfig } from 'nitropack/runtime'
 import { MCP_ELICITATION_HEADER } from '../../app/elicitation/types'
 import { readLimitedBody } from '../../server/common/read-body'
 import { checkCsrf } from '../csrf'
+import { allowedOrigins } from '../config'
 import { browserOwner, resolveOwner } from '../owner'
 import { respondToElicitation } from '../respond'
 import { useMcpElicitationRegistry } from '../state'
 
 /** Answers are small: a form of a few fields. */
 const MAX_BODY = 64 * 1024
-
-/** `mcp.allowedOrigins` (a list, or a comma-separated string from NUXT_MCP_ALLOWED_ORIGINS). */
-function allowedOrigins(): string[] {
-  const mcp: unknown = useRuntimeConfig().mcp
-  const raw: unknown = typeof mcp === 'object' && mcp !== null && 'allowedOrigins' in mcp ? mcp.allowedOrigins : undefined
-  const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : []
-  return list.filter((item): item is string => typeof item === 'string').map(item => item.trim()).filter(Boolean)
-}
 
 /**
  * `POST <mcp.host.route>/:id` (default `/api/_mcp/elicitations/:id`): the browser's answer to a

@@ -1,0 +1,98 @@
+import { defineComponent, h, markRaw, onMounted, onUnmounted, ref, watch } from 'vue'
+import type { PropType } from 'vue'
+import { AppBridge, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge'
+import type { McpUiMessageRequest } from '@modelcontextprotocol/ext-apps'
+import { isCallToolResult } from '@modelcontextprotocol/client'
+import { MCP_ELICITATION_HEADER } from '../elicitation/types'
+import type { McpAppPartData } from '../elicitation/app-part'
+import { postViewToolCall } from '../elicitation/app-calls'
+
+/**
+ * `<McpAppFrame>`: an MCP App view in the page, as the spec's double iframe: a sandbox proxy on
+ * an origin of its own (`app.sandboxUrl`), the view inside it in a frame with no origin at all
+ * and its resource's CSP. ext-apps' `AppBridge` talks to it: the tool's input and result go in,
+ * the view's own tool calls go to the host (`app.callUrl`), links open in a new tab, messages for
+ * the chat come out as `message` events. Without a sandbox origin it shows no view, and says why.
+ *
+ * The bridge and the frame's window are kept out of Vue's reactivity (`markRaw`): a deep proxy
+ * would touch a cross-origin `Window`.
+ *
+ * @example
+ * ```vue
+ * <McpAppFrame :app="part.data" :input="toolPart.input" :output="toolPart.output" @message="text => send(text)" />
+ * ```
+ */
+export default defineComponent({
+  name: 'McpAppFrame',
+  props: {
+    /** A `data-mcp-app` part's data. */
+    app: { type: Object as PropType<McpAppPartData>, required: true },
+    /** The tool call's arguments. */
+    input: { type: Object as PropType<Record<string, unknown>>, default: undefined },
+    /** The tool call's result, once it is there. */
+    output: { type: Object as PropType<Record<string, unknown>>, default: undefined },
+  },
+  emits: { message: (params: McpUiMessageRequest['params']) => typeof params === 'object' },
+  setup(props, { emit }) {
+    const frame = ref<HTMLIFrameElement | null>(null)
+    const height = ref(160)
+    let bridge: AppBridge | undefined
+    let ready = false
+
+    // Plain copies: a chat's messages are reactive, and postMessage cannot clone a Vue proxy.
+    const plain = (value: unknown): unknown => value === undefined ? undefined : JSON.parse(JSON.stringify(value))
+    const sendResult = () => {
+      const output = plain(props.output)
+      if (bridge && ready && isCallToolResult(output)) void bridge.sendToolResult(output)
+    }
+    watch(() => props.output, sendResult)
+
+    onMounted(() => {
+      const target = frame.value?.contentWindow
+      if (!target || !props.app.sandboxUrl) return
+      const { resource } = props.app
+      const created = markRaw(new AppBridge(null, { name: 'nuxt-mcp-elicitation host', version: '1.0.0' }, { openLinks: {}, serverTools: {}, message: { text: {} } }))
+      bridge = created
+      created.onsandboxready = () => {
+        const meta = resource.meta && JSON.parse(JSON.stringify(resource.meta))
+        void created.sendSandboxResourceReady({ html: resource.html, ...(meta?.csp && { csp: meta.csp }), ...(meta?.permissions && { permissions: meta.permissions }) })
+      }
+      created.oninitialized = () => {
+        ready = true
+        const input = plain(props.input)
+        void created.sendToolInput({ arguments: typeof input === 'object' && input !== null ? { ...input } : {} })
+        sendResult()
+      }
+      created.onsizechange = ({ height: next }) => {
+        if (typeof next === 'number' && next > 0) height.value = Math.min(next, 2000)
+      }
+      created.oncalltool = params => postViewToolCall(props.app.callUrl, MCP_ELICITATION_HEADER, params.name, params.arguments ?? {})
+      // Only web links, each in a new tab with no way back to this page.
+      created.onopenlink = async ({ url }) => {
+        if (!/^https?:\/\//i.test(url)) return { isError: true }
+        window.open(url, '_blank', 'noopener,noreferrer')
+        return {}
+      }
+      created.onmessage = async (params) => {
+        emit('message', params)
+        return {}
+      }
+      void created.connect(markRaw(new PostMessageTransport(target, target)))
+    })
+    onUnmounted(() => {
+      void bridge?.close()
+    })
+
+    return () => props.app.sandboxUrl
+      ? h('iframe', {
+          'ref': frame,
+          'src': props.app.sandboxUrl,
+          'title': `${props.app.toolName}: ${props.app.resource.uri}`,
+          'sandbox': 'allow-scripts allow-same-origin allow-forms',
+          'class': ['mcp-app-frame', { 'mcp-app-frame--border': props.app.resource.meta?.prefersBorder !== false }],
+          'style': { height: `${height.value}px` },
+          'data-testid': 'mcp-app-frame',
+        })
+      : h('p', { 'class': 'mcp-app-frame__off', 'role': 'note', 'data-testid': 'mcp-app-off' }, `${props.app.toolName} has a view (${props.app.resource.uri}), but this host has no sandbox origin for views, so it is not shown here (a view never runs on the app's own origin): set mcp.host.apps.sandboxOrigin.`)
+  },
+})

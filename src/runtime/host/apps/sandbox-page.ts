@@ -1,0 +1,49 @@
+/**
+ * The sandbox proxy page of MCP Apps (the spec's double iframe): served on an origin other than
+ * the app's, framed by the chat page. It says it is ready, takes the view's HTML from the page
+ * (`ui/notifications/sandbox-resource-ready`), runs it in an inner `srcdoc` frame with no origin
+ * of its own and the resource's CSP, and relays messages between the two. It listens only to
+ * the page whose origin its URL names.
+ */
+const SCRIPT = `(() => {
+  const host = new URLSearchParams(location.search).get('host')
+  if (!host || window.parent === window) return
+  const domains = list => (Array.isArray(list) ? list : []).filter(d => typeof d === 'string' && /^[a-z][a-z0-9+.-]*:\\/\\/[^\\s;,'"]+$|^[*\\w.-]+$/i.test(d)).join(' ')
+  const policy = (csp = {}) => {
+    const res = domains(csp.resourceDomains)
+    return ["default-src 'none'", "script-src 'unsafe-inline' " + res, "style-src 'unsafe-inline' " + res, 'img-src data: blob: ' + res, 'font-src data: ' + res, 'media-src data: blob: ' + res,
+      'connect-src ' + (domains(csp.connectDomains) || "'none'"), 'frame-src ' + (domains(csp.frameDomains) || "'none'"), 'base-uri ' + (domains(csp.baseUriDomains) || "'none'"), "form-action 'none'"].join('; ')
+  }
+  const allow = (permissions = {}) => ['camera', 'microphone', 'geolocation'].filter(p => permissions[p]).concat(permissions.clipboardWrite ? ['clipboard-write'] : []).join('; ')
+  let inner
+  window.addEventListener('message', (event) => {
+    if (event.source === window.parent) {
+      if (event.origin !== host) return
+      const message = event.data
+      if (message && message.method === 'ui/notifications/sandbox-resource-ready' && !inner) {
+        const params = message.params || {}
+        inner = document.createElement('iframe')
+        inner.setAttribute('sandbox', 'allow-scripts allow-forms')
+        inner.setAttribute('allow', allow(params.permissions))
+        const meta = '<meta http-equiv="Content-Security-Policy" content="' + policy(params.csp).replace(/"/g, '&quot;') + '">'
+        const html = String(params.html || '')
+        inner.srcdoc = /<head[^>]*>/i.test(html) ? html.replace(/<head[^>]*>/i, m => m + meta) : meta + html
+        document.body.appendChild(inner)
+        return
+      }
+      if (inner && inner.contentWindow) inner.contentWindow.postMessage(message, '*')
+    }
+    else if (inner && event.source === inner.contentWindow) {
+      window.parent.postMessage(event.data, host)
+    }
+  })
+  window.parent.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/sandbox-proxy-ready', params: {} }, host)
+})()`
+
+/** The sandbox proxy page's HTML. */
+export const SANDBOX_PAGE = `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>MCP App sandbox</title><style>html,body{margin:0;height:100%;overflow:hidden}iframe{border:0;width:100%;height:100%;display:block}</style></head>
+<body><script>${SCRIPT}</script></body>
+</html>
+`
