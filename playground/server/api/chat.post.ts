@@ -19,6 +19,8 @@ const SAMPLE_ARGS: Record<string, Record<string, unknown>> = {
   connect_account: {},
   echo: { text: 'hello from the scripted model' },
   show_weather: { city: 'Lyon' },
+  // The MCP Apps example servers' tool (NUXT_PLAYGROUND_MCP_URL, below).
+  'get-time': {},
 }
 
 interface ChatBody {
@@ -72,7 +74,9 @@ function scriptedModel(tool: string | undefined): LanguageModel {
 
 export default defineEventHandler(async (event) => {
   const body = await readBody<ChatBody>(event)
-  const mcpUrl = new URL('/mcp', getRequestURL(event).origin)
+  // NUXT_PLAYGROUND_MCP_URL: another MCP server for the chat (the tests point it at the MCP Apps
+  // examples from npm); by default the playground's own /mcp.
+  const mcpUrl = new URL(process.env.NUXT_PLAYGROUND_MCP_URL || '/mcp', getRequestURL(event).origin)
   const real = Boolean(process.env.AI_GATEWAY_API_KEY)
   const model: LanguageModel = real ? (process.env.NUXT_PLAYGROUND_MODEL || 'openai/gpt-5-mini') : scriptedModel(body.tool)
 

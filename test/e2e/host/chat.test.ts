@@ -10,6 +10,8 @@ import { assertChromium, launchBrowser, screenshot, withFailureScreenshot } from
 import type { LaunchedBrowser } from '../../utils/browser'
 import { startFixture } from '../../utils/fixture'
 import type { RunningFixture } from '../../utils/fixture'
+import { startExampleServer } from '../../utils/example-servers'
+import type { ExampleServer } from '../../utils/example-servers'
 
 const TEST_TIMEOUT = 90_000
 let app: RunningFixture | undefined
@@ -260,6 +262,48 @@ describe('playground /chat: MCP Apps', () => {
       expect(await note.textContent()).toContain('set mcp.host.apps.sandboxOrigin')
       expect(await page.getByTestId('mcp-app-frame').count()).toBe(0)
       expect(await toolOutput(/Lyon/)).toContain('"celsius":14')
+    })
+  }, TEST_TIMEOUT)
+})
+
+describe('playground /chat: MCP Apps of servers nobody here wrote (npm examples)', () => {
+  const examples: { server?: ExampleServer, host?: RunningFixture }[] = []
+  afterAll(async () => {
+    for (const { server, host } of examples) await Promise.all([server?.stop(), host?.stop()])
+  }, 60_000)
+
+  /** The example server on loopback, and a host whose chat talks to it. */
+  async function exampleChat(flavour: 'vue' | 'vanillajs') {
+    const server = await startExampleServer(flavour)
+    const host = await startFixture('host', { NUXT_MCP_HOST_APPS_SANDBOX_ORIGIN: 'localhost', NUXT_PLAYGROUND_MCP_URL: server.url.href })
+    examples.push({ server, host })
+    await page.goto(`${host.origin}/chat`, { waitUntil: 'networkidle' })
+    await page.getByLabel('Tool', { exact: true }).selectOption('get-time')
+    await page.getByRole('button', { name: 'Run tool' }).click()
+    await page.getByTestId('mcp-app-frame').waitFor()
+    return page.frameLocator('[data-testid="mcp-app-frame"]').frameLocator('iframe')
+  }
+
+  it('renders @modelcontextprotocol/server-basic-vue\'s view with its get-time result', async () => {
+    await step('app-example-vue', async () => {
+      const view = await exampleChat('vue')
+      await expect.poll(() => view.locator('code.server-time').innerText(), { timeout: 30_000 }).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/)
+      await screenshot(page, 'host-app-example-vue')
+    })
+  }, TEST_TIMEOUT)
+
+  it('lets @modelcontextprotocol/server-basic-vanillajs\'s view call get-time from inside, through the host', async () => {
+    await step('app-example-vanillajs', async () => {
+      const view = await exampleChat('vanillajs')
+      const time = view.locator('#server-time')
+      await expect.poll(() => time.innerText(), { timeout: 30_000 }).toMatch(/^\d{4}-\d\d-\d\dT/)
+      const first = await time.innerText()
+      const call = page.waitForResponse(response => response.request().method() === 'POST' && response.url().includes('/api/_mcp/apps/'))
+      await view.locator('#get-time-btn').click()
+      expect((await call).status()).toBe(200)
+      await expect.poll(() => time.innerText(), { timeout: 30_000 }).not.toBe(first)
+      expect(await time.innerText()).toMatch(/^\d{4}-\d\d-\d\dT/)
+      await screenshot(page, 'host-app-example-vanillajs')
     })
   }, TEST_TIMEOUT)
 })
