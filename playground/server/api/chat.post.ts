@@ -19,6 +19,7 @@ const SAMPLE_ARGS: Record<string, Record<string, unknown>> = {
   connect_account: {},
   echo: { text: 'hello from the scripted model' },
   show_weather: { city: 'Lyon' },
+  book_stay: {},
   // The MCP Apps example servers' tool (NUXT_PLAYGROUND_MCP_URL, below).
   'get-time': {},
 }

@@ -1,4 +1,4 @@
-import { createMCPClient, ElicitationRequestSchema, mcpAppClientCapabilities } from '@ai-sdk/mcp'
+import { createMCPClient, ElicitationRequestSchema, mcpAppClientCapabilities, readMCPAppResource } from '@ai-sdk/mcp'
 import type { MCPClient, MCPClientConfig } from '@ai-sdk/mcp'
 import type { H3Event } from 'h3'
 import { useMcpHostElicitation } from './use-host-elicitation'
@@ -9,10 +9,27 @@ import { withMcpAppParts } from './apps/app-tools'
 import type { McpAppDataChunk } from './apps/app-tools'
 import { sandboxUrlOf } from './apps/sandbox-url'
 import { isRecord } from '../server/common/is-record'
+import type { McpAppPartData } from '../app/elicitation/app-part'
 
 /** The part of an AI SDK `UIMessageStreamWriter` the host writes to: elicitations and MCP Apps. */
 export interface McpHostWriter {
   write: (chunk: McpElicitationDataChunk | McpAppDataChunk) => void
+}
+
+const UI = 'io.modelcontextprotocol/ui'
+
+/**
+ * The view of a form whose `_meta.ui.resourceUri` names one (app-rendered elicitation, SEP-3118):
+ * read from the asking server, for `<McpAppFrame>` to render the form in; its answer goes to the
+ * respond endpoint like any.
+ */
+async function formView(client: MCPClient, params: Record<string, unknown>, id: string, sandboxUrl: string): Promise<McpAppPartData | undefined> {
+  const meta: unknown = params._meta
+  const ui: unknown = isRecord(meta) ? meta.ui : undefined
+  const uri = isRecord(ui) && typeof ui.resourceUri === 'string' && ui.resourceUri.startsWith('ui://') ? ui.resourceUri : undefined
+  if (!uri) return undefined
+  const resource = await readMCPAppResource({ client, uri })
+  return { toolCallId: id, toolName: 'elicitation', resource: { uri, html: resource.html, ...(resource.meta && { meta: resource.meta }) }, callUrl: '', sandboxUrl }
 }
 
 /** Options of {@link createMcpHostClient}: `@ai-sdk/mcp`'s client config plus the host's. */
@@ -55,18 +72,21 @@ export async function createMcpHostClient(event: H3Event, options: McpHostClient
   // Synchronous: sets the owner cookie before anything is awaited.
   let client: MCPClient | undefined
   const serverName = server ?? (() => client?.serverInfo.name)
+  const hostConfig = useMcpHostConfig(event)
+  // Views need a sandbox on another origin: without one, none is announced or asked for.
+  const sandboxUrl = apps ? sandboxUrlOf(event, hostConfig.appsSandboxOrigin, import.meta.dev) : undefined
   const host = useMcpHostElicitation(event, {
     writer,
     server: serverName,
     ...(timeoutMs ? { timeoutMs } : {}),
     ...(registry ? { registry } : {}),
+    ...(sandboxUrl && { view: (params, id) => client ? formView(client, params, id, sandboxUrl) : Promise.resolve(undefined) }),
   })
   const declared: unknown = capabilities?.extensions
-  const extensions = apps ? { ...(isRecord(declared) ? declared : {}), ...mcpAppClientCapabilities.extensions } : isRecord(declared) ? declared : undefined
-  client = await createMCPClient({ ...config, capabilities: { ...capabilities, elicitation: capabilities?.elicitation ?? {}, ...(extensions && { extensions }) } })
+  const extensions = apps ? { ...(isRecord(declared) ? declared : {}), [UI]: { ...mcpAppClientCapabilities.extensions[UI], ...(sandboxUrl && { elicitation: {} }) } } : isRecord(declared) ? declared : undefined
+  client = await createMCPClient({ ...config, capabilities: { ...capabilities, elicitation: capabilities?.elicitation ?? { form: {} }, ...(extensions && { extensions }) } })
   client.onElicitationRequest(ElicitationRequestSchema, host.handler)
   if (!apps) return client
-  const hostConfig = useMcpHostConfig(event)
   const connected = client
   const tools: MCPClient['tools'] = async toolOptions => withMcpAppParts(await connected.tools(toolOptions), {
     client: connected,
@@ -76,7 +96,7 @@ export async function createMcpHostClient(event: H3Event, options: McpHostClient
     owner: host.owner,
     server: typeof serverName === 'string' ? () => serverName : serverName,
     route: hostConfig.appsRoute,
-    sandboxUrl: sandboxUrlOf(event, hostConfig.appsSandboxOrigin, import.meta.dev),
+    sandboxUrl,
     ttlMs: 30 * 60_000,
   })
   // The client itself, with `tools()` announcing views: every other method is its own.

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { toElicitationRequest } from '../app/elicitation/request'
 import { MCP_ELICITATION_PART_TYPE } from '../app/elicitation/types'
 import type { McpElicitationAnswer, McpElicitationPartData } from '../app/elicitation/types'
+import type { McpAppPartData } from '../app/elicitation/app-part'
 import type { McpElicitationRegistry } from './registry'
 
 /** The UI message chunk the host writes: a `data-mcp-elicitation` part, reconciled by its id. */
@@ -41,6 +42,8 @@ export interface HostElicitorOptions {
   signal?: AbortSignal
   /** The asking server's name, shown with the request (a function: read when a request comes). */
   server?: string | (() => string | undefined)
+  /** The MCP App that renders a form whose `_meta.ui.resourceUri` names one, when the host can show it. */
+  view?: (params: Record<string, unknown>, id: string) => Promise<McpAppPartData | undefined>
   now?: () => number
   generateId?: () => string
 }
@@ -89,6 +92,8 @@ export function createHostElicitor(options: HostElicitorOptions): McpElicitation
     }, options.timeoutMs)
     options.signal?.addEventListener('abort', cancel, { once: true })
     const server = typeof options.server === 'function' ? options.server() : options.server
+    // A view that cannot be read leaves the plain form: never a reason not to ask.
+    const view = request.mode === 'form' && options.view ? await options.view(incoming.params, id).catch(() => undefined) : undefined
     const data: McpElicitationPartData = {
       ...request,
       id,
@@ -96,6 +101,7 @@ export function createHostElicitor(options: HostElicitorOptions): McpElicitation
       respondUrl: `${options.route}/${encodeURIComponent(id)}`,
       expiresAt,
       ...(server ? { server } : {}),
+      ...(view ? { view } : {}),
     }
     try {
       write(data)

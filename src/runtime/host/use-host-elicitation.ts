@@ -1,6 +1,7 @@
 import type { H3Event } from 'h3'
 import { useMcpHostConfig } from './config'
 import { createHostElicitor } from './elicitor'
+import type { HostElicitorOptions } from './elicitor'
 import type { McpElicitationHandler, McpElicitationWriter } from './elicitor'
 import { browserOwner, resolveOwner } from './owner'
 import type { McpElicitationRegistry } from './registry'
@@ -16,6 +17,8 @@ export interface McpHostElicitationOptions {
   server?: string | (() => string | undefined)
   /** Overrides the registry set with `setMcpElicitationRegistry`. */
   registry?: McpElicitationRegistry
+  /** The MCP App that renders a form naming one (SEP-3118), when the host can show it (`createMcpHostClient` sets it). */
+  view?: HostElicitorOptions['view']
 }
 
 /** What {@link useMcpHostElicitation} returns. */
@@ -77,6 +80,7 @@ export function useMcpHostElicitation(event: H3Event, options: McpHostElicitatio
     route: config.publicRoute,
     signal: controller.signal,
     ...(options.server ? { server: options.server } : {}),
+    ...(options.view ? { view: options.view } : {}),
   })
   return { handler, signal: controller.signal, owner }
 }

@@ -251,6 +251,34 @@ describe('playground /chat: MCP Apps', () => {
     })
   }, TEST_TIMEOUT)
 
+  it('answers book_stay\'s form inside its date-range view (app-rendered elicitation), and the tool gets the typed dates', async () => {
+    await step('app-elicitation', async () => {
+      if (!app) throw new Error('server not started')
+      await page.goto(`${app.origin}/chat`, { waitUntil: 'networkidle' })
+      await page.getByLabel('Tool', { exact: true }).selectOption('book_stay')
+      await page.getByRole('button', { name: 'Run tool' }).click()
+      await page.getByTestId('mcp-app-frame').waitFor()
+      const view = page.frameLocator('[data-testid="mcp-app-frame"]').frameLocator('iframe')
+      await expect.poll(() => view.getByTestId('dates-question').innerText(), { timeout: 30_000 }).toBe('When do you arrive and leave?')
+      // The plain form is not shown: the view is the form.
+      expect(await page.getByRole('region', { name: 'When do you arrive and leave?' }).count()).toBe(0)
+      await screenshot(page, 'host-app-elicitation')
+      await view.getByTestId('dates-book').click()
+      expect(await toolOutput(/Booked/)).toBe('Booked 2026-12-24 to 2026-12-27')
+    })
+  }, TEST_TIMEOUT)
+
+  it('without a sandbox origin, asks book_stay\'s question with the plain form', async () => {
+    await step('app-elicitation-plain', async () => {
+      const form = await runTool(shortTimeout, 'book_stay', 'When do you arrive and leave?')
+      expect(await page.getByTestId('mcp-app-frame').count()).toBe(0)
+      await field(form, 'From').fill('2026-12-24')
+      await field(form, 'To').fill('2026-12-27')
+      await form.getByRole('button', { name: 'Submit' }).click()
+      expect(await toolOutput(/Booked/)).toBe('Booked 2026-12-24 to 2026-12-27')
+    })
+  }, TEST_TIMEOUT)
+
   it('without a sandbox origin in production, shows no view and says why', async () => {
     await step('app-off', async () => {
       if (!shortTimeout) throw new Error('server not started')

@@ -2,8 +2,9 @@ import { defineComponent, h, markRaw, onMounted, onUnmounted, ref, watch } from 
 import type { PropType } from 'vue'
 import { AppBridge, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge'
 import type { McpUiMessageRequest } from '@modelcontextprotocol/ext-apps'
-import { isCallToolResult } from '@modelcontextprotocol/client'
+import { isCallToolResult, specTypeSchemas } from '@modelcontextprotocol/client'
 import { MCP_ELICITATION_HEADER } from '../elicitation/types'
+import type { McpElicitationAnswer } from '../elicitation/types'
 import type { McpAppPartData } from '../elicitation/app-part'
 import { postViewToolCall } from '../elicitation/app-calls'
 
@@ -31,8 +32,18 @@ export default defineComponent({
     input: { type: Object as PropType<Record<string, unknown>>, default: undefined },
     /** The tool call's result, once it is there. */
     output: { type: Object as PropType<Record<string, unknown>>, default: undefined },
+    /**
+     * A form for the view to render instead (app-rendered elicitation, SEP-3118): sent to it as
+     * `elicitation/create` once it is ready; its answer comes out as `respond`, and `fallback`
+     * says to show the plain form instead (the view cannot, or failed).
+     */
+    question: { type: Object as PropType<{ message: string, requestedSchema: unknown }>, default: undefined },
   },
-  emits: { message: (params: McpUiMessageRequest['params']) => typeof params === 'object' },
+  emits: {
+    message: (params: McpUiMessageRequest['params']) => typeof params === 'object',
+    respond: (answer: McpElicitationAnswer) => typeof answer.action === 'string',
+    fallback: () => true,
+  },
   setup(props, { emit }) {
     const frame = ref<HTMLIFrameElement | null>(null)
     const height = ref(160)
@@ -47,6 +58,25 @@ export default defineComponent({
     }
     watch(() => props.output, sendResult)
 
+    /**
+     * The view's `appCapabilities` as it sent them: ext-apps 2.0.4's bridge keeps only the keys it
+     * knows, and `elicitation` (SEP-3118) is not one of them yet.
+     */
+    let declared: unknown
+    /** Sends the form to the view and passes its answer on; anything else means the plain form. */
+    async function askInView(created: AppBridge): Promise<void> {
+      const capabilities = declared
+      if (!props.question || typeof capabilities !== 'object' || capabilities === null || !('elicitation' in capabilities)) return void emit('fallback')
+      try {
+        const params = plain({ message: props.question.message, requestedSchema: props.question.requestedSchema, _meta: { ui: { resourceUri: props.app.resource.uri } } })
+        const answer = await created.request({ method: 'elicitation/create', params: typeof params === 'object' && params !== null ? { ...params } : {} }, specTypeSchemas.ElicitResult, { timeout: 10 * 60_000 })
+        emit('respond', answer.action === 'accept' ? { action: 'accept', content: answer.content ?? {} } : { action: answer.action })
+      }
+      catch {
+        emit('fallback')
+      }
+    }
+
     onMounted(() => {
       const target = frame.value?.contentWindow
       if (!target || !props.app.sandboxUrl) return
@@ -59,6 +89,7 @@ export default defineComponent({
       }
       created.oninitialized = () => {
         ready = true
+        if (props.question) return void askInView(created)
         const input = plain(props.input)
         void created.sendToolInput({ arguments: typeof input === 'object' && input !== null ? { ...input } : {} })
         sendResult()
@@ -77,7 +108,16 @@ export default defineComponent({
         emit('message', params)
         return {}
       }
-      void created.connect(markRaw(new PostMessageTransport(target, target)))
+      const transport = markRaw(new PostMessageTransport(target, target))
+      // connect() hands the transport its listener before its first await: wrap it right away,
+      // to read `ui/initialize` on its way to the bridge, for what the bridge drops (above).
+      const connecting = created.connect(transport)
+      const deliver = transport.onmessage
+      transport.onmessage = (message, extra) => {
+        if ('method' in message && message.method === 'ui/initialize' && typeof message.params === 'object' && message.params !== null) declared = message.params.appCapabilities
+        deliver?.(message, extra)
+      }
+      void connecting
     })
     onUnmounted(() => {
       void bridge?.close()

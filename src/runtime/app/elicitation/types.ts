@@ -56,6 +56,12 @@ export type McpElicitationPartData = McpElicitationRequest & {
   action?: McpElicitationAnswer['action']
   /** The name of the MCP server asking, when known. */
   server?: string
+  /**
+   * An MCP App that renders this form (SEP-3118, experimental), when the server named one and
+   * the host can show views: the page shows it in `<McpAppFrame>`, with `<McpElicitationForm>`
+   * as the fallback. The answer goes to the same respond endpoint, checked the same way.
+   */
+  view?: import('./app-part').McpAppPartData
 }
 
 /** The part type (`data-` + name) in a UI message. */
