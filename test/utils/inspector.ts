@@ -10,6 +10,8 @@ import type { Page } from 'playwright-core'
 import { expect } from 'vitest'
 import { freePort, repoRoot } from './fixture'
 import { onFreePort } from '../../scripts/ports.mjs'
+import { launchBrowser } from './browser'
+import type { LaunchedBrowser } from './browser'
 
 const INSPECTOR_BIN = resolve(repoRoot, 'node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js')
 
@@ -153,4 +155,27 @@ export async function clickToClose(dialog: ReturnType<typeof elicitationDialog>,
       if (attempt >= 3) throw error
     }
   }
+}
+
+/** The Inspector with a browser on its deep link to `serverUrl`, connected. */
+export interface ConnectedInspector { inspector: RunningInspector, browser: LaunchedBrowser, page: Page }
+
+/**
+ * Starts the Inspector (`options`: its catalog, e.g. the 2026-07-28 era for the deep link),
+ * launches Chromium and opens the deep link to `serverUrl`; resolves once the Inspector says it
+ * is connected.
+ *
+ * @example
+ * ```ts
+ * const { inspector, browser, page } = await openInspector(fixture.url, { servers: { 'deep-link': { type: 'streamable-http', url: fixture.url.href, protocolEra: 'modern' } } })
+ * ```
+ */
+export async function openInspector(serverUrl: URL, options: InspectorOptions = {}): Promise<ConnectedInspector> {
+  const inspector = await startInspector(options)
+  const browser = await launchBrowser()
+  const page = browser.page
+  page.setDefaultTimeout(30_000)
+  await page.goto(deepLink(inspector, serverUrl), { waitUntil: 'domcontentloaded' })
+  await page.locator('[data-testid="connection-status"][data-status="connected"]').waitFor({ timeout: 60_000 })
+  return { inspector, browser, page }
 }

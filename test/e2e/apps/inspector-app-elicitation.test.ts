@@ -5,11 +5,11 @@
 // form for the same question, and the same tool completes.
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { assertChromium, launchBrowser, screenshot, withFailureScreenshot } from '../../utils/browser'
+import { assertChromium, screenshot, withFailureScreenshot } from '../../utils/browser'
 import type { LaunchedBrowser } from '../../utils/browser'
 import { startFixture } from '../../utils/fixture'
 import type { RunningFixture } from '../../utils/fixture'
-import { clickToClose, deepLink, elicitationDialog, openTool, startInspector } from '../../utils/inspector'
+import { clickToClose, elicitationDialog, openInspector, openTool } from '../../utils/inspector'
 import type { RunningInspector } from '../../utils/inspector'
 
 const CASES = [
@@ -39,12 +39,7 @@ describe.each(CASES)('MCP Inspector web UI, $version, MCP Apps UI advertised: $a
   beforeAll(async () => {
     // The deep link connects with the settings of the catalog's `deep-link` server.
     const settings = { type: 'streamable-http', url: fixture.url.href, ...(era === 'modern' && { protocolEra: 'modern' }), ...(!apps && { advertisedExtensions: { 'io.modelcontextprotocol/ui': false } }) }
-    inspector = await startInspector({ servers: { 'deep-link': settings } })
-    browser = await launchBrowser()
-    page = browser.page
-    page.setDefaultTimeout(30_000)
-    await page.goto(deepLink(inspector, fixture.url), { waitUntil: 'domcontentloaded' })
-    await page.locator('[data-testid="connection-status"][data-status="connected"]').waitFor({ timeout: 60_000 })
+    ;({ inspector, browser, page } = await openInspector(fixture.url, { servers: { 'deep-link': settings } }))
   }, 180_000)
 
   afterAll(async () => {

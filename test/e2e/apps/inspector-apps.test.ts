@@ -5,11 +5,11 @@
 // `weather-card`, whose tool is declared inside the view, renders its handler's data.
 import type { FrameLocator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { assertChromium, launchBrowser, screenshot, withFailureScreenshot } from '../../utils/browser'
+import { assertChromium, screenshot, withFailureScreenshot } from '../../utils/browser'
 import type { LaunchedBrowser } from '../../utils/browser'
 import { startFixture } from '../../utils/fixture'
 import type { RunningFixture } from '../../utils/fixture'
-import { deepLink, startInspector } from '../../utils/inspector'
+import { openInspector } from '../../utils/inspector'
 import type { RunningInspector } from '../../utils/inspector'
 
 const ERAS = [
@@ -39,12 +39,7 @@ describe.each(ERAS)('MCP Inspector web UI as an MCP Apps host, $version', ({ era
   let page: Page
 
   beforeAll(async () => {
-    inspector = await startInspector(servers ? { servers: servers(fixture.url) } : {})
-    browser = await launchBrowser()
-    page = browser.page
-    page.setDefaultTimeout(30_000)
-    await page.goto(deepLink(inspector, fixture.url), { waitUntil: 'domcontentloaded' })
-    await page.locator('[data-testid="connection-status"][data-status="connected"]').waitFor({ timeout: 60_000 })
+    ;({ inspector, browser, page } = await openInspector(fixture.url, servers ? { servers: servers(fixture.url) } : {}))
   }, 180_000)
 
   afterAll(async () => {

@@ -4,11 +4,11 @@
 // answered in the page (through tasks/update), and the task's result shows. Headless Debian chromium.
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { assertChromium, launchBrowser, screenshot, withFailureScreenshot } from '../../utils/browser'
+import { assertChromium, screenshot, withFailureScreenshot } from '../../utils/browser'
 import type { LaunchedBrowser } from '../../utils/browser'
 import { startFixture } from '../../utils/fixture'
 import type { RunningFixture } from '../../utils/fixture'
-import { clickToClose, deepLink, elicitationDialog, openTool, startInspector } from '../../utils/inspector'
+import { clickToClose, elicitationDialog, openInspector, openTool } from '../../utils/inspector'
 import type { RunningInspector } from '../../utils/inspector'
 
 let fixture: RunningFixture | undefined
@@ -20,12 +20,7 @@ beforeAll(async () => {
   assertChromium()
   fixture = await startFixture('elicitation')
   // The deep link connects with the settings of the catalog's `deep-link` server: the 2026-07-28 era.
-  inspector = await startInspector({ servers: { 'deep-link': { type: 'streamable-http', url: fixture.url.href, protocolEra: 'modern' } } })
-  browser = await launchBrowser()
-  page = browser.page
-  page.setDefaultTimeout(30_000)
-  await page.goto(deepLink(inspector, fixture.url), { waitUntil: 'domcontentloaded' })
-  await page.locator('[data-testid="connection-status"][data-status="connected"]').waitFor({ timeout: 60_000 })
+  ;({ inspector, browser, page } = await openInspector(fixture.url, { servers: { 'deep-link': { type: 'streamable-http', url: fixture.url.href, protocolEra: 'modern' } } }))
 }, 180_000)
 
 afterAll(async () => {

@@ -1,11 +1,8 @@
-import { defineEventHandler, getHeader, getRouterParam, setResponseHeader, setResponseStatus } from 'h3'
+import { defineEventHandler, getRouterParam, setResponseHeader, setResponseStatus } from 'h3'
 import { createMCPClient } from '@ai-sdk/mcp'
-import { MCP_ELICITATION_HEADER } from '../../app/elicitation/types'
-import { readLimitedBody } from '../../server/common/read-body'
 import { isRecord } from '../../server/common/is-record'
-import { checkCsrf } from '../csrf'
-import { allowedOrigins } from '../config'
 import { browserOwner, resolveOwner } from '../owner'
+import { readHostRequest } from '../read-request'
 import { findAppSession } from '../apps/sessions'
 
 /** A view's tool call: a name and its arguments. */
@@ -18,31 +15,12 @@ const MAX_BODY = 256 * 1024
  */
 export default defineEventHandler(async (event) => {
   setResponseHeader(event, 'cache-control', 'no-store')
-  const refusal = checkCsrf({
-    host: getHeader(event, 'host'),
-    origin: getHeader(event, 'origin'),
-    secFetchSite: getHeader(event, 'sec-fetch-site'),
-    marker: getHeader(event, MCP_ELICITATION_HEADER),
-    contentType: getHeader(event, 'content-type'),
-    allowedOrigins: allowedOrigins(),
-  })
-  if (refusal) {
-    setResponseStatus(event, refusal.status)
-    return { error: refusal.error }
-  }
-  const read = await readLimitedBody(event, MAX_BODY, 'A view\'s tool call is a name and its arguments: send less.')
+  const read = await readHostRequest(event, MAX_BODY, 'A view\'s tool call is a name and its arguments: send less.')
   if (!read.ok) {
     setResponseStatus(event, read.status)
-    return { error: read.message }
+    return { error: read.error }
   }
-  let body: unknown
-  try {
-    body = read.text ? JSON.parse(read.text) : undefined
-  }
-  catch {
-    setResponseStatus(event, 400)
-    return { error: 'The body is not valid JSON.' }
-  }
+  const body = read.body
   const name = isRecord(body) && typeof body.name === 'string' ? body.name : undefined
   const args = isRecord(body) && body.arguments !== undefined ? body.arguments : {}
   if (!name || !isRecord(args)) {

@@ -1,9 +1,6 @@
-import { defineEventHandler, getHeader, getRouterParam, setResponseHeader, setResponseStatus } from 'h3'
-import { MCP_ELICITATION_HEADER } from '../../app/elicitation/types'
-import { readLimitedBody } from '../../server/common/read-body'
-import { checkCsrf } from '../csrf'
-import { allowedOrigins } from '../config'
+import { defineEventHandler, getRouterParam, setResponseHeader, setResponseStatus } from 'h3'
 import { browserOwner, resolveOwner } from '../owner'
+import { readHostRequest } from '../read-request'
 import { respondToElicitation } from '../respond'
 import { useMcpElicitationRegistry } from '../state'
 
@@ -16,32 +13,12 @@ const MAX_BODY = 64 * 1024
  */
 export default defineEventHandler(async (event) => {
   setResponseHeader(event, 'cache-control', 'no-store')
-  const refusal = checkCsrf({
-    host: getHeader(event, 'host'),
-    origin: getHeader(event, 'origin'),
-    secFetchSite: getHeader(event, 'sec-fetch-site'),
-    marker: getHeader(event, MCP_ELICITATION_HEADER),
-    contentType: getHeader(event, 'content-type'),
-    allowedOrigins: allowedOrigins(),
-  })
-  if (refusal) {
-    setResponseStatus(event, refusal.status)
-    return { error: refusal.error }
-  }
-  // Cut off at the limit while it streams in (a chunked body declares no length), before parsing.
-  const read = await readLimitedBody(event, MAX_BODY, 'An answer is a form of a few fields: send less.')
+  const read = await readHostRequest(event, MAX_BODY, 'An answer is a form of a few fields: send less.')
   if (!read.ok) {
     setResponseStatus(event, read.status)
-    return { error: read.message }
+    return { error: read.error }
   }
-  let body: unknown
-  try {
-    body = read.text ? JSON.parse(read.text) : undefined
-  }
-  catch {
-    setResponseStatus(event, 400)
-    return { error: 'The body is not valid JSON.' }
-  }
+  const body = read.body
   const owner = await resolveOwner(event, browserOwner(event, { create: false }))
   try {
     const outcome = await respondToElicitation(useMcpElicitationRegistry(), { id: getRouterParam(event, 'id', { decode: true }), owner, body })
