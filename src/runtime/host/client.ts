@@ -1,11 +1,12 @@
 import { createMCPClient, ElicitationRequestSchema, mcpAppClientCapabilities, readMCPAppResource } from '@ai-sdk/mcp'
+import { getToolUiResourceUri } from '@modelcontextprotocol/ext-apps/app-bridge'
 import type { MCPClient, MCPClientConfig } from '@ai-sdk/mcp'
 import type { H3Event } from 'h3'
 import { useMcpHostElicitation } from './use-host-elicitation'
 import type { McpHostElicitationOptions } from './use-host-elicitation'
 import type { McpElicitationDataChunk } from './elicitor'
 import { useMcpHostConfig } from './config'
-import { withMcpAppParts } from './apps/app-tools'
+import { listAllTools, withMcpAppParts } from './apps/app-tools'
 import type { McpAppDataChunk } from './apps/app-tools'
 import { sandboxUrlOf } from './apps/sandbox-url'
 import { isRecord } from '../server/common/is-record'
@@ -24,12 +25,12 @@ const UI = 'io.modelcontextprotocol/ui'
  * respond endpoint like any.
  */
 async function formView(client: MCPClient, params: Record<string, unknown>, id: string, sandboxUrl: string): Promise<McpAppPartData | undefined> {
-  const meta: unknown = params._meta
-  const ui: unknown = isRecord(meta) ? meta.ui : undefined
-  const uri = isRecord(ui) && typeof ui.resourceUri === 'string' && ui.resourceUri.startsWith('ui://') ? ui.resourceUri : undefined
+  // ext-apps reads a tool's `_meta.ui.resourceUri`; a form's `_meta` carries it the same way.
+  const uri = isRecord(params._meta) ? getToolUiResourceUri({ _meta: params._meta }) : undefined
   if (!uri) return undefined
-  const resource = await readMCPAppResource({ client, uri })
-  return { toolCallId: id, toolName: 'elicitation', resource: { uri, html: resource.html, ...(resource.meta && { meta: resource.meta }) }, callUrl: '', sandboxUrl }
+  const { html, meta } = await readMCPAppResource({ client, uri })
+  // A form's view asks, it calls no tools: no call URL.
+  return { toolCallId: id, toolName: 'elicitation', uri, shown: { html, ...(meta && { meta }), sandboxUrl } }
 }
 
 /** Options of {@link createMcpHostClient}: `@ai-sdk/mcp`'s client config plus the host's. */
@@ -88,17 +89,21 @@ export async function createMcpHostClient(event: H3Event, options: McpHostClient
   client.onElicitationRequest(ElicitationRequestSchema, host.handler)
   if (!apps) return client
   const connected = client
-  const tools: MCPClient['tools'] = async toolOptions => withMcpAppParts(await connected.tools(toolOptions), {
-    client: connected,
-    transport: config.transport,
-    write: chunk => writer.write(chunk),
-    // The owner the elicitations got: one cookie per browser, set once.
-    owner: host.owner,
-    server: typeof serverName === 'string' ? () => serverName : serverName,
-    route: hostConfig.appsRoute,
-    sandboxUrl,
-    ttlMs: 30 * 60_000,
-  })
+  const tools: MCPClient['tools'] = async (toolOptions) => {
+    // One listing for both the tool set and the views it may show.
+    const definitions = await listAllTools(connected)
+    return withMcpAppParts(connected.toolsFromDefinitions(definitions, toolOptions), definitions.tools, {
+      client: connected,
+      transport: config.transport,
+      write: chunk => writer.write(chunk),
+      // The owner the elicitations got: one cookie per browser, set once.
+      owner: host.owner,
+      server: typeof serverName === 'string' ? () => serverName : serverName,
+      route: hostConfig.appsRoute,
+      sandboxUrl,
+      ttlMs: 30 * 60_000,
+    })
+  }
   // The client itself, with `tools()` announcing views: every other method is its own.
   return Object.assign(Object.create(connected) as MCPClient, { tools })
 }

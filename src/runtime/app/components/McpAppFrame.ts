@@ -10,9 +10,9 @@ import { postViewToolCall } from '../elicitation/app-calls'
 
 /**
  * `<McpAppFrame>`: an MCP App view in the page, as the spec's double iframe: a sandbox proxy on
- * an origin of its own (`app.sandboxUrl`), the view inside it in a frame with no origin at all
- * and its resource's CSP. ext-apps' `AppBridge` talks to it: the tool's input and result go in,
- * the view's own tool calls go to the host (`app.callUrl`), links open in a new tab, messages for
+ * an origin of its own (`app.shown.sandboxUrl`), the view inside it in a frame with no origin at
+ * all and its resource's CSP. ext-apps' `AppBridge` talks to it: the tool's input and result go in,
+ * the view's own tool calls go to the host (`app.shown.callUrl`), links open in a new tab, messages for
  * the chat come out as `message` events. Without a sandbox origin it shows no view, and says why.
  *
  * The bridge and the frame's window are kept out of Vue's reactivity (`markRaw`): a deep proxy
@@ -68,7 +68,7 @@ export default defineComponent({
       const capabilities = declared
       if (!props.question || typeof capabilities !== 'object' || capabilities === null || !('elicitation' in capabilities)) return void emit('fallback')
       try {
-        const params = plain({ message: props.question.message, requestedSchema: props.question.requestedSchema, _meta: { ui: { resourceUri: props.app.resource.uri } } })
+        const params = plain({ message: props.question.message, requestedSchema: props.question.requestedSchema, _meta: { ui: { resourceUri: props.app.uri } } })
         const answer = await created.request({ method: 'elicitation/create', params: typeof params === 'object' && params !== null ? { ...params } : {} }, specTypeSchemas.ElicitResult, { timeout: 10 * 60_000 })
         emit('respond', answer.action === 'accept' ? { action: 'accept', content: answer.content ?? {} } : { action: answer.action })
       }
@@ -79,13 +79,13 @@ export default defineComponent({
 
     onMounted(() => {
       const target = frame.value?.contentWindow
-      if (!target || !props.app.sandboxUrl) return
-      const { resource } = props.app
+      const shown = props.app.shown
+      if (!target || !shown) return
       const created = markRaw(new AppBridge(null, { name: 'nuxt-mcp-elicitation host', version: '1.0.0' }, { openLinks: {}, serverTools: {}, message: { text: {} } }))
       bridge = created
       created.onsandboxready = () => {
-        const meta = resource.meta && JSON.parse(JSON.stringify(resource.meta))
-        void created.sendSandboxResourceReady({ html: resource.html, ...(meta?.csp && { csp: meta.csp }), ...(meta?.permissions && { permissions: meta.permissions }) })
+        const meta = shown.meta && JSON.parse(JSON.stringify(shown.meta))
+        void created.sendSandboxResourceReady({ html: shown.html, ...(meta?.csp && { csp: meta.csp }), ...(meta?.permissions && { permissions: meta.permissions }) })
       }
       created.oninitialized = () => {
         ready = true
@@ -97,7 +97,8 @@ export default defineComponent({
       created.onsizechange = ({ height: next }) => {
         if (typeof next === 'number' && next > 0) height.value = Math.min(next, 2000)
       }
-      created.oncalltool = params => postViewToolCall(props.app.callUrl, MCP_ELICITATION_HEADER, params.name, params.arguments ?? {})
+      const callUrl = shown.callUrl
+      created.oncalltool = params => callUrl ? postViewToolCall(callUrl, MCP_ELICITATION_HEADER, params.name, params.arguments ?? {}) : Promise.reject(new Error(`This view renders a form here: it may not call "${params.name}".`))
       // Only web links, each in a new tab with no way back to this page.
       created.onopenlink = async ({ url }) => {
         if (!/^https?:\/\//i.test(url)) return { isError: true }
@@ -123,16 +124,16 @@ export default defineComponent({
       void bridge?.close()
     })
 
-    return () => props.app.sandboxUrl
+    return () => props.app.shown
       ? h('iframe', {
           'ref': frame,
-          'src': props.app.sandboxUrl,
-          'title': `${props.app.toolName}: ${props.app.resource.uri}`,
+          'src': props.app.shown.sandboxUrl,
+          'title': `${props.app.toolName}: ${props.app.uri}`,
           'sandbox': 'allow-scripts allow-same-origin allow-forms',
-          'class': ['mcp-app-frame', { 'mcp-app-frame--border': props.app.resource.meta?.prefersBorder !== false }],
+          'class': ['mcp-app-frame', { 'mcp-app-frame--border': props.app.shown.meta?.prefersBorder !== false }],
           'style': { height: `${height.value}px` },
           'data-testid': 'mcp-app-frame',
         })
-      : h('p', { 'class': 'mcp-app-frame__off', 'role': 'note', 'data-testid': 'mcp-app-off' }, `${props.app.toolName} has a view (${props.app.resource.uri}), but this host has no sandbox origin for views, so it is not shown here (a view never runs on the app's own origin): set mcp.host.apps.sandboxOrigin.`)
+      : h('p', { 'class': 'mcp-app-frame__off', 'role': 'note', 'data-testid': 'mcp-app-off' }, `${props.app.toolName} has a view (${props.app.uri}), but this host has no sandbox origin for views, so it is not shown here (a view never runs on the app's own origin): set mcp.host.apps.sandboxOrigin.`)
   },
 })

@@ -7,20 +7,29 @@
 /** The part type (`data-` + name) in a UI message. */
 export const MCP_APP_PART_TYPE = 'data-mcp-app'
 
-/** What the host tells the page about one MCP App to show. */
+/** What the page needs to run a view, when the host can show it. */
+export interface McpAppShown {
+  /** The view's HTML and its `_meta.ui` (csp, permissions, prefersBorder). */
+  html: string
+  meta?: { csp?: Record<string, unknown>, permissions?: Record<string, unknown>, prefersBorder?: boolean }
+  /** The sandbox proxy page, on an origin of its own. */
+  sandboxUrl: string
+  /** Where the view's own tool calls are POSTed (through the host, which holds the connection); none for a form a view renders. */
+  callUrl?: string
+}
+
+/** What the host tells the page about one MCP App. */
 export interface McpAppPartData {
-  /** The tool call it belongs to: the tool part with this `toolCallId` has its input and output. */
+  /** The tool call it belongs to (for a form a view renders: the elicitation's id). */
   toolCallId: string
   toolName: string
   /** The MCP server's name, when known. */
   server?: string
-  /** The view: its `ui://` URI, its HTML and its `_meta.ui` (csp, permissions, prefersBorder). */
-  resource: { uri: string, html: string, meta?: { csp?: Record<string, unknown>, permissions?: Record<string, unknown>, prefersBorder?: boolean } }
-  /** Where the view's own tool calls are POSTed (through the host, which holds the connection). */
-  callUrl: string
+  /** The view's `ui://` URI. */
+  uri: string
   /**
-   * The sandbox proxy page on an origin of its own, or `undefined` when the host has none: the
-   * view is then not shown (never on the app's own origin), and the page says so.
+   * How to run it; absent when the host has no sandbox origin: the view is then not shown (never
+   * on the app's own origin), nor read from the server, and the page says so.
    */
-  sandboxUrl?: string
+  shown?: McpAppShown
 }

@@ -1,7 +1,8 @@
 import { readMCPAppResource } from '@ai-sdk/mcp'
+import { getToolUiResourceUri, isToolVisibilityModelOnly } from '@modelcontextprotocol/ext-apps/app-bridge'
 import type { MCPClient, MCPClientConfig } from '@ai-sdk/mcp'
 import { MCP_APP_PART_TYPE } from '../../app/elicitation/app-part'
-import type { McpAppPartData } from '../../app/elicitation/app-part'
+import type { McpAppPartData, McpAppShown } from '../../app/elicitation/app-part'
 import { keepAppSession } from './sessions'
 
 /** The UI message chunk the host writes for a view to show: a `data-mcp-app` part. */
@@ -13,7 +14,7 @@ export interface McpAppDataChunk {
 
 /** What the apps side of a chat request needs from the host. */
 export interface McpAppsContext {
-  client: Pick<MCPClient, 'listTools' | 'readResource'>
+  client: Pick<MCPClient, 'readResource'>
   transport: MCPClientConfig['transport']
   write: (chunk: McpAppDataChunk) => void
   owner: Promise<string | undefined>
@@ -26,16 +27,37 @@ export interface McpAppsContext {
   ttlMs: number
 }
 
-/** A tool's view, from its `_meta` (both keys hosts read), and whether a view may call it. */
-function uiOf(meta: unknown): { uri?: string, callable: boolean } {
-  if (typeof meta !== 'object' || meta === null) return { callable: true }
-  const ui: unknown = 'ui' in meta ? meta.ui : undefined
-  const record = typeof ui === 'object' && ui !== null ? ui : {}
-  const nested = 'resourceUri' in record && typeof record.resourceUri === 'string' ? record.resourceUri : undefined
-  const flat = 'ui/resourceUri' in meta && typeof meta['ui/resourceUri'] === 'string' ? meta['ui/resourceUri'] : undefined
-  const visibility = 'visibility' in record && Array.isArray(record.visibility) ? record.visibility : undefined
-  const uri = nested ?? flat
-  return { ...(uri?.startsWith('ui://') && { uri }), callable: !visibility || visibility.includes('app') }
+/** A tool as the server lists it (`tools/list`), as far as its view goes. */
+type ListedTool = Awaited<ReturnType<MCPClient['listTools']>>['tools'][number]
+
+/** A tool's view, read by ext-apps (both keys hosts read); a malformed URI shows no view. */
+function viewOf(tool: ListedTool): string | undefined {
+  try {
+    return getToolUiResourceUri({ _meta: tool._meta })
+  }
+  catch {
+    return undefined
+  }
+}
+
+/**
+ * Every tool the server lists, all pages: one listing serves both the chat's tool set
+ * (`toolsFromDefinitions`) and its views, where `tools()` would list them a second time.
+ *
+ * @example
+ * ```ts
+ * const definitions = await listAllTools(client)
+ * const tools = client.toolsFromDefinitions(definitions)
+ * ```
+ */
+export async function listAllTools(client: Pick<MCPClient, 'listTools'>): Promise<Awaited<ReturnType<MCPClient['listTools']>>> {
+  let page = await client.listTools()
+  const tools = [...page.tools]
+  while (page.nextCursor != null) {
+    page = await client.listTools({ params: { cursor: page.nextCursor } })
+    tools.push(...page.tools)
+  }
+  return { ...page, tools }
 }
 
 /** The `toolCallId` the AI SDK hands a tool's `execute` as its second argument. */
@@ -50,31 +72,38 @@ function toolCallIdOf(options: unknown): string | undefined {
  *
  * @example
  * ```ts
- * const tools = await withMcpAppParts(await client.tools(), context)
+ * const definitions = await listAllTools(client)
+ * const tools = withMcpAppParts(client.toolsFromDefinitions(definitions), definitions.tools, context)
  * ```
  */
-export async function withMcpAppParts<T extends object>(tools: T, context: McpAppsContext): Promise<T> {
-  const { tools: definitions } = await context.client.listTools()
-  const views = new Map(definitions.map(tool => [tool.name, uiOf(tool._meta)]))
-  const callable = new Set(definitions.filter(tool => uiOf(tool._meta).callable).map(tool => tool.name))
+export function withMcpAppParts<T extends object>(tools: T, definitions: ListedTool[], context: McpAppsContext): T {
+  const views = new Map(definitions.map(tool => [tool.name, viewOf(tool)]))
+  const callable = new Set(definitions.filter(tool => !isToolVisibilityModelOnly({ _meta: tool._meta })).map(tool => tool.name))
   const resources = new Map<string, ReturnType<typeof readMCPAppResource>>()
   let sessionId: Promise<string | undefined> | undefined
   const session = () => sessionId ??= context.owner.then(owner => owner === undefined ? undefined : keepAppSession({ owner, transport: context.transport, callable, expiresAt: Date.now() + context.ttlMs }))
 
-  async function announce(toolName: string, uri: string, toolCallId: string): Promise<void> {
+  /** The view's HTML, and the session for its tool calls: only where it can be shown. */
+  async function shownAt(uri: string, sandboxUrl: string): Promise<McpAppShown | undefined> {
     const id = await session()
-    if (!id) return
+    if (!id) return undefined
     let resource = resources.get(uri)
     if (!resource) resources.set(uri, resource = readMCPAppResource({ client: context.client, uri }))
     const { html, meta } = await resource
-    const data: McpAppPartData = { toolCallId, toolName, resource: { uri, html, ...(meta && { meta }) }, callUrl: `${context.route}/${id}/call`, ...(context.sandboxUrl && { sandboxUrl: context.sandboxUrl }), ...(context.server() && { server: context.server() }) }
+    return { html, ...(meta && { meta }), sandboxUrl, callUrl: `${context.route}/${id}/call` }
+  }
+
+  async function announce(toolName: string, uri: string, toolCallId: string): Promise<void> {
+    const shown = context.sandboxUrl ? await shownAt(uri, context.sandboxUrl) : undefined
+    const server = context.server()
+    const data: McpAppPartData = { toolCallId, toolName, uri, ...(shown && { shown }), ...(server && { server }) }
     context.write({ type: MCP_APP_PART_TYPE, id: `mcp-app-${toolCallId}`, data })
   }
 
   // The set is the one `tools()` just made for this caller: its tools are replaced in place, so
   // the set keeps its own type.
   for (const [name, tool] of Object.entries(tools)) {
-    const uri = views.get(name)?.uri
+    const uri = views.get(name)
     const execute: unknown = typeof tool === 'object' && tool !== null && 'execute' in tool ? tool.execute : undefined
     if (!uri || typeof execute !== 'function') continue
     Reflect.set(tools, name, {

@@ -2,6 +2,7 @@ import { EXTENSION_ID, RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY, getUiCapabilit
 import type { McpUiResourceMeta, McpUiToolMeta } from '@modelcontextprotocol/ext-apps'
 import type { ClientCapabilities, ReadResourceResult } from '@modelcontextprotocol/server'
 import { McpElicitationError } from '../elicitation/error'
+import { isRecord } from '../common/is-record'
 
 /** One MCP App view, as the build made it (`#mcp-elicitation/views`): `app/mcp/<name>.vue` as one HTML document. */
 export interface McpView {
@@ -115,9 +116,8 @@ export function appToolMeta(app: McpToolApp, views: McpView[], where: string): R
  */
 export function rendersAppElicitation(capabilities: ClientCapabilities | undefined): boolean {
   const ui: unknown = getUiCapability(capabilities)
-  if (!capabilities?.elicitation?.form || typeof ui !== 'object' || ui === null) return false
-  const { mimeTypes, elicitation } = ui as { mimeTypes?: unknown, elicitation?: unknown }
-  return Array.isArray(mimeTypes) && mimeTypes.includes(RESOURCE_MIME_TYPE) && typeof elicitation === 'object' && elicitation !== null
+  if (!capabilities?.elicitation?.form || !isRecord(ui)) return false
+  return Array.isArray(ui.mimeTypes) && ui.mimeTypes.includes(RESOURCE_MIME_TYPE) && isRecord(ui.elicitation)
 }
 
 /**
@@ -132,12 +132,14 @@ export function rendersAppElicitation(capabilities: ClientCapabilities | undefin
  * ```
  */
 export function formAppResolver(views: ReadonlySet<string>, capabilities: ClientCapabilities | undefined): (name: string) => string | undefined {
-  const renders = rendersAppElicitation(capabilities)
+  // Read from the capabilities when a form names a view, not on every call that never does.
+  let renders: boolean | undefined
   return (name) => {
     if (!views.has(name)) {
       const known = [...views].map(view => `"${view}"`).join(', ')
       throw new McpElicitationError('unknown-app', `form({ app: "${name}" }) names an MCP App view that does not exist (views: ${known}). Add app/mcp/${name}.vue, or fix \`app\`.`)
     }
+    renders ??= rendersAppElicitation(capabilities)
     return renders ? viewUri(name) : undefined
   }
 }
