@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createMemoryStore } from '../../src/runtime/server/common/store/memory'
 import { keepResult, planToolCache, readCachedResult, toolCacheKey } from '../../src/runtime/server/mcp/tool-cache'
+import { cacheHint, keepResource, planResourceCache, readCachedResource, resourceCacheKey } from '../../src/runtime/server/mcp/resource-cache'
 
 describe('planToolCache', () => {
   it('reads durations and seconds', () => {
@@ -45,5 +46,32 @@ describe('the cache store', () => {
     expect(await readCachedResult(store, 'k1')).toEqual({ content: [{ type: 'text', text: 'x' }] })
     await expect(keepResult(store, 'k2', { content: [] }, 60_000)).resolves.toBeUndefined()
     expect(await readCachedResult(store, 'k2')).toBeUndefined()
+  })
+})
+
+describe('planResourceCache', () => {
+  it('reads the same durations as a tool, and the scope', () => {
+    expect(planResourceCache('10m', 'r')).toEqual({ ttlMs: 600_000, shared: false })
+    expect(planResourceCache({ maxAge: 60, scope: 'shared' }, 'r')).toEqual({ ttlMs: 60_000, shared: true })
+  })
+
+  it('refuses the old hint-only form, naming the resource and the new spelling', () => {
+    // @ts-expect-error the old form is no longer in the type: a JavaScript caller still gets the message
+    expect(() => planResourceCache({ ttlMs: 60_000, scope: 'public' }, 'The resource "docs" (server/mcp/resources/docs.ts)')).toThrow(/The resource "docs" \(server\/mcp\/resources\/docs\.ts\): `cache: \{ ttlMs, scope \}` is the old hint-only form\. Write `cache: \{ maxAge: '60s', scope: 'shared' \}`/)
+  })
+
+  it('keys by endpoint, resource, caller and URI (or getKey), and hints what is left', async () => {
+    const plan = planResourceCache({ maxAge: 60, getKey: uri => uri.pathname }, 'r')
+    const key = resourceCacheKey(plan, '/mcp', 'docs', 'ada', new URL('docs://x/a?v=1'), {})
+    expect(resourceCacheKey(plan, '/mcp', 'docs', 'ada', new URL('docs://x/a?v=2'), {})).toBe(key)
+    expect(resourceCacheKey(plan, '/mcp', 'docs', 'bob', new URL('docs://x/a'), {})).not.toBe(key)
+    expect(cacheHint(plan, 1234.4)).toEqual({ ttlMs: 1234, cacheScope: 'private' })
+    const store = createMemoryStore()
+    await keepResource(store, key, { contents: [{ uri: 'docs://x/a', text: 'a' }] }, 60_000)
+    const hit = await readCachedResource(store, key, 60_000)
+    expect(hit?.result).toEqual({ contents: [{ uri: 'docs://x/a', text: 'a' }] })
+    expect(hit?.remainingMs).toBeGreaterThan(59_000)
+    // An entry past the resource's age is a miss even if the store still has it.
+    expect(await readCachedResource(store, key, -1)).toBeUndefined()
   })
 })

@@ -2,7 +2,6 @@ import type { H3Event } from 'h3'
 import type { z } from 'zod'
 import type {
   AuthInfo,
-  CacheScope,
   CallToolResult,
   GetPromptResult,
   LoggingLevel,
@@ -13,6 +12,7 @@ import type { McpEra } from '../common/context'
 import type { McpElicitation } from '../elicitation/use-elicitation'
 import type { McpGuarded } from './guards'
 import type { McpToolCache } from './tool-cache'
+import type { McpResourceCache } from './resource-cache'
 import type { McpToolExecution } from './task-support'
 import type { McpToolApp } from './apps'
 import type { McpStandardSchema, StandardInput, StandardOutput } from '../common/standard-schema'
@@ -161,8 +161,11 @@ export interface McpResourceDefinition extends McpGuarded {
   uri: string
   /** Completions for the URI template's variables, by variable name. */
   complete?: Record<string, McpCompleter>
-  /** Cache hint for `resources/read` results (2026-07-28 `ttlMs`/`cacheScope`). Default: not cacheable. */
-  cache?: { ttlMs: number, scope: CacheScope }
+  /**
+   * Serve a read again for the same URI and caller (`'10m'`, seconds, or `{ maxAge, scope, getKey }`),
+   * and tell 2026-07-28 clients how long they may keep it (`ttlMs` / `cacheScope`). Default: not cached.
+   */
+  cache?: McpResourceCache
   /** Extra `_meta` the resource is listed with. */
   _meta?: Record<string, unknown>
   /** `variables` holds the template's values (empty for a fixed URI). */

@@ -15,6 +15,7 @@ import { getMcpScope } from '../common/context'
 import { toolError, toPromptResult, toResourceResult, toToolResult } from './results'
 import { observeCall, type McpObservers, type ObservedRequest } from './observe-calls'
 import { keepResult, readCachedResult, toolCacheKey } from './tool-cache'
+import { cacheHint, keepResource, readCachedResource, resourceCacheKey } from './resource-cache'
 import type { McpStateStore } from '../common/store/store'
 import type { McpTaskRuntime } from './task-runtime'
 import { inlineModeOf } from './task-support'
@@ -116,13 +117,21 @@ export function installMcpHandlers(server: Server, deps: HandlerDeps): void {
     const found = findResource(registry, request.params.uri)
     if (await hidden(found?.resource) || !found) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource not found: "${request.params.uri}". Call resources/list or resources/templates/list for what exists.`, { uri: request.params.uri })
     const { resource, variables } = found
+    const uri = new URL(request.params.uri)
+    const { cache } = resource
+    const cacheKey = cache && deps.cacheStore ? resourceCacheKey(cache, deps.route, resource.name, caller()?.principal, uri, variables) : undefined
+    if (cache && cacheKey && deps.cacheStore) {
+      const hit = await readCachedResource(deps.cacheStore, cacheKey, cache.ttlMs)
+      if (hit) return { ...hit.result, ...cacheHint(cache, hit.remainingMs) }
+    }
     const run = createRun(server, ctx, deps, { method: 'resources/read', name: resource.name })
-    const outcome = await executeHandler(run, deps.secret, () => resource.definition.handler(new URL(request.params.uri), variables, handlerContext(run)))
-    const cache = resource.definition.cache
-    return unwrap(outcome, value => ({
-      ...toResourceResult(value, request.params.uri, resource.definition.mimeType),
-      ...(cache && { ttlMs: cache.ttlMs, cacheScope: cache.scope }),
-    }))
+    const outcome = await executeHandler(run, deps.secret, () => resource.definition.handler(uri, variables, handlerContext(run)))
+    if (outcome.kind !== 'done') return outcome.result
+    const result = toResourceResult(outcome.value, request.params.uri, resource.definition.mimeType)
+    if (!cache) return result
+    // As for tools: a read that asked the person anything is theirs, for that moment, and not kept.
+    if (cacheKey && deps.cacheStore && run.calls === 0) await keepResource(deps.cacheStore, cacheKey, result, cache.ttlMs)
+    return { ...result, ...cacheHint(cache, cache.ttlMs) }
   }))
 
   server.setRequestHandler('prompts/get', (request, ctx) => observeCall(deps.observe, caller(), 'prompts/get', request.params.name, () => observedRequest(server, ctx, request.params._meta), async () => {

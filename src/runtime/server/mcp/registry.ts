@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { UriTemplate } from '@modelcontextprotocol/server'
-import type { CacheScope, JSONObject, ListResourceTemplatesResult, Prompt, Resource, Tool } from '@modelcontextprotocol/server'
+import type { JSONObject, ListResourceTemplatesResult, Prompt, Resource, Tool } from '@modelcontextprotocol/server'
 import type { McpCompleter, McpHandlerContext, McpPromptShape, McpToolInput, McpToolOutput, McpZodShape } from './definitions'
 import { isStandardSchema, type McpStandardSchema } from '../common/standard-schema'
 import { standardArguments } from './standard-schema'
@@ -9,6 +9,7 @@ import { isMcpJsonSchema, jsonSchemaArguments, zodArguments } from './tool-argum
 import type { ArgumentsCheck } from './arguments-check'
 import { headerParamsOf, type McpHeaderParam } from './header-params'
 import { planToolCache, type McpToolCache, type ToolCachePlan } from './tool-cache'
+import { planResourceCache, type McpResourceCache, type ResourceCachePlan } from './resource-cache'
 import { isGuarded, type McpGuarded } from './guards'
 import { listedExecution, type McpToolExecution } from './task-support'
 import { appToolMeta, viewResources, type McpToolApp, type McpView } from './apps'
@@ -40,7 +41,7 @@ export interface ErasedResource extends McpGuarded {
   mimeType?: string
   uri: string
   complete?: Record<string, McpCompleter>
-  cache?: { ttlMs: number, scope: CacheScope }
+  cache?: McpResourceCache
   _meta?: Record<string, unknown>
   handler(uri: URL, variables: Record<string, string | string[]>, context: McpHandlerContext): unknown
 }
@@ -83,7 +84,14 @@ export interface RegisteredTool {
   /** How its results are served again, when it has a `cache`. */
   cache?: ToolCachePlan
 }
-export interface RegisteredResource { name: string, file: string, definition: ErasedResource, template?: UriTemplate }
+export interface RegisteredResource {
+  name: string
+  file: string
+  definition: ErasedResource
+  template?: UriTemplate
+  /** How its reads are served again, when it has a `cache`. */
+  cache?: ResourceCachePlan
+}
 export interface RegisteredPrompt { name: string, file: string, definition: ErasedPrompt, args: ArgumentsCheck }
 
 /** Everything about the definitions that can be computed once per process. */
@@ -176,12 +184,13 @@ function buildResources(entries: DefinitionEntry<ErasedResource>[]) {
   for (const [name, { file, definition }] of indexByName('resource', entries)) {
     const { uri, title, description, mimeType, _meta } = definition
     const meta = { name, ...(title && { title }), ...(description && { description }), ...(mimeType && { mimeType }), ...(_meta && { _meta }) }
+    const cache = definition.cache === undefined ? undefined : planResourceCache(definition.cache, `The resource "${name}" (${file})`)
     if (UriTemplate.isTemplate(uri)) {
-      templates.push({ name, file, definition, template: new UriTemplate(uri) })
+      templates.push({ name, file, definition, template: new UriTemplate(uri), ...(cache && { cache }) })
       templateList.push({ ...meta, uriTemplate: uri })
     }
     else {
-      resources.set(uri, { name, file, definition })
+      resources.set(uri, { name, file, definition, ...(cache && { cache }) })
       list.push({ ...meta, uri })
     }
   }

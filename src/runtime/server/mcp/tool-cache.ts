@@ -3,21 +3,21 @@ import type { McpStateStore } from '../common/store/store'
 import { deferredStore } from '../common/shared/deferred-store'
 import type { McpSharedState } from '../common/shared/shared-state'
 
-/** Cached tool results one process keeps at most (beyond it, results are simply not kept). */
+/** Cached tool and resource results one process keeps at most (beyond it, results are simply not kept). */
 const TOOL_CACHE_MAX_ENTRIES = 10_000
 
 /**
- * Where an endpoint's tools keep cached results, or `undefined` when no tool has a `cache`. Apart
+ * Where an endpoint's tools and resources keep cached results, or `undefined` when none has a `cache`. Apart
  * from the replay guard's records: a busy cache must never make `once()` unavailable. In Redis
  * when the instances share state, else in this process, bounded.
  *
  * @example
  * ```ts
- * const cacheStore = createToolCacheStore([...registry.tools.values()], shared)
+ * const cacheStore = createToolCacheStore([...registry.tools.values(), ...registry.resources.values()], shared)
  * ```
  */
-export function createToolCacheStore(tools: readonly { cache?: ToolCachePlan }[], shared: Promise<McpSharedState> | undefined): McpStateStore | undefined {
-  if (!tools.some(tool => tool.cache)) return undefined
+export function createToolCacheStore(definitions: readonly { cache?: { ttlMs: number } }[], shared: Promise<McpSharedState> | undefined): McpStateStore | undefined {
+  if (!definitions.some(definition => definition.cache)) return undefined
   return shared ? deferredStore(shared) : createMemoryStore(TOOL_CACHE_MAX_ENTRIES)
 }
 
@@ -48,7 +48,15 @@ export interface ToolCachePlan {
 
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }
 
-function durationMs(value: string | number, where: string): number {
+/**
+ * A cache's `maxAge` in milliseconds, or throws naming the definition and the fix.
+ *
+ * @example
+ * ```ts
+ * cacheDurationMs('10m', 'The resource "docs"') // 600000
+ * ```
+ */
+export function cacheDurationMs(value: string | number, where: string): number {
   const ms = typeof value === 'number' ? value * 1000 : (() => {
     const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)\s*$/.exec(value)
     return match ? Number(match[1]) * (UNITS[match[2]!] ?? 0) : Number.NaN
@@ -69,7 +77,7 @@ function durationMs(value: string | number, where: string): number {
  */
 export function planToolCache(option: McpToolCache, where: string): ToolCachePlan {
   const options = typeof option === 'object' ? option : { maxAge: option }
-  return { ttlMs: durationMs(options.maxAge, where), shared: options.scope === 'shared', ...(options.getKey && { getKey: options.getKey }) }
+  return { ttlMs: cacheDurationMs(options.maxAge, where), shared: options.scope === 'shared', ...(options.getKey && { getKey: options.getKey }) }
 }
 
 /** JSON with object keys sorted, so `{ a, b }` and `{ b, a }` are one key. */
