@@ -30,7 +30,11 @@ function nuxtConfig(kind, appDir, preset, variant) {
     const modulePath = relative(appDir, resolve(repoRoot, 'src/module'))
     const nitro = preset ? `\n  nitro: { preset: ${JSON.stringify(preset)} },` : ''
     // The tasks phase holds its waiting tasks under one (anonymous) caller: the cap is raised for it.
-    const mcp = variant === 'tasks' ? `\n  mcp: { tasks: { maxPerPrincipal: ${TASKS_HELD_AT_ONCE} } },` : ''
+    // The observability phase's baseline and hooks apps leave OpenTelemetry out, as an app without
+    // @opentelemetry/api has it (the repo's node_modules has it for the tests).
+    const mcp = variant === 'tasks'
+      ? `\n  mcp: { tasks: { maxPerPrincipal: ${TASKS_HELD_AT_ONCE} } },`
+      : variant === 'observe-none' || variant === 'observe-hooks' ? `\n  mcp: { telemetry: false },` : ''
     return `export default defineNuxtConfig({\n  modules: [${JSON.stringify(modulePath)}],\n  ${COMMON}${nitro}${mcp}\n})\n`
   }
   return `export default defineNuxtConfig({\n  modules: ['@nuxtjs/mcp-toolkit'],\n  ${COMMON}\n  mcp: { name: 'bench', sessions: true },\n  nitro: { experimental: { asyncContext: true } },\n})\n`
@@ -177,6 +181,57 @@ export default defineMcpTool({
 `
 }
 
+// The observability phase (variants "observe-none", "observe-hooks", "observe-otel"): the same
+// resource cached and not, and what an app listening to every hook, or tracing, registers.
+const PAGE_RESOURCE = (name, cache) => `export default defineMcpResource({
+  name: '${name}',
+  uri: 'bench://${name}',
+  mimeType: 'text/markdown',${cache ? `\n  cache: { maxAge: '10m', scope: 'shared' },` : ''}
+  handler: () => {
+    // A page of the size and making a docs resource has: 200 rows rendered each read.
+    const rows = Array.from({ length: 200 }, (_, i) => \`| \${i} | item \${i} | \${(i * 7919 % 1000) / 10} |\`)
+    return ['| # | name | value |', '|---|---|---|', ...rows].join('\\n')
+  },
+})
+`
+const HOOKS_PLUGIN = `import { z } from 'zod'
+
+let calls = 0
+let questions = 0
+// What a metrics plugin does: count, never block. Plus a method of its own on every server.
+export default defineNitroPlugin((nitro) => {
+  nitro.hooks.hook('mcp:call', (call) => { calls += call.durationMs >= 0 ? 1 : 0 })
+  nitro.hooks.hook('mcp:question', () => { questions++ })
+  nitro.hooks.hook('mcp:server', (server) => {
+    server.addRequestHandler('bench/stats', { params: z.object({}) }, () => ({ calls, questions }))
+  })
+})
+`
+const OTEL_PLUGIN = `import { context, propagation, trace } from '@opentelemetry/api'
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks'
+import { W3CTraceContextPropagator } from '@opentelemetry/core'
+import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base'
+
+// An app's tracing setup with every span sampled and batched to an exporter that drops them
+// (an OTLP exporter's network cost is the collector's, not the module's).
+const dropping = { export: (_spans, done) => done({ code: 0 }), shutdown: async () => {} }
+export default defineNitroPlugin(() => {
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable())
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator())
+  trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(dropping)] }))
+})
+`
+
+async function writeObserveFiles(dir, variant) {
+  const resources = resolve(dir, 'server/mcp/resources')
+  await mkdir(resources, { recursive: true })
+  await writeFile(resolve(resources, 'page.ts'), PAGE_RESOURCE('page', false))
+  await writeFile(resolve(resources, 'cached-page.ts'), PAGE_RESOURCE('cached-page', true))
+  if (variant === 'observe-none') return
+  await mkdir(resolve(dir, 'server/plugins'), { recursive: true })
+  await writeFile(resolve(dir, 'server/plugins/observe.ts'), variant === 'observe-hooks' ? HOOKS_PLUGIN : OTEL_PLUGIN)
+}
+
 /**
  * Writes bench/.work/apps/<kind>-<variant>: a Nuxt app with no pages, only MCP tools; built with
  * `preset` when given (the runtimes phase: bench/measure/runtimes.mjs).
@@ -205,6 +260,7 @@ export async function generateApp(kind, variant, preset) {
     await writeFile(resolve(dir, 'app/mcp/chart.vue'), VIEW_SFC)
     await writeFile(resolve(tools, 'show-chart.ts'), VIEW_TOOL)
   }
+  if (variant.startsWith('observe-')) await writeObserveFiles(dir, variant)
   if (variant === 'list') {
     for (let i = 0; i < GENERATED_TOOLS; i++) await writeFile(resolve(tools, `${generatedToolName(i).replace('_', '-')}.ts`), generatedTool(i))
   }

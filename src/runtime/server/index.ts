@@ -40,3 +40,4 @@ export type { McpAuthContext, McpTokenClaims, McpTokenContext } from './transpor
 export type { McpRequestContext, McpRefusalStatus } from './transport/door/middleware'
 export type { McpCallEvent, McpCallMethod, McpCallOutcome } from './mcp/observe-calls'
 export type { McpQuestionEvent, McpQuestionStage } from './elicitation/question-events'
+export type { McpServerEvent } from './mcp/server-hook'

@@ -17,6 +17,7 @@ import { recordElicitation } from './devtools/recorder'
 import { onElicitationEvent } from './elicitation/events'
 import { watchQuestions } from './elicitation/question-events'
 import type { McpObserver } from './mcp/observe-calls'
+import type { McpServerHook } from './mcp/server-hook'
 import { createCallTracer, traceQuestions, type McpCallTracer } from './mcp/tracing'
 
 /** The endpoints made so far, by route. */
@@ -71,6 +72,30 @@ function observerHook(hooks: NitroApp['hooks'], name: 'mcp:call' | 'mcp:question
     notify: (event) => {
       hooks.callHook(name, event).catch((error: unknown) => console.error(`[nuxt-mcp-elicitation] an ${name} hook threw:`, error))
     },
+  }
+}
+
+/**
+ * The app's `mcp:server` hook: asked per server built whether anyone listens, and then called
+ * synchronously, each listener in turn (hookable's `callHook` would call them a microtask later,
+ * after the SDK may already dispatch to the server). A listener that throws or rejects is logged;
+ * the others still run.
+ */
+function serverHook(hooks: NitroApp['hooks']): McpServerHook {
+  const log = (error: unknown) => console.error('[nuxt-mcp-elicitation] an mcp:server hook threw:', error)
+  return {
+    listening: () => hasHandlers(hooks, 'mcp:server'),
+    call: event => hooks.callHookWith((listeners) => {
+      for (const listener of listeners) {
+        try {
+          const done: unknown = listener(event)
+          if (done instanceof Promise) done.catch(log)
+        }
+        catch (error) {
+          log(error)
+        }
+      }
+    }, 'mcp:server', event),
   }
 }
 
@@ -175,6 +200,7 @@ export function useMcpEndpointAt(route: string, appConfig: McpServerConfig): Mcp
     verifyToken: appHook(nitro.hooks, 'mcp:auth:token'),
     beforeRequest: appHook(nitro.hooks, 'mcp:request'),
     observe: { call: observerHook(nitro.hooks, 'mcp:call'), ...(callTracer && { trace: callTracer }) },
+    serverHook: serverHook(nitro.hooks),
     shared: useMcpSharedState(config, route),
     ...(createTaskRuntime && { tasks: createTaskRuntime }),
   })

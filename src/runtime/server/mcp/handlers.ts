@@ -17,6 +17,7 @@ import { observeCall, type McpObservers, type ObservedRequest } from './observe-
 import { keepResult, readCachedResult, toolCacheKey } from './tool-cache'
 import { cacheHint, keepResource, readCachedResource, resourceCacheKey } from './resource-cache'
 import type { McpStateStore } from '../common/store/store'
+import type { McpServerHook } from './server-hook'
 import type { McpTaskRuntime } from './task-runtime'
 import { inlineModeOf } from './task-support'
 
@@ -29,6 +30,8 @@ export interface HandlerDeps extends RunDeps {
   route: string
   /** Who hears about finished calls (the app's `mcp:call` hooks). */
   observe?: McpObservers
+  /** The app's `mcp:server` hooks, which may add handlers of their own to each server built. */
+  serverHook?: McpServerHook
   /** Where tools with a `cache` keep their results (apart from `store`, so results never crowd out `once()` records). */
   cacheStore?: McpStateStore
   /** The endpoint's tasks; absent when no tool may run as one, or where tasks cannot run (Workers). */

@@ -8,6 +8,7 @@ import { hiddenFrom } from './guards'
 import { getMcpScope } from '../common/context'
 import { TASKS_EXTENSION } from '../tasks/wire'
 import { APPS_CAPABILITY, APPS_EXTENSION } from './apps'
+import { extendServer } from './server-hook'
 
 /**
  * Whether the endpoint advertises `listChanged`: when the app opts in (`mcp.listChanged`), or when
@@ -70,5 +71,8 @@ export function createMcpServer(deps: HandlerDeps, era: McpEra): Server {
       throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `Method not found: "${request.method}" is not an MCP method this server serves. Check the method name, or the capabilities from initialize.`)
     }
   }
+  // Last, so a listener finds the module's handlers in place and cannot replace them.
+  const principal = (deps.scope ?? getMcpScope())?.principal
+  extendServer(server, deps.serverHook, { endpoint: deps.route, era, ...(principal !== undefined && { principal }) })
   return server
 }

@@ -4,6 +4,7 @@ import type { McpStateStore } from '../../common/store/store'
 import type { McpSharedState } from '../../common/shared/shared-state'
 import type { McpDefinitions, McpRegistry } from '../../mcp/registry'
 import type { McpObservers } from '../../mcp/observe-calls'
+import type { McpServerHook } from '../../mcp/server-hook'
 import type { McpTaskRuntime, TaskRuntimeOptions } from '../../mcp/task-runtime'
 import type { TaskLimits } from '../../tasks/table'
 import type { LegacySessions } from '../sessions/legacy-sessions'
@@ -29,6 +30,8 @@ export interface McpEndpointOptions {
   verifyToken?: McpAppHook<McpTokenContext>
   /** Who hears about finished calls (the app's `mcp:call` hooks). */
   observe?: McpObservers
+  /** The app's `mcp:server` hooks: handlers of their own on each server built. */
+  serverHook?: McpServerHook
   /** Makes the endpoint's task runtime; absent where tasks cannot run (the build leaves them out on Workers). */
   tasks?: (limits: TaskLimits, options: TaskRuntimeOptions) => McpTaskRuntime
   /** Where modern `once()` steps are guarded against replays (default: in this process, or `shared`). */

@@ -72,7 +72,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const cacheStore = createToolCacheStore([...registry.tools.values(), ...registry.resources.values(), ...registry.templates], shared)
   // Only an endpoint with a task-capable tool has tasks, and only where the build included them.
   const tasks = registry.tasks && config.tasks.background ? options.tasks?.(config.tasks, { announce: !options.production, ...(shared && { shared }) }) : undefined
-  const deps = { registry, config, secret: resolveStateSecret(config, options.production), store, route: endpointRoute, observe: options.observe, ...(cacheStore && { cacheStore }), ...(tasks && { tasks }) }
+  const deps = { registry, config, secret: resolveStateSecret(config, options.production), store, route: endpointRoute, observe: options.observe, serverHook: options.serverHook, ...(cacheStore && { cacheStore }), ...(tasks && { tasks }) }
   // No session table (and no idle sweeper) where legacy is off: on Workers a timer would belong
   // to the request that happened to create the endpoint.
   const directory = config.legacy === false ? undefined : shared?.then(state => new SharedSessionDirectory(state, sharedRecordTtl(config)))
