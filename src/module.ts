@@ -147,23 +147,32 @@ export default defineNuxtModule<ModuleOptions>({
 
     // The default endpoint (server/mcp/{tools,resources,prompts} at mcp.route), then one per
     // server/mcp/<key>/ folder or mcp.endpoints key.
-    const plans = planEndpoints(options.route, await findEndpointFolders(layers.map(layer => layer.serverDir)), options.endpoints ?? {})
+    const folders = await findEndpointFolders(layers.map(layer => layer.serverDir))
+    const plans = planEndpoints(options.route, folders, options.endpoints ?? {})
     const extra = plans.filter(plan => plan.key)
     if (extra.length > 0) {
       const mcp = nuxt.options.runtimeConfig.mcp as McpServerConfig
       mcp.endpoints = Object.fromEntries(extra.map(plan => [plan.key, defu(mcp.endpoints?.[plan.key] ?? {}, endpointConfig(plan, options.endpoints?.[plan.key] ?? {}, serverConfig))]))
     }
     const scanAll = async () => new Map(await Promise.all(plans.map(async plan => [plan.key, await scanDefinitions(layers, plan.key)] as const)))
-    // An endpoint is a route registered at startup: a `server/mcp/<key>/` folder made while
-    // `nuxi dev` runs is not served until a restart, so the console says so at once, once.
-    const noticed = new Set(plans.map(plan => plan.key))
-    const noticeNewEndpointFolders = async () => {
-      for (const key of await findEndpointFolders(layers.map(layer => layer.serverDir))) {
-        if (noticed.has(key)) continue
-        noticed.add(key)
-        const route = planEndpoints(options.route, [key], {}).find(plan => plan.key === key)?.route ?? key
-        logger.warn(`server/mcp/${key}/ is a new endpoint folder: restart nuxi dev to serve it at ${route} (endpoints are registered when the server starts; until then ${route} answers 404).`)
-      }
+    // An endpoint is a route registered at startup: when a `server/mcp/<key>/` folder appears or
+    // goes while `nuxi dev` runs, Nuxt is restarted in place (nuxi keeps its listener and port),
+    // so the new route is served, or the old one gone, without the developer doing anything.
+    // (A key `mcp.endpoints` declares is a route with or without its folder.)
+    const served = new Set(folders.filter(key => !options.endpoints?.[key]))
+    let restarting = false
+    const restartForEndpointFolders = async () => {
+      if (restarting) return
+      const now = new Set(await findEndpointFolders(layers.map(layer => layer.serverDir)))
+      const added = [...now].filter(key => !served.has(key) && !plans.some(plan => plan.key === key))
+      const removed = [...served].filter(key => !now.has(key))
+      if (added.length === 0 && removed.length === 0) return
+      restarting = true
+      const routeOf = (key: string) => planEndpoints(options.route, [key], {}).find(plan => plan.key === key)?.route ?? key
+      for (const key of added) logger.info(`server/mcp/${key}/ is a new endpoint folder: restarting Nuxt to serve it at ${routeOf(key)}.`)
+      for (const key of removed) logger.info(`server/mcp/${key}/ is gone: restarting Nuxt to stop serving ${routeOf(key)}.`)
+      // After this build has finished with the template: a restart closes this Nuxt instance.
+      setTimeout(() => void nuxt.callHook('restart'), 0)
     }
     let scanned = await scanAll()
     for (const plan of extra) {
@@ -183,7 +192,7 @@ export default defineNuxtModule<ModuleOptions>({
         scanned = await scanAll()
         checkToolApps([...scanned.values()].flat(), await views.views())
         if (devUrl) devReport = reportRescan(logger, devUrl, devReport, scanned.get('') ?? [])
-        if (nuxt.options.dev) await noticeNewEndpointFolders()
+        if (nuxt.options.dev) await restartForEndpointFolders()
         return renderDefinitionsModule(scanned)
       },
     })

@@ -31,8 +31,8 @@ function toolFile(description: string, reply: string): string {
  * Lists tools with a brand-new legacy client: a client from before a reload holds a session the
  * reloaded server no longer knows (404), and during a rebuild requests may fail outright.
  */
-async function listFresh(): Promise<ListedTool[]> {
-  const client = await connectLegacy(url, { connectTimeoutMs: ATTEMPT_MS })
+async function listFresh(at: URL = url): Promise<ListedTool[]> {
+  const client = await connectLegacy(at, { connectTimeoutMs: ATTEMPT_MS })
   try {
     // Bounded, so a request stuck in the dev server fails this attempt instead of the whole test.
     return (await client.listTools(undefined, { timeout: ATTEMPT_MS })).tools
@@ -53,12 +53,12 @@ async function callFresh(name: string): Promise<string> {
 }
 
 /** Polls tools/list until `accept` holds, or fails with the last list and the dev server log. */
-async function waitForTools(what: string, accept: (tools: ListedTool[]) => boolean, timeoutMs = POLL_MS): Promise<ListedTool[]> {
+async function waitForTools(what: string, accept: (tools: ListedTool[]) => boolean, timeoutMs = POLL_MS, at: URL = url): Promise<ListedTool[]> {
   const deadline = Date.now() + timeoutMs
   let last: string = 'no answer yet'
   for (;;) {
     try {
-      const tools = await listFresh()
+      const tools = await listFresh(at)
       if (accept(tools)) return tools
       last = JSON.stringify(tools)
     }
@@ -149,15 +149,28 @@ describe('nuxi dev picks up tool files without a restart', () => {
     expect(names, app.log()).toContain('greet')
   }, 60_000)
 
-  it('says at once that a new endpoint folder needs a restart', async () => {
+  it('serves a new endpoint folder by restarting Nuxt in place, and stops serving it when the folder goes', async () => {
+    const admin = new URL('/mcp/admin', url)
     await mkdir(join(appDir, 'server/mcp/admin/tools'), { recursive: true })
-    await writeFile(join(appDir, 'server/mcp/admin/tools/audit.ts'), `export default defineMcpTool({ description: 'Audits', handler: () => 'ok' })\n`)
-    const notice = /server\/mcp\/admin\/ is a new endpoint folder: restart nuxi dev to serve it at \/mcp\/admin/
-    const deadline = Date.now() + 20_000
-    while (!notice.test(app.log()) && Date.now() < deadline) await new Promise(r => setTimeout(r, 200))
-    expect(app.log()).toMatch(notice)
+    await writeFile(join(appDir, 'server/mcp/admin/tools/audit.ts'), `export default defineMcpTool({ description: 'Audits', handler: () => 'audited' })\n`)
+    await waitForTools('/mcp/admin to serve audit', tools => tools.some(tool => tool.name === 'audit'), 2 * POLL_MS, admin)
+    expect(app.log()).toMatch(/server\/mcp\/admin\/ is a new endpoint folder: restarting Nuxt to serve it at \/mcp\/admin/)
     await rm(join(appDir, 'server/mcp/admin'), { recursive: true, force: true })
-  }, 30_000)
+    // Gone: the route is no longer registered, and Nuxt's renderer answers the POST with its page.
+    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'probe', version: '1' } } }
+    const deadline = Date.now() + 2 * POLL_MS
+    let last = 'no answer yet'
+    while (Date.now() < deadline) {
+      const response = await fetch(admin, { method: 'POST', headers: { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream' }, body: JSON.stringify(initialize), signal: AbortSignal.timeout(ATTEMPT_MS) }).catch(() => undefined)
+      last = response ? `${response.status} ${response.headers.get('content-type')}` : 'no answer'
+      await response?.body?.cancel()
+      if (response?.headers.get('content-type')?.startsWith('text/html')) break
+      await new Promise(r => setTimeout(r, 500))
+    }
+    expect(last, app.log()).toMatch(/^\d+ text\/html/)
+    expect(app.log()).toMatch(/server\/mcp\/admin\/ is gone: restarting Nuxt to stop serving \/mcp\/admin/)
+    await waitForTools('the default endpoint after the restarts', tools => tools.some(tool => tool.name === 'echo'))
+  }, 5 * POLL_MS)
 
   it('warns on reload about a tool added without a description, as a build does', async () => {
     const bare = join(appDir, 'server/mcp/tools/bare.ts')
