@@ -23,6 +23,7 @@ const VIRTUAL_OPTIONS = '#mcp-elicitation/options'
 /** The app's OpenTelemetry API, or `undefined` when it has none (or `mcp.telemetry` is false). */
 const VIRTUAL_OTEL = '#mcp-elicitation/otel'
 const VIRTUAL_TASKS = '#mcp-elicitation/tasks'
+const VIRTUAL_LEGACY = '#mcp-elicitation/legacy'
 
 /**
  * Presets whose platform serves the app only under hostnames it controls (a rebound DNS name
@@ -110,6 +111,8 @@ export default defineNuxtModule<ModuleOptions>({
     nuxt.options.runtimeConfig.mcp = defu(isRecord(existing) ? existing : {}, serverConfig)
     // Whether the build includes the task runtime: decided with the preset, below.
     let tasksCompiled = serverConfig.tasks.background
+    // Whether the build includes legacy sessions: likewise (a Worker's default leaves them out).
+    let legacyCompiled = serverConfig.legacy !== false
     // The preset is final only once Nitro starts (it may be detected from the platform).
     nuxt.hook('ready', () => {
       const nitro = useNitro()
@@ -132,6 +135,7 @@ export default defineNuxtModule<ModuleOptions>({
       }
       if (options.legacy === undefined && preset.startsWith('cloudflare')) {
         config.legacy = false
+        legacyCompiled = false
         logger.info(`Preset ${preset}: legacy sessions (initialize, ≤ 2025-11-25) are off, as a Worker holds no session; 2026-07-28 clients are served in full. Set mcp.legacy to decide yourself.`)
       }
     })
@@ -231,6 +235,14 @@ export default defineNuxtModule<ModuleOptions>({
         : 'export const createTaskRuntime = undefined\n',
     })
     addTypeTemplate({ filename: 'types/mcp-elicitation-tasks.d.ts', getContents: () => `declare module '${VIRTUAL_TASKS}' {\n  export const createTaskRuntime: typeof import('${resolver.resolve('./runtime/server/mcp/task-runtime')}').createTaskRuntime | undefined\n}\n` }, { nitro: true })
+    // Legacy sessions only where they are on: a Worker bundles none of the sessions wing.
+    addServerTemplate({
+      filename: VIRTUAL_LEGACY,
+      getContents: () => legacyCompiled
+        ? `export { createLegacySessions } from ${JSON.stringify(resolver.resolve('./runtime/server/transport/sessions/create-legacy-sessions'))}\n`
+        : 'export const createLegacySessions = undefined\n',
+    })
+    addTypeTemplate({ filename: 'types/mcp-elicitation-legacy.d.ts', getContents: () => `declare module '${VIRTUAL_LEGACY}' {\n  export const createLegacySessions: typeof import('${resolver.resolve('./runtime/server/transport/sessions/create-legacy-sessions')}').createLegacySessions | undefined\n}\n` }, { nitro: true })
     addServerPlugin(resolver.resolve('./runtime/server/plugins/check-config'))
     addServerPlugin(resolver.resolve('./runtime/server/plugins/shared-state'))
 

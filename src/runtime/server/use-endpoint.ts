@@ -7,6 +7,7 @@ import views, { viewTools } from '#mcp-elicitation/views'
 import { endpointKeys, route as defaultRoute } from '#mcp-elicitation/options'
 import { otel } from '#mcp-elicitation/otel'
 import { createTaskRuntime } from '#mcp-elicitation/tasks'
+import { createLegacySessions } from '#mcp-elicitation/legacy'
 import { createMcpEndpoint } from './transport/door/endpoint'
 import type { McpEndpoint } from './transport/door/endpoint'
 import { configOfEndpoint } from './common/config'
@@ -203,6 +204,7 @@ export function useMcpEndpointAt(route: string, appConfig: McpServerConfig): Mcp
     serverHook: serverHook(nitro.hooks),
     shared: useMcpSharedState(config, route),
     ...(createTaskRuntime && { tasks: createTaskRuntime }),
+    ...(createLegacySessions && { legacy: createLegacySessions }),
   })
   // Questions are watched once for every endpoint (each event carries its endpoint's route).
   if (otel && !stopTracingQuestions) stopTracingQuestions = traceQuestions(otel)

@@ -8,6 +8,7 @@ import type { McpServerHook } from '../../mcp/server-hook'
 import type { McpTaskRuntime, TaskRuntimeOptions } from '../../mcp/task-runtime'
 import type { TaskLimits } from '../../tasks/table'
 import type { LegacySessions } from '../sessions/legacy-sessions'
+import type { createLegacySessions } from '../sessions/create-legacy-sessions'
 import type { McpAppHook } from './app-hook'
 import type { McpAuthContext, McpTokenContext } from './auth'
 import type { McpRequestContext } from './middleware'
@@ -32,6 +33,11 @@ export interface McpEndpointOptions {
   observe?: McpObservers
   /** The app's `mcp:server` hooks: handlers of their own on each server built. */
   serverHook?: McpServerHook
+  /**
+   * Makes the endpoint's legacy sessions; absent where the build left them out (`mcp.legacy: false`
+   * when it was built, a Worker's default), and then legacy clients are refused.
+   */
+  legacy?: typeof createLegacySessions
   /** Makes the endpoint's task runtime; absent where tasks cannot run (the build leaves them out on Workers). */
   tasks?: (limits: TaskLimits, options: TaskRuntimeOptions) => McpTaskRuntime
   /** Where modern `once()` steps are guarded against replays (default: in this process, or `shared`). */

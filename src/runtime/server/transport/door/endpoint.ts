@@ -10,7 +10,6 @@ import { runInMcpScope } from '../../common/context'
 import { isRecord } from '../../common/is-record'
 import { createMemoryStore } from '../../common/store/memory'
 import { deferredStore } from '../../common/shared/deferred-store'
-import { SharedSessionDirectory, sharedRecordTtl } from '../shared/sessions'
 import type { McpRequestScope } from '../../common/context'
 import { refuseParamHeaders } from './param-headers'
 import { jsonRpcError } from '../http/errors'
@@ -23,7 +22,6 @@ import { checkOriginPolicy, publicHostOf } from './security'
 import { clientAddressOf } from './client-address'
 import type { OriginPolicy } from './security'
 import { createMcpServer } from '../../mcp/server-factory'
-import { LegacySessions } from '../sessions/legacy-sessions'
 import { WebResponseSink } from '../http/response-sink'
 import { runRequestMiddleware } from './middleware'
 import { createSharedEventBus } from '../shared/event-bus'
@@ -75,8 +73,10 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const deps = { registry, config, secret: resolveStateSecret(config, options.production), store, route: endpointRoute, observe: options.observe, serverHook: options.serverHook, ...(cacheStore && { cacheStore }), ...(tasks && { tasks }) }
   // No session table (and no idle sweeper) where legacy is off: on Workers a timer would belong
   // to the request that happened to create the endpoint.
-  const directory = config.legacy === false ? undefined : shared?.then(state => new SharedSessionDirectory(state, sharedRecordTtl(config)))
-  const sessions = config.legacy === false ? undefined : new LegacySessions(deps, directory)
+  if (config.legacy !== false && !options.legacy) {
+    console.warn('[nuxt-mcp-elicitation] mcp.legacy is on at run time (NUXT_MCP_LEGACY), but this build left legacy sessions out (mcp.legacy was false when it was built, as on a Worker): legacy clients get HTTP 400. Build with mcp.legacy: true to serve them.')
+  }
+  const sessions = config.legacy === false ? undefined : options.legacy?.(deps, config, shared)
   // Each modern request gets a server built for it, holding its scope: nothing on the modern path
   // depends on the request context following the SDK's awaits.
   const scopes = new WeakMap<Request, McpRequestScope>()

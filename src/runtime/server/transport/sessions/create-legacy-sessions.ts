@@ -1,0 +1,21 @@
+import type { McpServerConfig } from '../../common/config'
+import type { McpSharedState } from '../../common/shared/shared-state'
+import type { HandlerDeps } from '../../mcp/handlers'
+import { SharedSessionDirectory, sharedRecordTtl } from '../shared/sessions'
+import { LegacySessions } from './legacy-sessions'
+
+/**
+ * An endpoint's legacy sessions, with the shared directory when the instances share state. The
+ * one way the door reaches the sessions wing, handed to it by the build (`#mcp-elicitation/legacy`):
+ * a build with `mcp.legacy: false` (a Worker's default) leaves this file and everything only it
+ * imports (sessions, streams, the session side of the shared state) out of the bundle.
+ *
+ * @example
+ * ```ts
+ * const sessions = createLegacySessions(deps, config, shared)
+ * ```
+ */
+export function createLegacySessions(deps: HandlerDeps, config: McpServerConfig, shared: Promise<McpSharedState> | undefined): LegacySessions {
+  const directory = shared?.then(state => new SharedSessionDirectory(state, sharedRecordTtl(config)))
+  return new LegacySessions(deps, directory)
+}
