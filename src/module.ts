@@ -12,6 +12,7 @@ import { setupMcpHost } from './host-setup'
 import { watchDefinitionsInDev } from './dev-watch'
 import { setupMcpDevtools } from './devtools-setup'
 import type { ModuleOptions } from './module-options'
+import { watchEndpointFolders } from './dev-endpoint-folders'
 import { setupMcpViews, VIRTUAL_VIEWS } from './apps/setup-views'
 import { checkToolApps } from './apps/scan-views'
 
@@ -159,25 +160,8 @@ export default defineNuxtModule<ModuleOptions>({
       mcp.endpoints = Object.fromEntries(extra.map(plan => [plan.key, defu(mcp.endpoints?.[plan.key] ?? {}, endpointConfig(plan, options.endpoints?.[plan.key] ?? {}, serverConfig))]))
     }
     const scanAll = async () => new Map(await Promise.all(plans.map(async plan => [plan.key, await scanDefinitions(layers, plan.key)] as const)))
-    // An endpoint is a route registered at startup: when a `server/mcp/<key>/` folder appears or
-    // goes while `nuxi dev` runs, Nuxt is restarted in place (nuxi keeps its listener and port),
-    // so the new route is served, or the old one gone, without the developer doing anything.
-    // (A key `mcp.endpoints` declares is a route with or without its folder.)
-    const served = new Set(folders.filter(key => !options.endpoints?.[key]))
-    let restarting = false
-    const restartForEndpointFolders = async () => {
-      if (restarting) return
-      const now = new Set(await findEndpointFolders(layers.map(layer => layer.serverDir)))
-      const added = [...now].filter(key => !served.has(key) && !plans.some(plan => plan.key === key))
-      const removed = [...served].filter(key => !now.has(key))
-      if (added.length === 0 && removed.length === 0) return
-      restarting = true
-      const routeOf = (key: string) => planEndpoints(options.route, [key], {}).find(plan => plan.key === key)?.route ?? key
-      for (const key of added) logger.info(`server/mcp/${key}/ is a new endpoint folder: restarting Nuxt to serve it at ${routeOf(key)}.`)
-      for (const key of removed) logger.info(`server/mcp/${key}/ is gone: restarting Nuxt to stop serving ${routeOf(key)}.`)
-      // After this build has finished with the template: a restart closes this Nuxt instance.
-      setTimeout(() => void nuxt.callHook('restart'), 0)
-    }
+    // `nuxi dev`: a new or removed endpoint folder restarts Nuxt in place, so its route is served or gone.
+    const checkEndpointFolders = watchEndpointFolders(nuxt, logger, options, layers.map(layer => layer.serverDir), folders)
     let scanned = await scanAll()
     for (const plan of extra) {
       if (scanned.get(plan.key)?.length === 0) logger.warn(`mcp.endpoints.${plan.key} has no definitions: add them under server/mcp/${plan.key}/tools (or resources, prompts); until then ${plan.route} serves empty lists.`)
@@ -196,7 +180,7 @@ export default defineNuxtModule<ModuleOptions>({
         scanned = await scanAll()
         checkToolApps([...scanned.values()].flat(), await views.views())
         if (devUrl) devReport = reportRescan(logger, devUrl, devReport, scanned.get('') ?? [])
-        if (nuxt.options.dev) await restartForEndpointFolders()
+        if (nuxt.options.dev) await checkEndpointFolders()
         return renderDefinitionsModule(scanned)
       },
     })
