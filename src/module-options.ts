@@ -125,6 +125,20 @@ export interface ModuleOptions {
    * ```
    */
   devtools: boolean
+  /**
+   * What the `mcp:call` and `mcp:question` hooks carry (docs/observability.md). `answers`: put
+   * what the person answered in `mcp:question` events (`content`, and `issues` and a URL-mode
+   * `url`, which may quote or carry it). Default: off, except in `nuxi dev` with `devtools` on,
+   * where the MCP tab shows the developer's own test answers. Also `NUXT_MCP_OBSERVE_ANSWERS`.
+   * Turn it on in production only for a listener that may keep what people typed.
+   *
+   * @default { answers: false } (`true` in `nuxi dev` with `devtools`)
+   * @example
+   * ```ts
+   * export default defineNuxtConfig({ mcp: { observe: { answers: false } } })
+   * ```
+   */
+  observe?: Partial<McpServerConfig['observe']>
   elicitation: Partial<McpServerConfig['elicitation']>
   /**
    * Tasks (`execution: { taskSupport }` on a tool): how long they are kept, how often clients

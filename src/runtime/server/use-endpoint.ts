@@ -182,7 +182,8 @@ export function useMcpEndpointAt(route: string, appConfig: McpServerConfig): Mcp
   if (otel && !stopTracingQuestions) stopTracingQuestions = traceQuestions(otel)
   if (!stopWatchingQuestions) {
     const questions = observerHook(nitro.hooks, 'mcp:question')
-    stopWatchingQuestions = watchQuestions(questions.listening, questions.notify)
+    // Answers only when the app opted in (`mcp.observe.answers`; on in `nuxi dev` for the DevTools tab).
+    stopWatchingQuestions = watchQuestions(questions.listening, questions.notify, { answers: appConfig.observe.answers === true })
   }
   // Only `nuxi dev` records elicitations for the DevTools tab, once for all endpoints.
   if (endpoints.size === 0 && import.meta.dev && config.devtools) stopRecording = onElicitationEvent(recordElicitation)

@@ -67,7 +67,11 @@ describe.each(['legacy', 'modern'] as const)('%s era', (era) => {
     expect(typeof call.durationMs).toBe('number')
     expect(call.sessionId === undefined).toBe(era === 'modern')
     const question = events[0]!.event
-    expect(question).toMatchObject({ call: { method: 'tools/call', name: 'ask_form' }, kind: 'elicit', mode: 'form', fields: ['name', 'age', 'plan', 'tags', 'subscribe'] })
+    expect(question).toMatchObject({ call: { method: 'tools/call', name: 'ask_form' }, kind: 'elicit', mode: 'form', message: 'Your details', fields: ['name', 'age', 'plan', 'tags', 'subscribe'] })
+    // A production build without `mcp.observe.answers`: the answer's stage says how long, never what.
+    const answered = events.find(({ event }) => event.stage === 'answered')!.event
+    expect(answered).toMatchObject({ waitedMs: expect.any(Number), runId: expect.any(Number) })
+    for (const { event } of events) expect(event).not.toHaveProperty('content')
     expect(JSON.stringify(events)).not.toContain('Ada')
   })
 
@@ -87,7 +91,13 @@ describe.each(['legacy', 'modern'] as const)('%s era', (era) => {
       ['question q0 asked', 'call ask_form input-required', 'question q0 invalid ["name"]', 'question q0 asked', 'call ask_form input-required', 'question q0 answered', 'call ask_form ok'],
       ['question q0 asked', 'question q0 invalid ["name"]', 'question q0 asked', 'question q0 answered', 'call ask_form ok'],
     )
-    expect((await eventsOf(corrected, expectedInvalid.length)).map(compact)).toEqual(expectedInvalid)
+    const invalidEvents = await eventsOf(corrected, expectedInvalid.length)
+    expect(invalidEvents.map(compact)).toEqual(expectedInvalid)
+    // The refused answer is not told either: no content, no issues (they may quote it).
+    for (const { event } of invalidEvents) {
+      expect(event).not.toHaveProperty('content')
+      expect(event).not.toHaveProperty('issues')
+    }
   })
 
   it('tells a tool error and a protocol error (with its code)', async () => {

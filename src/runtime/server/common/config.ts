@@ -65,6 +65,14 @@ export interface McpServerConfig {
   listChanged: boolean
   /** Record elicitations for the DevTools tab (`nuxi dev` only). */
   devtools: boolean
+  /** What the `mcp:call` / `mcp:question` hooks carry. */
+  observe: {
+    /**
+     * Put what the person answered in `mcp:question` events (`content`, `issues`, a URL-mode
+     * `url`). Off unless opted in; on in `nuxi dev` with DevTools on (the developer's own test data).
+     */
+    answers: boolean
+  }
   /** OAuth resource server (MCP authorization); off while `issuers` is empty. */
   auth: {
     /** Authorization servers whose access tokens are accepted (issuer identifiers). */
