@@ -115,8 +115,9 @@ export interface ModuleOptions {
   trustedProxies: string[]
   sessions: Partial<McpServerConfig['sessions']>
   /**
-   * In `nuxi dev`, an "MCP" tab in Nuxt DevTools (also at `/__mcp-elicitation/devtools`): the
-   * discovered definitions and the latest elicitations with their answers. Never in production.
+   * In `nuxi dev`, an "MCP" tab in Nuxt DevTools (also at `/__mcp-elicitation/devtools`): every
+   * endpoint with its URL, Inspector link, definitions and tasks, and the latest calls and
+   * questions with their answers (it turns `observe.answers` on in `nuxi dev`). Never in production.
    *
    * @default true
    * @example

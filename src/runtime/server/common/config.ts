@@ -63,7 +63,7 @@ export interface McpServerConfig {
   legacy: boolean
   /** Advertise `listChanged` (also on by itself when a definition has a guard). */
   listChanged: boolean
-  /** Record elicitations for the DevTools tab (`nuxi dev` only). */
+  /** The DevTools tab is on (`nuxi dev` only; its recorder is a dev-only Nitro plugin). */
   devtools: boolean
   /** What the `mcp:call` / `mcp:question` hooks carry. */
   observe: {

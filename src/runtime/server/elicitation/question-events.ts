@@ -40,6 +40,11 @@ export interface McpQuestionEvent {
   /** The question's key within its call (the `inputRequests` key on modern). */
   key: string
   kind: QuestionKind
+  /**
+   * How the question reaches the client: `push` (legacy, on the call's stream), `input-required`
+   * (a modern round's answer, brought by the client's retry) or `task` (parked with its task).
+   */
+  via: 'push' | 'input-required' | 'task'
   /** `form` or `url` for an elicitation. */
   mode?: 'form' | 'url'
   /** What the question says to the person (an elicitation's `message`), as the server wrote it. */
@@ -105,6 +110,7 @@ function describe(event: ElicitationEvent, options: McpQuestionOptions): Omit<Mc
     ...(scope.sessionId !== undefined && { sessionId: scope.sessionId }),
     ...(event.run.call && { call: event.run.call }),
     key: event.key,
+    via: event.run.parked ? 'task' : event.run.modern ? 'input-required' : 'push',
     kind,
     ...(kind === 'elicit' && { mode: params.mode === 'url' ? 'url' : 'form' }),
     ...(typeof params.message === 'string' && { message: params.message }),

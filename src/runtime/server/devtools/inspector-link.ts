@@ -1,0 +1,29 @@
+/** Where the MCP Inspector's web UI listens when started with `npx @modelcontextprotocol/inspector` (its default port). */
+export const INSPECTOR_ORIGIN = 'http://localhost:6274'
+
+/**
+ * The command that starts the MCP Inspector. Shared by the `nuxi dev` banner and the DevTools
+ * tab (this file imports nothing, so the build-time banner can use it too).
+ *
+ * @example
+ * ```ts
+ * inspectorCommand() // 'npx @modelcontextprotocol/inspector'
+ * ```
+ */
+export function inspectorCommand(): string {
+  return 'npx @modelcontextprotocol/inspector'
+}
+
+/**
+ * The Inspector's address with `endpointUrl` filled in over Streamable HTTP (its `transport` and
+ * `serverUrl` query parameters).
+ *
+ * @example
+ * ```ts
+ * inspectorLink('http://localhost:3000/mcp/admin')
+ * // 'http://localhost:6274/?transport=streamable-http&serverUrl=http%3A%2F%2Flocalhost%3A3000%2Fmcp%2Fadmin'
+ * ```
+ */
+export function inspectorLink(endpointUrl: string): string {
+  return `${INSPECTOR_ORIGIN}/?${new URLSearchParams({ transport: 'streamable-http', serverUrl: endpointUrl })}`
+}
