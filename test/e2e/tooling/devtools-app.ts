@@ -59,11 +59,26 @@ const AUDIT_PROMPT = `export default defineMcpPrompt({
 })
 `
 
-/** The files written over test/fixtures/dev: the default endpoint's tools, and the admin endpoint's. */
+// An MCP App view, and the tool that shows it: the tab lists views with the tools that show them.
+const CARD_VIEW = `<script setup lang="ts">
+const { connected } = useMcpApp()
+</script>
+
+<template>
+  <p>Card {{ connected }}</p>
+</template>
+`
+
+const CARD_TOOL = `export default defineMcpTool({ name: 'show_card', description: 'Shows a card', app: 'card', handler: () => 'shown' })
+`
+
+/** The files written over test/fixtures/dev: the default endpoint's tools and view, and the admin endpoint's definitions. */
 export const DEVTOOLS_APP_FILES: Record<string, string> = {
   'server/mcp/tools/pick-color.ts': ASK_TOOL,
   'server/mcp/tools/pick-two.ts': TWO_QUESTIONS_TOOL,
   'server/mcp/tools/ship-later.ts': TASK_TOOL,
+  'server/mcp/tools/show-card.ts': CARD_TOOL,
+  'app/mcp/card.vue': CARD_VIEW,
   'server/mcp/admin/tools/refund.ts': REFUND_TOOL,
   'server/mcp/admin/prompts/audit.ts': AUDIT_PROMPT,
 }

@@ -62,6 +62,13 @@ describe('the MCP DevTools tab', () => {
     })
   })
 
+  it('lists the MCP App views with the tools that show them', async () => {
+    await withFailureScreenshot(page, 'devtools-views', async () => {
+      expect(await rowsOf(page, '/mcp', 'views').allInnerTexts()).toEqual([expect.stringMatching(/card.*ui:\/\/card.*show_card.*app\/mcp\/card\.vue/s)])
+      expect(await rowsOf(page, '/mcp', 'tools', 'show_card').innerText()).toContain('(view ui://card)')
+    })
+  })
+
   it('follows a legacy elicitation to the person\'s answer', async () => {
     const client = await connectLegacy(app.url, { answer: () => ({ action: 'accept', content: { color: 'blue' } }) })
     try {
@@ -332,7 +339,7 @@ describe('the MCP DevTools tab', () => {
     const served = await fetch(`${pageUrl}.json`)
     const data: { endpoints: { route: string, tools: { name: string }[] }[] } = await served.json()
     expect(data.endpoints.map(endpoint => [endpoint.route, endpoint.tools.map(tool => tool.name).sort()])).toEqual([
-      ['/mcp', ['echo', 'pick_color', 'pick_two', 'ship_later']],
+      ['/mcp', ['echo', 'pick_color', 'pick_two', 'ship_later', 'show_card']],
       ['/mcp/admin', ['refund']],
     ])
   })
