@@ -32,7 +32,7 @@ export function printDevBanner(logger: Logger, url: string, serverName: string, 
     `  Cursor   .cursor/mcp.json   ${JSON.stringify({ mcpServers: { [key]: { url } } })}`,
     `  VS Code  .vscode/mcp.json   ${JSON.stringify({ servers: { [key]: { type: 'http', url } } })}`,
     `  Claude   claude mcp add --transport http ${key} ${url}`,
-    `  Inspector  ${inspectorCommand()}, then ${inspectorLink(url)}`,
+    `  Inspector  ${inspectorCommand(url)}  (already running: ${inspectorLink(url)})`,
   ].join('\n'))
 }
 

@@ -13,6 +13,7 @@ import { connectLegacy, connectModern, textOf } from '../../utils/clients'
 import { assertChromium, launchBrowser, screenshot, withFailureScreenshot } from '../../utils/browser'
 import type { LaunchedBrowser } from '../../utils/browser'
 import { startDevApp } from '../../utils/dev-server'
+import { startInspector } from '../../utils/inspector'
 import type { DevApp } from '../../utils/dev-server'
 import { openTaskSession } from '../../../scripts/mcp-task-clients.mjs'
 import { DEVTOOLS_APP_FILES, endpointSection, rawRequest, rowsOf, waitForMcp } from './devtools-app'
@@ -270,15 +271,29 @@ describe('the MCP DevTools tab', () => {
     })
   })
 
-  it('links each endpoint to the MCP Inspector with its URL filled in', async () => {
+  it('links each endpoint to the MCP Inspector with its URL filled in, and gives the command that opens it there', async () => {
     for (const url of [app.url, adminUrl]) {
-      const href = await endpointSection(page, url.pathname).locator('a.inspector').getAttribute('href')
-      const link = new URL(href!)
+      const section = endpointSection(page, url.pathname)
+      const link = new URL((await section.locator('a.inspector').getAttribute('href'))!)
       expect(link.origin).toBe('http://localhost:6274')
       expect(link.searchParams.get('serverUrl')).toBe(url.href)
       expect(link.searchParams.get('transport')).toBe('streamable-http')
+      expect(await section.locator('code.inspector-command').innerText()).toBe(`npx @modelcontextprotocol/inspector --transport http --server-url ${url.href}`)
     }
-  })
+    // The command as the tab gives it, run with the real Inspector 2.12: its page lists the admin endpoint.
+    const command = await endpointSection(page, '/mcp/admin').locator('code.inspector-command').innerText()
+    const inspector = await startInspector({ args: command.split(' ').slice(2) })
+    const inspectorPage = await browser.context.newPage()
+    try {
+      await inspectorPage.goto(`${inspector.origin}/?MCP_INSPECTOR_API_TOKEN=${inspector.token}`)
+      await expect.poll(() => inspectorPage.locator('body').innerText(), { timeout: 20_000 }).toContain(adminUrl.href)
+      await screenshot(inspectorPage, 'devtools-inspector-command')
+    }
+    finally {
+      await inspectorPage.close()
+      await inspector.stop()
+    }
+  }, 90_000)
 
   it('fits a 500 px panel: no table is wider than the page', async () => {
     await page.setViewportSize({ width: 500, height: 900 })

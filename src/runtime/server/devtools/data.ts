@@ -21,7 +21,7 @@ export interface McpDevtoolsEndpoint {
   route: string
   /** Its address as the browser showing the tab reaches the dev server. */
   url: string
-  /** The MCP Inspector with that address filled in, and the command that starts it. */
+  /** The command that starts the MCP Inspector with that address filled in, and the running Inspector's link to it. */
   inspector: { link: string, command: string }
   server: { name: string, version: string }
   tools: { name: string, file: string, description?: string, fields: string[], view?: string }[]
@@ -99,7 +99,7 @@ function describeEndpoint({ route, url, endpoint, config }: DevtoolsEndpointInpu
   return {
     route,
     url,
-    inspector: { link: inspectorLink(url), command: inspectorCommand() },
+    inspector: { link: inspectorLink(url), command: inspectorCommand(url) },
     server: { name: config.name, version: config.version },
     tools,
     // Views are served as resources too: listed there and, with the tools that show them, here.

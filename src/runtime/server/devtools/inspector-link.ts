@@ -2,21 +2,24 @@
 export const INSPECTOR_ORIGIN = 'http://localhost:6274'
 
 /**
- * The command that starts the MCP Inspector. Shared by the `nuxi dev` banner and the DevTools
- * tab (this file imports nothing, so the build-time banner can use it too).
+ * The command that starts the MCP Inspector with `endpointUrl` filled in over Streamable HTTP.
+ * Shared by the `nuxi dev` banner and the DevTools tab (this file imports nothing, so the
+ * build-time banner can use it too).
  *
  * @example
  * ```ts
- * inspectorCommand() // 'npx @modelcontextprotocol/inspector'
+ * inspectorCommand('http://localhost:3000/mcp')
+ * // 'npx @modelcontextprotocol/inspector --transport http --server-url http://localhost:3000/mcp'
  * ```
  */
-export function inspectorCommand(): string {
-  return 'npx @modelcontextprotocol/inspector'
+export function inspectorCommand(endpointUrl: string): string {
+  return `npx @modelcontextprotocol/inspector --transport http --server-url ${endpointUrl}`
 }
 
 /**
- * The Inspector's address with `endpointUrl` filled in over Streamable HTTP (its `transport` and
- * `serverUrl` query parameters).
+ * The running Inspector's page with `endpointUrl` filled in (its `transport` and `serverUrl`
+ * query parameters). Inspector 2.x honours such a link only with its session token
+ * (`autoConnect`), which only it knows: for it, {@link inspectorCommand} is the way.
  *
  * @example
  * ```ts

@@ -56,12 +56,14 @@ function renderEndpoint(endpoint) {
   section.dataset.route = endpoint.route
   const title = el('h2')
   title.append(el('span', endpoint.server.name + ' ' + endpoint.server.version + ' '), el('code', endpoint.url, 'url'))
-  const link = el('a', 'Open in MCP Inspector', 'inspector')
+  const inspector = el('div', 'MCP Inspector: ', 'inspector-line')
+  const link = el('a', 'open', 'inspector')
   link.href = endpoint.inspector.link
   link.target = '_blank'
   link.rel = 'noopener'
-  link.title = 'Start it first: ' + endpoint.inspector.command
-  section.append(title, link, el('span', ' (start it first: ' + endpoint.inspector.command + ')', 'muted'))
+  link.title = 'When the Inspector already runs (its 2.x asks for the command instead)'
+  inspector.append(link, ' · or start it on this endpoint: ', el('code', endpoint.inspector.command, 'inspector-command'))
+  section.append(title, inspector)
   const mine = list => list.filter(item => item.endpoint === endpoint.route)
   section.append(table('questions', 'Questions', ['Time', 'Era', 'Asked by', 'Mode', 'Message', 'Fields / URL', 'Outcome', 'Took', 'Answer'], mine(data.questions), [
     (r, e, l) => cell(r, l, time(e.at)),

@@ -16,7 +16,7 @@ h1 { font-size: 18px; margin: 0 0 4px; } h2 { font-size: 16px; margin: 24px 0 2p
 section.endpoint { border-top: 2px solid #8884; margin-top: 12px; }
 table { border-collapse: collapse; width: 100%; table-layout: fixed; }
 th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid #8883; vertical-align: top; overflow-wrap: anywhere; }
-th { font-weight: 600; } h2 code, a { overflow-wrap: anywhere; }
+th { font-weight: 600; } h2 code, .inspector-line { overflow-wrap: anywhere; }
 .accept, .ok { color: #16a34a; }
 .decline, .cancel, .timeout, .cancelled, .error, .invalid-response, .invalid, .issue, .tool-error, .protocol-error { color: #dc2626; }
 .waiting, .sent, .input-required { color: #d97706; }
