@@ -116,7 +116,7 @@ export interface ModuleOptions {
   sessions: Partial<McpServerConfig['sessions']>
   /**
    * In `nuxi dev`, an "MCP" tab in Nuxt DevTools (also at `/__mcp-elicitation/devtools`): every
-   * endpoint with its URL, Inspector link, definitions and tasks, and the latest calls and
+   * endpoint with its URL, Inspector command and link, definitions and tasks, and the latest calls and
    * questions with their answers (it turns `observe.answers` on in `nuxi dev`). Never in production.
    *
    * @default true
