@@ -1,4 +1,7 @@
 import type { ScannedDefinition } from './scan'
+// The one runtime value build time uses: a pure function without imports, so the banner and the
+// DevTools tab give the same Inspector link.
+import { inspectorCommand, inspectorLink } from './runtime/server/devtools/inspector-link'
 
 interface Logger {
   info: (message: string) => void
@@ -29,7 +32,7 @@ export function printDevBanner(logger: Logger, url: string, serverName: string, 
     `  Cursor   .cursor/mcp.json   ${JSON.stringify({ mcpServers: { [key]: { url } } })}`,
     `  VS Code  .vscode/mcp.json   ${JSON.stringify({ servers: { [key]: { type: 'http', url } } })}`,
     `  Claude   claude mcp add --transport http ${key} ${url}`,
-    `  Inspector  npx @modelcontextprotocol/inspector  (Streamable HTTP, ${url})`,
+    `  Inspector  ${inspectorCommand(url)}  (already running: ${inspectorLink(url)})`,
   ].join('\n'))
 }
 

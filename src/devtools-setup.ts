@@ -1,14 +1,15 @@
-import { addServerHandler, createResolver } from '@nuxt/kit'
+import { addServerHandler, addServerPlugin, createResolver } from '@nuxt/kit'
 import { addCustomTab } from '@nuxt/devtools-kit'
 import type { Nuxt } from '@nuxt/schema'
 
-/** Where the DevTools tab's page lives (`.json` beside it serves its data). `nuxi dev` only. */
+/** Where the DevTools tab's page lives (`.json` beside it serves its data, `.svg` its icon). `nuxi dev` only. */
 export const DEVTOOLS_ROUTE = '/__mcp-elicitation/devtools'
 
 /**
- * In `nuxi dev`: an "MCP" tab in Nuxt DevTools listing the discovered tools, resources and
- * prompts and the latest elicitations with their outcome. The page also opens on its own at
- * {@link DEVTOOLS_ROUTE}. Nothing of it exists in a production build.
+ * In `nuxi dev`: an "MCP" tab in Nuxt DevTools listing every endpoint with its URL, its
+ * definitions, its tasks and its recent calls and questions. The page also opens on its own at
+ * {@link DEVTOOLS_ROUTE}. What it lists is heard through the app's own `mcp:call` and
+ * `mcp:question` hooks, by a Nitro plugin added here; nothing of it exists in a production build.
  *
  * @example
  * ```ts
@@ -19,13 +20,16 @@ export function setupMcpDevtools(nuxt: Nuxt): void {
   if (!nuxt.options.dev) return
   const resolver = createResolver(import.meta.url)
   const handler = resolver.resolve('./runtime/server/routes/devtools')
-  addServerHandler({ route: DEVTOOLS_ROUTE, handler })
-  addServerHandler({ route: `${DEVTOOLS_ROUTE}.json`, handler })
+  for (const suffix of ['', '.json', '.svg']) addServerHandler({ route: `${DEVTOOLS_ROUTE}${suffix}`, handler })
+  addServerPlugin(resolver.resolve('./runtime/server/plugins/devtools-recorder'))
+  // Nitro serves its handlers under `app.baseURL`.
+  const base = `${nuxt.options.app.baseURL.replace(/\/$/, '')}${DEVTOOLS_ROUTE}`
   addCustomTab({
     name: 'mcp-elicitation',
     title: 'MCP',
-    icon: 'carbon:chat-bot',
-    // Nitro serves its handlers under `app.baseURL`.
-    view: { type: 'iframe', src: `${nuxt.options.app.baseURL.replace(/\/$/, '')}${DEVTOOLS_ROUTE}` },
+    // A path: Nuxt DevTools shows it as an image from the dev server (any other name is an
+    // Iconify icon, fetched over the network).
+    icon: `${base}.svg`,
+    view: { type: 'iframe', src: base },
   }, nuxt)
 }

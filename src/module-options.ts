@@ -115,8 +115,9 @@ export interface ModuleOptions {
   trustedProxies: string[]
   sessions: Partial<McpServerConfig['sessions']>
   /**
-   * In `nuxi dev`, an "MCP" tab in Nuxt DevTools (also at `/__mcp-elicitation/devtools`): the
-   * discovered definitions and the latest elicitations with their answers. Never in production.
+   * In `nuxi dev`, an "MCP" tab in Nuxt DevTools (also at `/__mcp-elicitation/devtools`): every
+   * endpoint with its URL, Inspector command and link, definitions and tasks, and the latest calls and
+   * questions with their answers (it turns `observe.answers` on in `nuxi dev`). Never in production.
    *
    * @default true
    * @example
@@ -125,6 +126,20 @@ export interface ModuleOptions {
    * ```
    */
   devtools: boolean
+  /**
+   * What the `mcp:call` and `mcp:question` hooks carry (docs/observability.md). `answers`: put
+   * what the person answered in `mcp:question` events (`content`, and `issues` and a URL-mode
+   * `url`, which may quote or carry it). Default: off, except in `nuxi dev` with `devtools` on,
+   * where the MCP tab shows the developer's own test answers. Also `NUXT_MCP_OBSERVE_ANSWERS`.
+   * Turn it on in production only for a listener that may keep what people typed.
+   *
+   * @default { answers: false } (`true` in `nuxi dev` with `devtools`)
+   * @example
+   * ```ts
+   * export default defineNuxtConfig({ mcp: { observe: { answers: false } } })
+   * ```
+   */
+  observe?: Partial<McpServerConfig['observe']>
   elicitation: Partial<McpServerConfig['elicitation']>
   /**
    * Tasks (`execution: { taskSupport }` on a tool): how long they are kept, how often clients

@@ -62,6 +62,8 @@ describe('printDevBanner', () => {
     printDevBanner(logger, 'http://localhost:3000/mcp/admin', 'my app-admin', [entry('tools', 'refund', true)])
     const text = lines[0]!.message
     expect(text).toContain('MCP endpoint: http://localhost:3000/mcp/admin (1 tool, 0 resources, 0 prompts)')
+    // The same Inspector command and link as the DevTools tab's (devtools/inspector-link.ts).
+    expect(text).toContain('Inspector  npx @modelcontextprotocol/inspector --transport http --server-url http://localhost:3000/mcp/admin  (already running: http://localhost:6274/?transport=streamable-http&serverUrl=http%3A%2F%2Flocalhost%3A3000%2Fmcp%2Fadmin)')
     expect(text).toContain('{"mcpServers":{"my-app-admin":{"url":"http://localhost:3000/mcp/admin"}}}')
     expect(text).toContain('claude mcp add --transport http my-app-admin http://localhost:3000/mcp/admin')
   })

@@ -36,6 +36,8 @@ export function startInspector(options: InspectorOptions = {}): Promise<RunningI
 export interface InspectorOptions {
   /** e.g. `{ 'deep-link': { type: 'streamable-http', url, protocolEra: 'modern' } }`: the deep link then connects with those settings. */
   servers?: Record<string, Record<string, unknown>>
+  /** More command-line arguments after `--web`, e.g. `['--transport', 'http', '--server-url', url]` (an ad-hoc server). */
+  args?: string[]
 }
 
 async function launchInspector(clientPort: number, sandboxPort: number, appOriginPort: number, options: InspectorOptions): Promise<RunningInspector> {
@@ -62,7 +64,7 @@ async function launchInspector(clientPort: number, sandboxPort: number, appOrigi
     HOME: home,
   })
   let log = ''
-  const child: ChildProcess = spawn(process.execPath, [INSPECTOR_BIN, '--web'], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child: ChildProcess = spawn(process.execPath, [INSPECTOR_BIN, '--web', ...(options.args ?? [])], { env, stdio: ['ignore', 'pipe', 'pipe'] })
   child.stdout?.on('data', (chunk: Buffer) => { log += chunk.toString() })
   child.stderr?.on('data', (chunk: Buffer) => { log += chunk.toString() })
   const origin = `http://127.0.0.1:${clientPort}`

@@ -14,8 +14,6 @@ import { configOfEndpoint } from './common/config'
 import type { McpServerConfig } from './common/config'
 import type { McpDefinitions } from './mcp/registry'
 import type { McpSharedState } from './common/shared/shared-state'
-import { recordElicitation } from './devtools/recorder'
-import { onElicitationEvent } from './elicitation/events'
 import { watchQuestions } from './elicitation/question-events'
 import type { McpObserver } from './mcp/observe-calls'
 import type { McpServerHook } from './mcp/server-hook'
@@ -25,7 +23,6 @@ import { createCallTracer, traceQuestions, type McpCallTracer } from './mcp/trac
 const endpoints = new Map<string, McpEndpoint>()
 /** Each endpoint's connection to the shared state, by route (its keys and channels carry the route). */
 const sharedByRoute = new Map<string, Promise<McpSharedState>>()
-let stopRecording: (() => void) | undefined
 let stopWatchingQuestions: (() => void) | undefined
 // One tracer for every endpoint; questions are traced once, whatever endpoint asks.
 const callTracer: McpCallTracer | undefined = otel && createCallTracer(otel)
@@ -210,13 +207,10 @@ export function useMcpEndpointAt(route: string, appConfig: McpServerConfig): Mcp
   if (otel && !stopTracingQuestions) stopTracingQuestions = traceQuestions(otel)
   if (!stopWatchingQuestions) {
     const questions = observerHook(nitro.hooks, 'mcp:question')
-    stopWatchingQuestions = watchQuestions(questions.listening, questions.notify)
+    // Answers only when the app opted in (`mcp.observe.answers`; on in `nuxi dev` for the DevTools tab).
+    stopWatchingQuestions = watchQuestions(questions.listening, questions.notify, { answers: appConfig.observe.answers === true })
   }
-  // Only `nuxi dev` records elicitations for the DevTools tab, once for all endpoints.
-  if (endpoints.size === 0 && import.meta.dev && config.devtools) stopRecording = onElicitationEvent(recordElicitation)
   nitro.hooks.hook('close', async () => {
-    stopRecording?.()
-    stopRecording = undefined
     stopWatchingQuestions?.()
     stopWatchingQuestions = undefined
     stopTracingQuestions?.()

@@ -22,22 +22,22 @@ afterAll(async () => {
 
 type Observed = { hook: 'mcp:call' | 'mcp:question', event: Record<string, unknown> }
 
-async function observedBy(principal: string): Promise<Observed[]> {
-  const response = await fetch(new URL(`/observed?principal=${principal}`, app.url))
+async function observedBy(principal: string, on: RunningFixture = app): Promise<Observed[]> {
+  const response = await fetch(new URL(`/observed?principal=${principal}`, on.url))
   return response.json()
 }
 
 /** Waits until `count` events of `principal` arrived, then returns them (more would fail the caller's exact match). */
-async function eventsOf(principal: string, count: number): Promise<Observed[]> {
+async function eventsOf(principal: string, count: number, on: RunningFixture = app): Promise<Observed[]> {
   let events: Observed[] = []
-  await until(async () => (events = await observedBy(principal)).length >= count, `${count} events for ${principal}`)
+  await until(async () => (events = await observedBy(principal, on)).length >= count, `${count} events for ${principal}`)
   return events
 }
 
-/** Calls `name` once as `principal`, on a fresh client of the era. */
-async function callAs(era: 'legacy' | 'modern', principal: string, name: string, args: Record<string, unknown>, answer?: Answerer) {
+/** Calls `name` once as `principal`, on a fresh client of the era (of the app `on`). */
+async function callAs(era: 'legacy' | 'modern', principal: string, name: string, args: Record<string, unknown>, answer?: Answerer, on: RunningFixture = app) {
   const options: ConnectOptions = { answer, requestInit: { headers: { 'x-user': principal } } }
-  const client = era === 'legacy' ? await connectLegacy(app.url, options) : await connectModern(app.url, options)
+  const client = era === 'legacy' ? await connectLegacy(on.url, options) : await connectModern(on.url, options)
   try {
     return await client.callTool({ name, arguments: args })
   }
@@ -67,7 +67,11 @@ describe.each(['legacy', 'modern'] as const)('%s era', (era) => {
     expect(typeof call.durationMs).toBe('number')
     expect(call.sessionId === undefined).toBe(era === 'modern')
     const question = events[0]!.event
-    expect(question).toMatchObject({ call: { method: 'tools/call', name: 'ask_form' }, kind: 'elicit', mode: 'form', fields: ['name', 'age', 'plan', 'tags', 'subscribe'] })
+    expect(question).toMatchObject({ call: { method: 'tools/call', name: 'ask_form' }, kind: 'elicit', mode: 'form', via: era === 'modern' ? 'input-required' : 'push', message: 'Your details', fields: ['name', 'age', 'plan', 'tags', 'subscribe'] })
+    // A production build without `mcp.observe.answers`: the answer's stage says how long, never what.
+    const answered = events.find(({ event }) => event.stage === 'answered')!.event
+    expect(answered).toMatchObject({ waitedMs: expect.any(Number), runId: expect.any(Number) })
+    for (const { event } of events) expect(event).not.toHaveProperty('content')
     expect(JSON.stringify(events)).not.toContain('Ada')
   })
 
@@ -87,7 +91,13 @@ describe.each(['legacy', 'modern'] as const)('%s era', (era) => {
       ['question q0 asked', 'call ask_form input-required', 'question q0 invalid ["name"]', 'question q0 asked', 'call ask_form input-required', 'question q0 answered', 'call ask_form ok'],
       ['question q0 asked', 'question q0 invalid ["name"]', 'question q0 asked', 'question q0 answered', 'call ask_form ok'],
     )
-    expect((await eventsOf(corrected, expectedInvalid.length)).map(compact)).toEqual(expectedInvalid)
+    const invalidEvents = await eventsOf(corrected, expectedInvalid.length)
+    expect(invalidEvents.map(compact)).toEqual(expectedInvalid)
+    // The refused answer is not told either: no content, no issues (they may quote it).
+    for (const { event } of invalidEvents) {
+      expect(event).not.toHaveProperty('content')
+      expect(event).not.toHaveProperty('issues')
+    }
   })
 
   it('tells a tool error and a protocol error (with its code)', async () => {
@@ -127,6 +137,23 @@ describe('legacy waits', () => {
     }
     finally {
       await client.close()
+    }
+  })
+})
+
+describe('the answers opt-in', () => {
+  it('with NUXT_MCP_OBSERVE_ANSWERS=true, adds what the person sent and why it was refused', async () => {
+    const optedIn = await startFixture('elicitation', { NUXT_MCP_OBSERVE_ANSWERS: 'true' })
+    try {
+      const who = 'opted-in'
+      let asked = 0
+      await callAs('legacy', who, 'ask_form', { label: who }, () => (asked++ === 0 ? { action: 'accept', content: { name: 'A', plan: 'pro' } } : { action: 'accept', content: { name: 'Ada', plan: 'pro' } }), optedIn)
+      const questions = (await eventsOf(who, 5, optedIn)).filter(({ hook }) => hook === 'mcp:question').map(({ event }) => event)
+      expect(questions[1]).toMatchObject({ stage: 'invalid', content: { name: 'A', plan: 'pro' }, issues: [expect.stringContaining('name')] })
+      expect(questions[3]).toMatchObject({ stage: 'answered', content: { name: 'Ada', plan: 'pro' } })
+    }
+    finally {
+      await optedIn.stop()
     }
   })
 })

@@ -1,89 +1,34 @@
-// The "MCP" DevTools tab on `nuxi dev`: its page, in headless Debian chromium, lists the
-// discovered definitions and follows elicitations of both eras to their outcome; its data
-// endpoint keeps the endpoint's Host/Origin rules. Plus: the module registers the tab with
-// Nuxt DevTools (a real Nuxt instance in dev mode, asked for its custom tabs).
+// The "MCP" DevTools tab on `nuxi dev`, an app with two endpoints (`/mcp` and `/mcp/admin`): its
+// page, in headless Debian chromium, lists each endpoint with its URL, Inspector link and
+// definitions (before it served anything), and follows calls and questions of both eras, heard
+// through the app's `mcp:call` / `mcp:question` hooks, under the endpoint that served them; it
+// filters, clears, and fits a 500 px panel. Its data keeps the endpoint's Host/Origin rules, and
+// clearing needs the page's own header. Plus: the module registers the tab with Nuxt DevTools (a
+// real Nuxt instance in dev mode, asked for its custom tabs), with an icon it serves itself.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
-import { request } from 'node:http'
 import { loadNuxt } from '@nuxt/kit'
 import type { ModuleCustomTab } from '@nuxt/devtools-kit/types'
 import { connectLegacy, connectModern, textOf } from '../../utils/clients'
 import { assertChromium, launchBrowser, screenshot, withFailureScreenshot } from '../../utils/browser'
 import type { LaunchedBrowser } from '../../utils/browser'
 import { startDevApp } from '../../utils/dev-server'
+import { startInspector } from '../../utils/inspector'
 import type { DevApp } from '../../utils/dev-server'
 import { openTaskSession } from '../../../scripts/mcp-task-clients.mjs'
-
-const ASK_TOOL = `import { z } from 'zod'
-
-export default defineMcpTool({
-  name: 'pick_color',
-  description: 'Asks for a color',
-  handler: async () => {
-    const r = await useMcpElicitation().form({ message: 'Which color?', schema: { color: z.enum(['red', 'blue']) } })
-    return r.action === 'accept' ? r.content.color : r.action
-  },
-})
-`
-
-const TWO_QUESTIONS_TOOL = `import { z } from 'zod'
-
-export default defineMcpTool({
-  name: 'pick_two',
-  description: 'Asks twice',
-  handler: async () => {
-    const elicit = useMcpElicitation()
-    const first = await elicit.form({ message: 'First?', schema: { a: z.string() } })
-    const second = await elicit.form({ message: 'Second?', schema: { b: z.string() } })
-    return [first.action, second.action].join(',')
-  },
-})
-`
-
-const TASK_TOOL = `export default defineMcpTool({
-  name: 'ship_later',
-  description: 'Ships as a task, after a confirmation',
-  execution: { taskSupport: 'optional' },
-  handler: async () => ((await useMcpElicitation().confirm('Ship it now?')) ? 'shipped' : 'kept'),
-})
-`
+import { DEVTOOLS_APP_FILES, endpointSection, rawRequest, rowsOf, waitForMcp } from './devtools-app'
 
 let app: DevApp
 let browser: LaunchedBrowser
 let page: Page
 let pageUrl: string
-
-function rawGet(url: string, headers: Record<string, string>): Promise<{ status?: number, body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { headers }, (res) => {
-      let body = ''
-      res.on('data', (chunk: Buffer) => { body += chunk.toString() })
-      res.on('end', () => resolve({ status: res.statusCode, body }))
-    })
-    req.on('error', reject)
-    req.end()
-  })
-}
-
-async function waitForMcp(): Promise<void> {
-  const deadline = Date.now() + 150_000
-  for (;;) {
-    try {
-      const client = await connectLegacy(app.url, { connectTimeoutMs: 8000 })
-      await client.close()
-      return
-    }
-    catch (error) {
-      if (!app.alive() || Date.now() > deadline) throw new Error(`nuxi dev did not serve MCP: ${String(error)}\n${app.log()}`)
-      await new Promise(r => setTimeout(r, 500))
-    }
-  }
-}
+let adminUrl: URL
 
 beforeAll(async () => {
   assertChromium()
-  app = await startDevApp({ 'server/mcp/tools/pick-color.ts': ASK_TOOL, 'server/mcp/tools/pick-two.ts': TWO_QUESTIONS_TOOL, 'server/mcp/tools/ship-later.ts': TASK_TOOL })
-  await waitForMcp()
+  app = await startDevApp(DEVTOOLS_APP_FILES)
+  adminUrl = new URL('/mcp/admin', app.url)
+  await waitForMcp(app, app.url)
   pageUrl = new URL('/__mcp-elicitation/devtools', app.url).href
   browser = await launchBrowser()
   page = browser.page
@@ -96,16 +41,32 @@ afterAll(async () => {
 }, 30_000)
 
 describe('the MCP DevTools tab', () => {
-  it('lists the discovered tools with their files', async () => {
+  it('lists every endpoint with its URL and its own definitions, also one that has served nothing yet', async () => {
     const response = await page.goto(pageUrl)
     expect(response?.headers()['content-security-policy']).toContain("script-src 'nonce-")
-    await withFailureScreenshot(page, 'devtools-tools', async () => {
-      const tools = page.locator('#tools')
+    await withFailureScreenshot(page, 'devtools-endpoints', async () => {
+      const tools = endpointSection(page, '/mcp').locator('.list.tools')
       await expect.poll(() => tools.innerText()).toContain('pick_color')
       const text = await tools.innerText()
       expect(text).toContain('Asks for a color')
       expect(text).toContain('server/mcp/tools/pick-color.ts')
       expect(text).toContain('echo')
+      expect(text).not.toContain('refund')
+      expect(await endpointSection(page, '/mcp').locator('h2 .url').innerText()).toBe(app.url.href)
+      // Nothing has reached /mcp/admin yet: it is listed all the same, with its own definitions.
+      const admin = endpointSection(page, '/mcp/admin')
+      expect(await admin.locator('h2 .url').innerText()).toBe(adminUrl.href)
+      expect(await rowsOf(page, '/mcp/admin', 'tools').allInnerTexts()).toEqual([expect.stringMatching(/refund.*Refunds an order after asking how much.*server\/mcp\/admin\/tools\/refund\.ts/s)])
+      expect(await rowsOf(page, '/mcp/admin', 'prompts').allInnerTexts()).toEqual([expect.stringContaining('audit')])
+      expect(await rowsOf(page, '/mcp/admin', 'calls').count()).toBe(0)
+      expect(await rowsOf(page, '/mcp', 'prompts').count()).toBe(0)
+    })
+  })
+
+  it('lists the MCP App views with the tools that show them', async () => {
+    await withFailureScreenshot(page, 'devtools-views', async () => {
+      expect(await rowsOf(page, '/mcp', 'views').allInnerTexts()).toEqual([expect.stringMatching(/card.*ui:\/\/card.*show_card.*app\/mcp\/card\.vue/s)])
+      expect(await rowsOf(page, '/mcp', 'tools', 'show_card').innerText()).toContain('(view ui://card)')
     })
   })
 
@@ -118,7 +79,7 @@ describe('the MCP DevTools tab', () => {
       await client.close()
     }
     await withFailureScreenshot(page, 'devtools-legacy', async () => {
-      const row = page.locator('#elicitations tr', { hasText: 'legacy' }).first()
+      const row = rowsOf(page, '/mcp', 'questions', 'legacy').first()
       await expect.poll(() => row.innerText(), { timeout: 10_000 }).toContain('accept')
       const text = await row.innerText()
       expect(text).toContain('pick_color (tools/call)')
@@ -136,7 +97,7 @@ describe('the MCP DevTools tab', () => {
       await client.close()
     }
     await withFailureScreenshot(page, 'devtools-modern', async () => {
-      const rows = page.locator('#elicitations tr', { hasText: 'modern' })
+      const rows = rowsOf(page, '/mcp', 'questions', 'modern')
       await expect.poll(() => rows.allInnerTexts(), { timeout: 10_000 }).toEqual([
         expect.stringContaining('decline'),
         expect.stringContaining('sent'),
@@ -163,18 +124,18 @@ describe('the MCP DevTools tab', () => {
       const taskId = execution.handle.taskId
       const settled = execution.settle()
       await withFailureScreenshot(page, 'devtools-task-waiting', async () => {
-        const row = page.locator('#tasks tr', { hasText: taskId })
+        const row = rowsOf(page, '/mcp', 'tasks', taskId)
         await expect.poll(() => row.innerText(), { timeout: 10_000 }).toContain('input_required')
         expect(await row.innerText()).toContain('Ship it now?')
       })
       answer()
       await settled
       await withFailureScreenshot(page, 'devtools-task-done', async () => {
-        const row = page.locator('#tasks tr', { hasText: taskId })
+        const row = rowsOf(page, '/mcp', 'tasks', taskId)
         await expect.poll(() => row.innerText(), { timeout: 10_000 }).toContain('completed')
         expect(await row.innerText()).toMatch(/"confirm": true/)
         // The question is listed with the elicitations too, in the task's era.
-        const asked = page.locator('#elicitations tr', { hasText: 'ship_later' }).first()
+        const asked = rowsOf(page, '/mcp', 'questions', 'ship_later').first()
         expect(await asked.innerText()).toMatch(/modern.*Ship it now\?.*accept/s)
         await screenshot(page, 'devtools-tasks')
       })
@@ -198,7 +159,7 @@ describe('the MCP DevTools tab', () => {
       await client.close()
     }
     await withFailureScreenshot(page, 'devtools-rounds', async () => {
-      const rows = page.locator('#elicitations tr', { hasText: 'pick_two' })
+      const rows = rowsOf(page, '/mcp', 'questions', 'pick_two')
       await expect.poll(() => rows.allInnerTexts(), { timeout: 10_000 }).toEqual([
         expect.stringMatching(/Second\?.*accept/s),
         expect.stringMatching(/Second\?.*sent/s),
@@ -225,7 +186,7 @@ describe('the MCP DevTools tab', () => {
       await client.close()
     }
     await withFailureScreenshot(page, 'devtools-invalid', async () => {
-      const rows = page.locator('#elicitations tr', { hasText: 'modern' })
+      const rows = rowsOf(page, '/mcp', 'questions', 'modern')
       await expect.poll(async () => (await rows.allInnerTexts()).slice(0, 3), { timeout: 10_000 }).toEqual([
         expect.stringContaining('accept'),
         expect.stringContaining('invalid, asked again'),
@@ -249,27 +210,159 @@ describe('the MCP DevTools tab', () => {
       await client.close()
     }
     await withFailureScreenshot(page, 'devtools-legacy-invalid', async () => {
-      const row = page.locator('#elicitations tr', { hasText: 'legacy' }).first()
+      const row = rowsOf(page, '/mcp', 'questions', 'legacy').first()
       await expect.poll(() => row.innerText(), { timeout: 10_000 }).toContain('invalid-response')
       expect(await row.innerText()).toContain('"color": "green"')
+    })
+  })
+
+  it('lists a call and a question on each endpoint under that endpoint, in both eras', async () => {
+    const legacy = await connectLegacy(adminUrl, { answer: () => ({ action: 'accept', content: { amount: 12 } }) })
+    try {
+      expect(textOf(await legacy.callTool({ name: 'refund', arguments: {} }))).toBe('refunded 12')
+    }
+    finally {
+      await legacy.close()
+    }
+    const modern = await connectModern(adminUrl, { answer: () => ({ action: 'decline' }) })
+    try {
+      expect(textOf(await modern.callTool({ name: 'refund', arguments: {} }))).toBe('decline')
+    }
+    finally {
+      await modern.close()
+    }
+    await withFailureScreenshot(page, 'devtools-admin', async () => {
+      const questions = rowsOf(page, '/mcp/admin', 'questions')
+      await expect.poll(() => questions.allInnerTexts(), { timeout: 10_000 }).toEqual([
+        expect.stringMatching(/modern.*refund \(tools\/call\).*Refund how much\?.*amount.*decline/s),
+        expect.stringMatching(/modern.*refund.*sent/s),
+        expect.stringMatching(/legacy.*refund.*Refund how much\?.*accept.*"amount": 12/s),
+      ])
+      // A modern call that asked ends a round with input-required, and the retry with its outcome.
+      expect(await rowsOf(page, '/mcp/admin', 'calls').allInnerTexts()).toEqual([
+        expect.stringMatching(/modern.*tools\/call refund.*ok.*\d+ ms/s),
+        expect.stringMatching(/modern.*tools\/call refund.*input-required/s),
+        expect.stringMatching(/legacy.*tools\/call refund.*ok/s),
+      ])
+      // The default endpoint's lists hold its own calls only, and the admin's hold none of them.
+      expect(await rowsOf(page, '/mcp', 'calls', 'pick_color').count()).toBeGreaterThan(0)
+      expect(await rowsOf(page, '/mcp', 'calls', 'refund').count()).toBe(0)
+      expect(await rowsOf(page, '/mcp', 'questions', 'refund').count()).toBe(0)
+      expect(await rowsOf(page, '/mcp/admin', 'questions', 'pick_color').count()).toBe(0)
+    })
+  })
+
+  it('narrows the lists to one endpoint, and to the rows holding a text', async () => {
+    await withFailureScreenshot(page, 'devtools-filter', async () => {
+      await page.selectOption('#endpoint', '/mcp/admin')
+      expect(await endpointSection(page, '/mcp').isHidden()).toBe(true)
+      expect(await endpointSection(page, '/mcp/admin').isVisible()).toBe(true)
+      await page.selectOption('#endpoint', '')
+      await page.fill('#filter', 'decline')
+      // The filter holds across the page's refreshes (it polls every 2 s; the status says when).
+      const status = await page.locator('#status').innerText()
+      await expect.poll(() => page.locator('#status').innerText(), { timeout: 10_000 }).not.toBe(status)
+      const visible = (route: string, list: string) => rowsOf(page, route, list).filter({ visible: true }).allInnerTexts()
+      expect(await visible('/mcp/admin', 'questions')).toEqual([expect.stringContaining('decline')])
+      expect(await visible('/mcp', 'questions')).toEqual([expect.stringMatching(/pick_color.*decline/s)])
+      expect(await visible('/mcp/admin', 'tools')).toEqual([])
+      await page.fill('#filter', '')
+      expect((await visible('/mcp/admin', 'questions')).length).toBe(3)
+    })
+  })
+
+  it('links each endpoint to the MCP Inspector with its URL filled in, and gives the command that opens it there', async () => {
+    for (const url of [app.url, adminUrl]) {
+      const section = endpointSection(page, url.pathname)
+      const link = new URL((await section.locator('a.inspector').getAttribute('href'))!)
+      expect(link.origin).toBe('http://localhost:6274')
+      expect(link.searchParams.get('serverUrl')).toBe(url.href)
+      expect(link.searchParams.get('transport')).toBe('streamable-http')
+      expect(await section.locator('code.inspector-command').innerText()).toBe(`npx @modelcontextprotocol/inspector --transport http --server-url ${url.href}`)
+    }
+    // The command as the tab gives it, run with the real Inspector 2.12: its page lists the admin endpoint.
+    const command = await endpointSection(page, '/mcp/admin').locator('code.inspector-command').innerText()
+    const inspector = await startInspector({ args: command.split(' ').slice(2) })
+    const inspectorPage = await browser.context.newPage()
+    try {
+      await inspectorPage.goto(`${inspector.origin}/?MCP_INSPECTOR_API_TOKEN=${inspector.token}`)
+      await expect.poll(() => inspectorPage.locator('body').innerText(), { timeout: 20_000 }).toContain(adminUrl.href)
+      await screenshot(inspectorPage, 'devtools-inspector-command')
+    }
+    finally {
+      await inspectorPage.close()
+      await inspector.stop()
+    }
+  }, 90_000)
+
+  it('fits a 500 px panel: no table is wider than the page', async () => {
+    await page.setViewportSize({ width: 500, height: 900 })
+    try {
+      await withFailureScreenshot(page, 'devtools-500px', async () => {
+        await expect.poll(() => rowsOf(page, '/mcp', 'questions').count()).toBeGreaterThan(3)
+        const overflow = await page.evaluate(() => ({
+          page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+          tables: Array.from(document.querySelectorAll('table')).map(table => table.scrollWidth - (table.parentElement?.clientWidth ?? 0)),
+        }))
+        expect(overflow.page).toBeLessThanOrEqual(0)
+        expect(overflow.tables.length).toBeGreaterThan(10)
+        for (const excess of overflow.tables) expect(excess).toBeLessThanOrEqual(0)
+        // Each row is a block of labelled lines there, the answer still readable.
+        expect(await rowsOf(page, '/mcp/admin', 'questions', 'legacy').innerText()).toContain('"amount": 12')
+        await screenshot(page, 'devtools-tab-500px')
+      })
+    }
+    finally {
+      await page.setViewportSize({ width: 1280, height: 800 })
+    }
+  })
+
+  it('clears the calls and questions on the page\'s own request only', async () => {
+    // Without the page's header (as a cross-site form would send it): refused, nothing cleared.
+    const forged = await rawRequest(`${pageUrl}.json`, {}, 'DELETE')
+    expect(forged.status).toBe(403)
+    const crossSite = await rawRequest(`${pageUrl}.json`, { 'origin': 'https://evil.example', 'x-mcp-devtools': 'clear' }, 'DELETE')
+    expect(crossSite.status).toBe(403)
+    const data: { calls: unknown[] } = await (await fetch(`${pageUrl}.json`)).json()
+    expect(data.calls.length).toBeGreaterThan(0)
+    await withFailureScreenshot(page, 'devtools-clear', async () => {
+      await page.click('#clear')
+      for (const route of ['/mcp', '/mcp/admin']) {
+        await expect.poll(() => rowsOf(page, route, 'questions').count()).toBe(0)
+        expect(await rowsOf(page, route, 'calls').count()).toBe(0)
+        expect(await endpointSection(page, route).locator('.list.questions').innerText()).toContain('Nothing asked yet')
+      }
+      // The definitions and tasks stay: they are the app's, not a record.
+      expect(await rowsOf(page, '/mcp/admin', 'tools').count()).toBe(1)
+      expect(await rowsOf(page, '/mcp', 'tasks').count()).toBeGreaterThan(0)
     })
   })
 
   it('refuses its data to a foreign Host or Origin, as the MCP endpoint does', async () => {
     // fetch() cannot set Host: a raw request, as a DNS-rebinding page's would arrive. (In dev,
     // Vite's own host check may answer first; either way nothing is served.)
-    const foreignHost = await rawGet(`${pageUrl}.json`, { host: 'evil.example' })
+    const foreignHost = await rawRequest(`${pageUrl}.json`, { host: 'evil.example' })
     expect(foreignHost.status).toBe(403)
     expect(foreignHost.body).not.toContain('pick_color')
     // A browser on the network (`nuxi dev --host`) names this machine's address, not localhost.
-    const network = await rawGet(`${pageUrl}.json`, { host: `192.0.2.10:${app.url.port}` })
+    const network = await rawRequest(`${pageUrl}.json`, { host: `192.0.2.10:${app.url.port}` })
     expect(network.status).toBe(403)
     expect(network.body).toContain('served to this machine only')
-    const foreignOrigin = await rawGet(`${pageUrl}.json`, { origin: 'https://evil.example' })
+    const foreignOrigin = await rawRequest(`${pageUrl}.json`, { origin: 'https://evil.example' })
     expect(foreignOrigin.status).toBe(403)
     expect(foreignOrigin.body).toContain('mcp.allowedOrigins')
     const served = await fetch(`${pageUrl}.json`)
-    expect((await served.json()).tools.map((tool: { name: string }) => tool.name).sort()).toEqual(['echo', 'pick_color', 'pick_two', 'ship_later'])
+    const data: { endpoints: { route: string, tools: { name: string }[] }[] } = await served.json()
+    expect(data.endpoints.map(endpoint => [endpoint.route, endpoint.tools.map(tool => tool.name).sort()])).toEqual([
+      ['/mcp', ['echo', 'pick_color', 'pick_two', 'ship_later', 'show_card']],
+      ['/mcp/admin', ['refund']],
+    ])
+  })
+
+  it('serves the tab\'s icon itself', async () => {
+    const icon = await fetch(`${pageUrl}.svg`)
+    expect(icon.headers.get('content-type')).toContain('image/svg+xml')
+    expect(await icon.text()).toMatch(/^<svg /)
   })
 
   it('registers the tab with Nuxt DevTools', async () => {
@@ -277,7 +370,8 @@ describe('the MCP DevTools tab', () => {
     try {
       const tabs: ModuleCustomTab[] = []
       await nuxt.callHook('devtools:customTabs', tabs)
-      expect(tabs).toContainEqual(expect.objectContaining({ name: 'mcp-elicitation', view: expect.objectContaining({ type: 'iframe', src: '/__mcp-elicitation/devtools' }) }))
+      // The icon is a path on the dev server (shown as an image), not an Iconify name fetched over the network.
+      expect(tabs).toContainEqual(expect.objectContaining({ name: 'mcp-elicitation', icon: '/__mcp-elicitation/devtools.svg', view: expect.objectContaining({ type: 'iframe', src: '/__mcp-elicitation/devtools' }) }))
     }
     finally {
       await nuxt.close()

@@ -63,8 +63,16 @@ export interface McpServerConfig {
   legacy: boolean
   /** Advertise `listChanged` (also on by itself when a definition has a guard). */
   listChanged: boolean
-  /** Record elicitations for the DevTools tab (`nuxi dev` only). */
+  /** The DevTools tab is on (`nuxi dev` only; its recorder is a dev-only Nitro plugin). */
   devtools: boolean
+  /** What the `mcp:call` / `mcp:question` hooks carry. */
+  observe: {
+    /**
+     * Put what the person answered in `mcp:question` events (`content`, `issues`, a URL-mode
+     * `url`). Off unless opted in; on in `nuxi dev` with DevTools on (the developer's own test data).
+     */
+    answers: boolean
+  }
   /** OAuth resource server (MCP authorization); off while `issuers` is empty. */
   auth: {
     /** Authorization servers whose access tokens are accepted (issuer identifiers). */

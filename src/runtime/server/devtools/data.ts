@@ -1,17 +1,34 @@
 import type { McpEndpoint } from '../transport/door/endpoint'
 import type { McpServerConfig } from '../common/config'
-import { listElicitationRecords } from './recorder'
-import type { ElicitationRecord } from './recorder'
+import { listQuestionRecords } from './recorder'
+import type { QuestionRecord } from './recorder'
+import { listCallRecords } from './call-recorder'
+import type { CallRecord } from './call-recorder'
+import { inspectorCommand, inspectorLink } from './inspector-link'
 import type { TaskRecord } from '../tasks/record'
 import { isRecord } from '../common/is-record'
 
-/** What the DevTools tab shows: the definitions as clients list them, and recent elicitations. */
+/** What the DevTools tab shows: every endpoint with its definitions and tasks, and the recent calls and questions. */
 export interface McpDevtoolsData {
+  endpoints: McpDevtoolsEndpoint[]
+  /** Newest first; each names its endpoint's route. */
+  calls: CallRecord[]
+  questions: QuestionRecord[]
+}
+
+/** One endpoint as the tab lists it: where it is, what it serves (as clients list it), its tasks. */
+export interface McpDevtoolsEndpoint {
+  route: string
+  /** Its address as the browser showing the tab reaches the dev server. */
+  url: string
+  /** The command that starts the MCP Inspector with that address filled in, and the running Inspector's link to it. */
+  inspector: { link: string, command: string }
   server: { name: string, version: string }
-  tools: { name: string, file: string, description?: string, fields: string[] }[]
+  tools: { name: string, file: string, description?: string, fields: string[], view?: string }[]
   resources: { name: string, file: string, uri: string, description?: string }[]
   prompts: { name: string, file: string, description?: string, arguments: string[] }[]
-  elicitations: ElicitationRecord[]
+  /** MCP App views (`ui://` resources) and the tools that show them. */
+  views: { name: string, uri: string, file: string, tools: string[] }[]
   tasks: McpDevtoolsTask[]
 }
 
@@ -30,6 +47,15 @@ export interface McpDevtoolsTask {
   questions: string[]
   /** The answers given, by the key they were asked under (dev only: the developer's own test data). */
   answers: Record<string, unknown>
+}
+
+/** One endpoint of the app, as the devtools route hands it over. */
+export interface DevtoolsEndpointInput {
+  route: string
+  /** Absolute, from the request's own origin and `app.baseURL`. */
+  url: string
+  endpoint: McpEndpoint
+  config: McpServerConfig
 }
 
 function messageOf(params: unknown): string | undefined {
@@ -51,37 +77,62 @@ function describeTask(record: TaskRecord): McpDevtoolsTask {
   }
 }
 
-/**
- * Collects the DevTools tab's data from the running endpoint. Names, descriptions and fields
- * come from the same precomputed lists `tools/list` and friends answer with.
- *
- * @example
- * ```ts
- * return collectDevtoolsData(useMcpEndpoint(event), config)
- * ```
- */
-export function collectDevtoolsData(endpoint: McpEndpoint, config: McpServerConfig): McpDevtoolsData {
+/** The `ui://` resource a tool's `_meta.ui` names, if any. */
+function viewOf(meta: unknown): string | undefined {
+  const ui = isRecord(meta) ? meta.ui : undefined
+  return isRecord(ui) && typeof ui.resourceUri === 'string' ? ui.resourceUri : undefined
+}
+
+function describeEndpoint({ route, url, endpoint, config }: DevtoolsEndpointInput): McpDevtoolsEndpoint {
   const { registry } = endpoint
-  const fileOf = (map: Map<string, { file: string }>, key: string) => map.get(key)?.file ?? ''
+  const tools = registry.lists.tools.map(tool => ({
+    name: tool.name,
+    file: registry.tools.get(tool.name)?.file ?? '',
+    description: tool.description,
+    fields: Object.keys(tool.inputSchema.properties ?? {}),
+    view: viewOf(tool._meta),
+  }))
+  const resources = [
+    ...registry.lists.resources.map(resource => ({ name: resource.name, uri: resource.uri, description: resource.description, file: registry.resources.get(resource.uri)?.file ?? '' })),
+    ...registry.lists.templates.map(template => ({ name: template.name, uri: template.uriTemplate, description: template.description, file: registry.templates.find(t => t.name === template.name)?.file ?? '' })),
+  ]
   return {
+    route,
+    url,
+    inspector: { link: inspectorLink(url), command: inspectorCommand(url) },
     server: { name: config.name, version: config.version },
-    tools: registry.lists.tools.map(tool => ({
-      name: tool.name,
-      file: fileOf(registry.tools, tool.name),
-      description: tool.description,
-      fields: Object.keys(tool.inputSchema.properties ?? {}),
-    })),
-    resources: [
-      ...registry.lists.resources.map(resource => ({ name: resource.name, uri: resource.uri, description: resource.description, file: registry.resources.get(resource.uri)?.file ?? '' })),
-      ...registry.lists.templates.map(template => ({ name: template.name, uri: template.uriTemplate, description: template.description, file: registry.templates.find(t => t.name === template.name)?.file ?? '' })),
-    ],
+    tools,
+    // Views are served as resources too: listed there and, with the tools that show them, here.
+    resources,
     prompts: registry.lists.prompts.map(prompt => ({
       name: prompt.name,
-      file: fileOf(registry.prompts, prompt.name),
+      file: registry.prompts.get(prompt.name)?.file ?? '',
       description: prompt.description,
       arguments: (prompt.arguments ?? []).map(argument => argument.name),
     })),
-    elicitations: listElicitationRecords(),
+    views: resources.filter(resource => resource.uri.startsWith('ui://')).map(view => ({
+      name: view.name,
+      uri: view.uri,
+      file: view.file,
+      tools: tools.filter(tool => tool.view === view.uri).map(tool => tool.name),
+    })),
     tasks: (endpoint.tasks?.list() ?? []).map(describeTask).reverse(),
+  }
+}
+
+/**
+ * Collects the DevTools tab's data: each endpoint's definitions, from the same precomputed lists
+ * `tools/list` and friends answer with, and its tasks; and what the recorders heard.
+ *
+ * @example
+ * ```ts
+ * return collectDevtoolsData(mcpRoutes.map(route => ({ route, url: new URL(route, origin).href, endpoint: useMcpEndpointAt(route, config), config })))
+ * ```
+ */
+export function collectDevtoolsData(endpoints: DevtoolsEndpointInput[]): McpDevtoolsData {
+  return {
+    endpoints: endpoints.map(describeEndpoint),
+    calls: listCallRecords(),
+    questions: listQuestionRecords(),
   }
 }

@@ -1,14 +1,12 @@
-import type { ElicitationAnsweredEvent, ElicitationAskedEvent, ElicitationEvent } from '../elicitation/events'
-import { ownValue } from '../common/own'
-import type { Question } from '../elicitation/question'
-import type { ElicitationRun } from '../elicitation/run'
-import { isRecord } from '../common/is-record'
+import type { McpQuestionEvent } from '../elicitation/question-events'
 
 /** One question a handler asked, as the DevTools tab lists it (dev only). */
-export interface ElicitationRecord {
+export interface QuestionRecord {
   id: number
-  /** When it was asked (ISO time). */
+  /** When it was asked, or (modern) when the retry brought its answer (ISO time). */
   at: string
+  /** The route of the endpoint that asked. */
+  endpoint: string
   era: 'legacy' | 'modern'
   /** The JSON-RPC method of the call that asked, and its tool / prompt name or resource URI. */
   method: string
@@ -16,51 +14,62 @@ export interface ElicitationRecord {
   /** `form`, `url`, `sampling` or `roots`. */
   mode: string
   message?: string
-  /** Form: the field names asked for. URL mode: the target URL. */
+  /** Form: the field names asked for. */
   fields?: string[]
+  /** URL mode: the target URL (only with `mcp.observe.answers`, on in `nuxi dev`). */
   url?: string
   /**
-   * `waiting` (legacy: the person has not answered yet), `sent` (modern: went out in an
+   * `waiting` (the person has not answered yet: legacy, or a task), `sent` (modern: went out in an
    * `input_required`, the answer arrives with the client's retry), the person's `action`,
-   * `answered` (sampling, roots), `invalid, asked again` (modern) or the error code.
+   * `answered` (sampling, roots), `invalid, asked again` (modern), `invalid-response` or the
+   * error code that ended the wait.
    */
   outcome: string
-  /** The content the client sent, valid or not. Dev only: it is the developer's own test data. */
+  /** The content the client sent, valid or not (only with `mcp.observe.answers`: the developer's own test data). */
   content?: unknown
   /** Why the answer was refused. */
   issues?: string[]
-  /**
-   * Milliseconds until the outcome: how long the person took. Modern: from the round whose
-   * `input_required` asked to the retry that brought the answer.
-   */
+  /** Milliseconds until the outcome: how long the person took (modern: from the round that asked). */
   ms?: number
 }
 
-const MAX_RECORDS = 50
+const MAX_RECORDS = 100
 // Each record is kept small: answers can be as large as the body limit.
 const MAX_TEXT = 2000
-const records: ElicitationRecord[] = []
+const MAX_OPEN = 200
+let records: QuestionRecord[] = []
 let nextId = 1
+
+/**
+ * The rows an event of the same run may still change, by run and key: a waiting question (legacy,
+ * task), or a modern answer that an `asked` of the same round turns into "invalid, asked again".
+ * Bounded: a modern `sent` row is never updated (its answer comes in another run).
+ */
+const open = new Map<string, { record: QuestionRecord, by: 'asked' | 'answer' }>()
 
 /**
  * The latest records, newest first.
  *
  * @example
  * ```ts
- * const [latest] = listElicitationRecords()
+ * const [latest] = listQuestionRecords()
  * ```
  */
-export function listElicitationRecords(): ElicitationRecord[] {
+export function listQuestionRecords(): QuestionRecord[] {
   return records.slice().reverse()
 }
 
-function describeQuestion(question: Question<unknown>): Pick<ElicitationRecord, 'mode' | 'message' | 'fields' | 'url'> {
-  const params = question.params
-  if (question.kind !== 'elicit') return { mode: question.kind === 'sample' ? 'sampling' : 'roots' }
-  const message = typeof params.message === 'string' ? clip(params.message) : undefined
-  if (params.mode === 'url') return { mode: 'url', message, url: typeof params.url === 'string' ? params.url : undefined }
-  const schema = params.requestedSchema
-  return { mode: 'form', message, fields: isRecord(schema) && isRecord(schema.properties) ? Object.keys(schema.properties) : [] }
+/**
+ * Forgets every record (the tab's "Clear").
+ *
+ * @example
+ * ```ts
+ * clearQuestionRecords()
+ * ```
+ */
+export function clearQuestionRecords(): void {
+  records = []
+  open.clear()
 }
 
 function clip(text: string): string {
@@ -73,40 +82,18 @@ function keepContent(content: unknown): unknown {
   return json.length > MAX_TEXT ? clip(json) : content
 }
 
-function outcomeOf(value: unknown): Pick<ElicitationRecord, 'outcome' | 'content'> {
-  if (isRecord(value) && typeof value.action === 'string') return { outcome: value.action, ...(value.content !== undefined && { content: keepContent(value.content) }) }
-  return { outcome: 'answered' }
-}
-
-type RecordsByKey = WeakMap<ElicitationRun, Map<string, ElicitationRecord>>
-/** Legacy: the record of each question still waiting for the person. */
-const waiting: RecordsByKey = new WeakMap()
-/** Modern: the record of each answer this round brought, until the round's `asked` event. */
-const answeredNow: RecordsByKey = new WeakMap()
-
-/** Removes and returns the record `run` keeps under `key` in `map`. */
-function take(map: RecordsByKey, run: ElicitationRun, key: string): ElicitationRecord | undefined {
-  const record = map.get(run)?.get(key)
-  map.get(run)?.delete(key)
-  return record
-}
-
-function keep(map: RecordsByKey, run: ElicitationRun, key: string, record: ElicitationRecord): void {
-  const byKey = map.get(run) ?? new Map<string, ElicitationRecord>()
-  byKey.set(key, record)
-  map.set(run, byKey)
-}
-
-function newRecord(run: ElicitationRun, described: Pick<ElicitationRecord, 'mode' | 'message' | 'fields' | 'url'>, outcome: string): ElicitationRecord {
-  const body = isRecord(run.scope.body) ? run.scope.body : {}
-  const params = isRecord(body.params) ? body.params : {}
-  const record: ElicitationRecord = {
+function newRecord(event: McpQuestionEvent, outcome: string): QuestionRecord {
+  const record: QuestionRecord = {
     id: nextId++,
     at: new Date().toISOString(),
-    era: run.scope.era,
-    method: typeof body.method === 'string' ? body.method : '',
-    target: String(params.name ?? params.uri ?? ''),
-    ...described,
+    endpoint: event.endpoint,
+    era: event.era,
+    method: event.call?.method ?? '',
+    target: event.call?.name ?? '',
+    mode: event.kind === 'elicit' ? (event.mode ?? 'form') : event.kind === 'sample' ? 'sampling' : 'roots',
+    ...(event.message !== undefined && { message: clip(event.message) }),
+    ...(event.fields && { fields: event.fields }),
+    ...(event.url !== undefined && { url: clip(event.url) }),
     outcome,
   }
   records.push(record)
@@ -114,66 +101,57 @@ function newRecord(run: ElicitationRun, described: Pick<ElicitationRecord, 'mode
   return record
 }
 
-/** When a modern question was sent: its state expires `stateTtlSeconds` after the round that asked. */
-function sentAt(run: ElicitationRun, key: string): number | undefined {
-  const state = run.modern?.state
-  return state && ownValue(state.asked, key) ? state.exp - run.config.elicitation.stateTtlSeconds * 1000 : undefined
+function keepOpen(id: string, record: QuestionRecord, by: 'asked' | 'answer'): void {
+  open.set(id, { record, by })
+  if (open.size > MAX_OPEN) open.delete(open.keys().next().value!)
 }
 
-function follow(record: ElicitationRecord, outcome: Promise<unknown>, started: number): void {
-  outcome.then(
-    (value) => { Object.assign(record, outcomeOf(value), { ms: Date.now() - started }) },
-    (error: unknown) => { Object.assign(record, { outcome: isRecord(error) && typeof error.code === 'string' ? error.code : 'error', ms: Date.now() - started }) },
-  )
+/** What an answer stage shows as the outcome: the person's action, or `answered` for sampling and roots. */
+function outcomeOf(event: McpQuestionEvent): string {
+  if (event.stage === 'declined') return 'decline'
+  if (event.stage === 'cancelled') return 'cancel'
+  if (event.stage === 'timed-out') return 'timeout'
+  if (event.stage === 'failed') return event.errorCode ?? 'error'
+  if (event.stage === 'invalid') return 'invalid-response'
+  return event.kind === 'elicit' ? 'accept' : 'answered'
 }
 
-function recordAsked({ run, key, question, outcome }: ElicitationAskedEvent): void {
-  const modern = run.modern
-  // Modern rounds re-run the handler: a question answered in an earlier round is not news.
-  if (modern?.state && ownValue(modern.state.answers, key) !== undefined) return
-  const answered = modern ? take(answeredNow, run, key) : undefined
-  if (answered) {
-    // This round brought an answer (recorded on `answered`): valid, or refused and asked again.
-    if (modern?.pending.has(key)) answered.outcome = 'invalid, asked again'
-    else follow(answered, outcome, sentAt(run, key) ?? Date.now())
-    return
-  }
-  const record = newRecord(run, describeQuestion(question), 'waiting')
-  // Modern: an unanswered question went into this round's input_required, and its promise never settles.
-  if (modern?.pending.has(key)) record.outcome = 'sent'
-  else follow(record, outcome, Date.now())
-  if (!modern) keep(waiting, run, key, record)
-}
-
-function recordAnswered({ run, key, question, response, issues }: ElicitationAnsweredEvent): void {
-  let record: ElicitationRecord | undefined
-  if (run.modern) {
-    // A new row for this round's answer, finished by the round's `asked` event (none comes when
-    // the answer stayed invalid too often: the row then keeps `invalid-response`).
-    record = newRecord(run, describeQuestion(question), issues ? 'invalid-response' : 'answered')
-    record.ms = Date.now() - (sentAt(run, key) ?? Date.now())
-    keep(answeredNow, run, key, record)
-  }
-  else {
-    record = take(waiting, run, key)
-  }
-  if (!record) return
-  if (isRecord(response) && response.content !== undefined) record.content = keepContent(response.content)
-  if (issues) record.issues = issues.map(clip)
+function applyAnswer(record: QuestionRecord, event: McpQuestionEvent): void {
+  record.outcome = outcomeOf(event)
+  if (event.waitedMs !== undefined) record.ms = Math.round(event.waitedMs)
+  if (event.content !== undefined) record.content = keepContent(event.content)
+  if (event.issues) record.issues = event.issues.map(clip)
 }
 
 /**
- * Records questions and follows them to their outcome, with the content the client sent: the
- * engine's event listener, attached in `nuxi dev` only (a production server never keeps what
- * people answered).
+ * Records a question's moves, told by the `mcp:question` hook, as the tab's rows: a legacy (or
+ * task) question is one row followed to its outcome; a modern flow is a `sent` row per round that
+ * asked and a row per answer a retry brought. A listener of the app's own hook, attached by the
+ * dev-only Nitro plugin: a production server keeps nothing of what people answered.
  *
  * @example
  * ```ts
- * const stop = onElicitationEvent(recordElicitation)
+ * nitro.hooks.hook('mcp:question', recordQuestion)
  * ```
  */
-export function recordElicitation(event: ElicitationEvent): void {
-  if (event.type === 'asked') recordAsked(event)
-  // A legacy re-ask shows on the answered row (its outcome says the answer was invalid).
-  else if (event.type === 'answered') recordAnswered(event)
+export function recordQuestion(event: McpQuestionEvent): void {
+  const id = `${event.runId} ${event.key}`
+  const held = open.get(id)
+  if (event.stage === 'asked') {
+    // Asked again in the same run: a legacy re-ask waits on its row; a modern round re-asks after the answer it refused.
+    if (held?.by === 'answer') {
+      held.record.outcome = 'invalid, asked again'
+      open.delete(id)
+    }
+    else if (held) held.record.outcome = 'waiting'
+    else keepOpen(id, newRecord(event, event.via === 'input-required' ? 'sent' : 'waiting'), 'asked')
+    return
+  }
+  // A modern answer arrives in the retry, a run of its own: a new row.
+  const record = held?.record ?? newRecord(event, '')
+  applyAnswer(record, event)
+  if (event.stage === 'invalid') {
+    if (!held) keepOpen(id, record, 'answer')
+  }
+  else open.delete(id)
 }

@@ -43,7 +43,7 @@ export interface ElicitationReaskedEvent {
 
 export type ElicitationEvent = ElicitationAskedEvent | ElicitationAnsweredEvent | ElicitationReaskedEvent
 
-/** Something that watches the engine without the engine knowing it (the DevTools recorder). */
+/** Something that watches the engine without the engine knowing it (the `mcp:question` hook's watcher, tracing). */
 export type ElicitationListener = (event: ElicitationEvent) => void
 
 const listeners = new Set<ElicitationListener>()

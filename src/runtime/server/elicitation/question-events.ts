@@ -1,8 +1,10 @@
 import type { McpEra } from '../common/context'
 import { isRecord } from '../common/is-record'
 import { McpElicitationError, type McpElicitationErrorCode } from './error'
-import { goesOut, onElicitationEvent, type ElicitationEvent } from './events'
+import { ownValue } from '../common/own'
+import { goesOut, onElicitationEvent, type ElicitationAnsweredEvent, type ElicitationEvent } from './events'
 import type { QuestionKind } from './question'
+import type { ElicitationRun } from './run'
 import { fieldOfIssue } from './schema/answer-issues'
 
 /**
@@ -17,9 +19,17 @@ import { fieldOfIssue } from './schema/answer-issues'
  */
 export type McpQuestionStage = 'asked' | 'answered' | 'declined' | 'cancelled' | 'invalid' | 'timed-out' | 'failed'
 
-/** The payload of the `mcp:question` hook. Field names, never the values a person typed. */
+/**
+ * The payload of the `mcp:question` hook. Field names, never the values a person typed, unless
+ * the app opted in with `mcp.observe.answers` (then `content`, `issues` and a URL-mode `url`).
+ */
 export interface McpQuestionEvent {
   stage: McpQuestionStage
+  /**
+   * Tells the handler runs apart: the same for every event of one legacy call (or task), and of
+   * one modern round (each round runs the handler again, so every round has its own).
+   */
+  runId: number
   /** The route of the endpoint the call came to. */
   endpoint: string
   era: McpEra
@@ -30,30 +40,93 @@ export interface McpQuestionEvent {
   /** The question's key within its call (the `inputRequests` key on modern). */
   key: string
   kind: QuestionKind
+  /**
+   * How the question reaches the client: `push` (legacy, on the call's stream), `input-required`
+   * (a modern round's answer, brought by the client's retry) or `task` (parked with its task).
+   */
+  via: 'push' | 'input-required' | 'task'
   /** `form` or `url` for an elicitation. */
   mode?: 'form' | 'url'
+  /** What the question says to the person (an elicitation's `message`), as the server wrote it. */
+  message?: string
   /** A form's field names, as asked. */
   fields?: string[]
   /** The fields an invalid answer got wrong. */
   invalidFields?: string[]
   /** Why a `failed` wait ended. */
   errorCode?: McpElicitationErrorCode
+  /**
+   * Once answered (any stage but `asked`): milliseconds since the question went out. Modern:
+   * since the round whose `input_required` asked it, so the time the person took.
+   */
+  waitedMs?: number
+  /**
+   * With `mcp.observe.answers` only: what the client sent (`answered`, `declined`, `cancelled`,
+   * `invalid`), valid or not. Never set otherwise: it is what the person typed.
+   */
+  content?: unknown
+  /** With `mcp.observe.answers` only: why an `invalid` answer was refused (the messages may quote it). */
+  issues?: string[]
+  /** With `mcp.observe.answers` only: a URL-mode question's URL (it may carry one-time state). */
+  url?: string
 }
 
-function describe(event: ElicitationEvent): Omit<McpQuestionEvent, 'stage'> {
+/** What `mcp:question` carries beyond the facts of the call: `answers` adds what the person answered. */
+export interface McpQuestionOptions {
+  answers: boolean
+}
+
+/** Each run's id, handed out the first time one of its questions is told (only while someone listens). */
+const runIds = new WeakMap<ElicitationRun, number>()
+let lastRunId = 0
+/** Legacy and tasks: when each question of a run first went out, by key (the wait is in this process). */
+const askedAt = new WeakMap<ElicitationRun, Map<string, number>>()
+
+function runIdOf(run: ElicitationRun): number {
+  let id = runIds.get(run)
+  if (id === undefined) {
+    id = ++lastRunId
+    runIds.set(run, id)
+  }
+  return id
+}
+
+/** Milliseconds since `key` went out: modern, since the round whose signed state says it asked. */
+function waitedSince(run: ElicitationRun, key: string): number | undefined {
+  const state = run.modern?.state
+  const sent = state && ownValue(state.asked, key) ? state.exp - run.config.elicitation.stateTtlSeconds * 1000 : askedAt.get(run)?.get(key)
+  return sent === undefined ? undefined : Math.max(0, Date.now() - sent)
+}
+
+function describe(event: ElicitationEvent, options: McpQuestionOptions): Omit<McpQuestionEvent, 'stage'> {
   const { scope } = event.run
   const { params, kind } = event.question
   const schema = isRecord(params.requestedSchema) && isRecord(params.requestedSchema.properties) ? params.requestedSchema.properties : undefined
   return {
+    runId: runIdOf(event.run),
     endpoint: scope.route,
     era: scope.era,
     ...(scope.principal !== undefined && { principal: scope.principal }),
     ...(scope.sessionId !== undefined && { sessionId: scope.sessionId }),
     ...(event.run.call && { call: event.run.call }),
     key: event.key,
+    via: event.run.parked ? 'task' : event.run.modern ? 'input-required' : 'push',
     kind,
     ...(kind === 'elicit' && { mode: params.mode === 'url' ? 'url' : 'form' }),
+    ...(typeof params.message === 'string' && { message: params.message }),
     ...(schema && { fields: Object.keys(schema) }),
+    ...(options.answers && params.mode === 'url' && typeof params.url === 'string' && { url: params.url }),
+  }
+}
+
+/** What an answer adds to its event: how long it took, and with `answers` what was sent and why it was refused. */
+function answerFacts(event: ElicitationAnsweredEvent, options: McpQuestionOptions): Pick<McpQuestionEvent, 'waitedMs' | 'content' | 'issues'> {
+  const waitedMs = waitedSince(event.run, event.key)
+  const content = isRecord(event.response) ? event.response.content : undefined
+  return {
+    ...(waitedMs !== undefined && { waitedMs }),
+    ...(options.answers && content !== undefined && { content }),
+    ...(options.answers && event.issues && { issues: event.issues }),
   }
 }
 
@@ -65,33 +138,39 @@ function answeredStage(response: unknown): McpQuestionStage {
 
 /**
  * Calls `notify` with a {@link McpQuestionEvent} for every move of every question, in both eras,
- * while `listening()` says someone wants them. Returns the function that stops watching.
+ * while `listening()` says someone wants them. What the person answered is in the events only
+ * with `options.answers`. Returns the function that stops watching.
  *
  * @example
  * ```ts
- * const stop = watchQuestions(() => true, event => console.info(event.stage, event.fields))
+ * const stop = watchQuestions(() => true, event => console.info(event.stage, event.fields), { answers: false })
  * ```
  */
-export function watchQuestions(listening: () => boolean, notify: (event: McpQuestionEvent) => void): () => void {
+export function watchQuestions(listening: () => boolean, notify: (event: McpQuestionEvent) => void, options: McpQuestionOptions): () => void {
   return onElicitationEvent((event) => {
     if (!listening()) return
-    const about = describe(event)
+    const about = describe(event, options)
     if (event.type === 'reasked') return notify({ ...about, stage: 'asked' })
     if (event.type === 'answered') {
-      if (!event.issues) return notify({ ...about, stage: answeredStage(event.response) })
+      const facts = answerFacts(event, options)
+      if (!event.issues) return notify({ ...about, ...facts, stage: answeredStage(event.response) })
       const invalidFields = [...new Set(event.issues.map(fieldOfIssue).filter(field => field !== undefined))]
-      return notify({ ...about, stage: 'invalid', ...(invalidFields.length > 0 && { invalidFields }) })
+      return notify({ ...about, ...facts, stage: 'invalid', ...(invalidFields.length > 0 && { invalidFields }) })
     }
     if (!goesOut(event)) return
     notify({ ...about, stage: 'asked' })
     // A legacy wait ends in this process; a modern round's promise never settles (the retry asks again).
     if (!event.run.modern) {
+      const times = askedAt.get(event.run) ?? new Map<string, number>()
+      if (!times.has(event.key)) times.set(event.key, Date.now())
+      askedAt.set(event.run, times)
       event.outcome.then(() => undefined, (error: unknown) => {
         if (!listening()) return
         const code = error instanceof McpElicitationError ? error.code : undefined
         // An invalid answer was already told as `invalid`.
         if (code === 'invalid-response') return
-        notify({ ...about, stage: code === 'timeout' ? 'timed-out' : 'failed', ...(code && { errorCode: code }) })
+        const waitedMs = waitedSince(event.run, event.key)
+        notify({ ...about, stage: code === 'timeout' ? 'timed-out' : 'failed', ...(code && { errorCode: code }), ...(waitedMs !== undefined && { waitedMs }) })
       })
     }
   })

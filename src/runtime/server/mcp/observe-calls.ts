@@ -110,7 +110,8 @@ declare module 'nitropack/types' {
     'mcp:call': (event: McpCallEvent) => void | Promise<void>
     /**
      * A question to the person (or the client) moved: asked, answered, declined, cancelled,
-     * refused as invalid, timed out. Field names only, never the values answered.
+     * refused as invalid, timed out. Field names only, never the values answered, unless the app
+     * opted in with `mcp.observe.answers` (on in `nuxi dev` with DevTools).
      */
     'mcp:question': (event: McpQuestionEvent) => void | Promise<void>
   }
