@@ -59,41 +59,48 @@ function appHook(hooks: NitroApp['hooks'], name: McpHookName): McpAppHook<never>
 }
 
 /**
+ * A caller for hookable's `callHookWith` that calls each listener now, in order, with `event`:
+ * hookable's own `callHook` makes a `console.createTask` and a promise chain per call, which a
+ * request-per-call protocol pays on every message (measured: bench/results/observe.md). A
+ * listener that throws or rejects is logged; the others still run.
+ */
+function callEachWith(name: string, event: unknown): (listeners: Array<(event: unknown) => unknown>) => void {
+  const log = (error: unknown) => console.error(`[nuxt-mcp-elicitation] an ${name} hook threw:`, error)
+  return (listeners) => {
+    for (const listener of listeners) {
+      try {
+        const done = listener(event)
+        if (done instanceof Promise) done.catch(log)
+      }
+      catch (error) {
+        log(error)
+      }
+    }
+  }
+}
+
+/**
  * The app's observing hook `name` (`mcp:call`, `mcp:question`): asked whether anyone listens
  * before an event is built, and called without being awaited, so an observer never delays or
- * fails the call it watches (its errors are logged).
+ * fails the call it watches beyond its own synchronous work (its errors are logged).
  */
 function observerHook<Name extends 'mcp:call' | 'mcp:question'>(hooks: NitroApp['hooks'], name: Name): McpObserver<Parameters<NitroRuntimeHooks[Name]>[0]>
 function observerHook(hooks: NitroApp['hooks'], name: 'mcp:call' | 'mcp:question'): McpObserver<never> {
   return {
     listening: () => hasHandlers(hooks, name),
-    notify: (event) => {
-      hooks.callHook(name, event).catch((error: unknown) => console.error(`[nuxt-mcp-elicitation] an ${name} hook threw:`, error))
-    },
+    notify: event => hooks.callHookWith(callEachWith(name, event), name, event),
   }
 }
 
 /**
  * The app's `mcp:server` hook: asked per server built whether anyone listens, and then called
- * synchronously, each listener in turn (hookable's `callHook` would call them a microtask later,
- * after the SDK may already dispatch to the server). A listener that throws or rejects is logged;
- * the others still run.
+ * synchronously (hookable's `callHook` would call the listeners a microtask later, after the SDK
+ * may already dispatch to the server).
  */
 function serverHook(hooks: NitroApp['hooks']): McpServerHook {
-  const log = (error: unknown) => console.error('[nuxt-mcp-elicitation] an mcp:server hook threw:', error)
   return {
     listening: () => hasHandlers(hooks, 'mcp:server'),
-    call: event => hooks.callHookWith((listeners) => {
-      for (const listener of listeners) {
-        try {
-          const done: unknown = listener(event)
-          if (done instanceof Promise) done.catch(log)
-        }
-        catch (error) {
-          log(error)
-        }
-      }
-    }, 'mcp:server', event),
+    call: event => hooks.callHookWith(callEachWith('mcp:server', event), 'mcp:server', event),
   }
 }
 
