@@ -140,6 +140,22 @@ export interface ModuleOptions {
    * ```
    */
   observe?: Partial<McpServerConfig['observe']>
+  /**
+   * Where tools and resources with a `cache` keep results: `storage` names a Nitro storage mount
+   * you configure in `nitro.storage` (Redis, a Cloudflare KV binding, the file system…), so
+   * instances and Workers isolates share them. Unset: Redis with `NUXT_MCP_REDIS_URL`, else this
+   * process (at most 10,000 entries). Also `NUXT_MCP_CACHE_STORAGE`.
+   *
+   * @default { storage: '' }
+   * @example
+   * ```ts
+   * export default defineNuxtConfig({
+   *   nitro: { storage: { 'mcp-cache': { driver: 'cloudflare-kv-binding', binding: 'MCP_CACHE' } } },
+   *   mcp: { cache: { storage: 'mcp-cache' } },
+   * })
+   * ```
+   */
+  cache?: Partial<McpServerConfig['cache']>
   elicitation: Partial<McpServerConfig['elicitation']>
   /**
    * Tasks (`execution: { taskSupport }` on a tool): how long they are kept, how often clients

@@ -17,6 +17,7 @@ import type { McpQuestionEvent } from '../../src/runtime/server/elicitation/ques
 
 const config: McpServerConfig = {
   name: 'shop', version: '1.0.0', instructions: '', listChanged: false, legacy: true, devtools: false, observe: { answers: false },
+  cache: { storage: '' },
   publicUrl: '', allowedHosts: [], allowedOrigins: [], maxBodySize: 1024, trustedProxies: [],
   sessions: { idleTimeoutMs: 1000, max: 10, maxPerPrincipal: 5 },
   elicitation: { timeoutMs: 1000, stateTtlSeconds: 60, maxAttempts: 3, progressIntervalMs: 1000, allowInsecureUrls: false },

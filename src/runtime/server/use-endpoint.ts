@@ -1,5 +1,5 @@
 import type { H3Event } from 'h3'
-import { useNitroApp, useRuntimeConfig } from 'nitropack/runtime'
+import { useNitroApp, useRuntimeConfig, useStorage } from 'nitropack/runtime'
 import type { NitroApp, NitroRuntimeHooks } from 'nitropack/types'
 import type { McpAppHook } from './transport/door/app-hook'
 import definitions from '#mcp-elicitation/definitions'
@@ -206,6 +206,7 @@ export function useMcpEndpointAt(route: string, appConfig: McpServerConfig): Mcp
     beforeRequest: appHook(nitro.hooks, 'mcp:request'),
     observe: { call: observerHook(nitro.hooks, 'mcp:call'), ...(callTracer && { trace: callTracer }) },
     serverHook: serverHook(nitro.hooks),
+    ...(config.cache.storage && { cacheStorage: useStorage(config.cache.storage) }),
     shared: useMcpSharedState(config, route),
     ...(createTaskRuntime && { tasks: createTaskRuntime }),
     ...(createLegacySessions && { legacy: createLegacySessions }),

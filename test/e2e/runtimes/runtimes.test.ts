@@ -244,7 +244,7 @@ describe('an MCP App view on Cloudflare Workers (workerd, unenv polyfills)', () 
 
 // The module's share of a Worker: the runtime-workers fixture (the module, six tools, one of them
 // a raw JSON Schema, two task-capable) against the same app without them. Measured today (Nitro
-// 2.13, SDK 2.4.0): 293.8 kB against 158.7 kB, a share of 135.1 kB (148.1 before the build left
+// 2.13, SDK 2.4.0): 294.0 kB against 158.7 kB, a share of 135.3 kB (148.3 before the build left
 // legacy sessions out of a Worker; 146.2 before resource caching and the mcp:server hook, 145.4
 // before MCP Apps, 143.6 kB before tasks: the task runtime is left out of a Worker, what stays is
 // the call's decision and the parked-run path); see docs/deploy/cloudflare-workers.md. The ceiling catches a dependency or a wing that

@@ -65,6 +65,14 @@ export interface McpServerConfig {
   listChanged: boolean
   /** The DevTools tab is on (`nuxi dev` only; its recorder is a dev-only Nitro plugin). */
   devtools: boolean
+  /** Where tools and resources with a `cache` keep results. */
+  cache: {
+    /**
+     * A Nitro storage mount (`nitro.storage`, `useStorage('<mount>')`): Redis, a Cloudflare KV
+     * binding, the file system. Empty: Redis with `NUXT_MCP_REDIS_URL`, else this process.
+     */
+    storage: string
+  }
   /** What the `mcp:call` / `mcp:question` hooks carry. */
   observe: {
     /**

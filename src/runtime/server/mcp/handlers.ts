@@ -18,6 +18,7 @@ import { keepResult, readCachedResult, toolCacheKey } from './tool-cache'
 import { cacheHint, keepResource, readCachedResource, resourceCacheKey } from './resource-cache'
 import type { McpStateStore } from '../common/store/store'
 import type { McpServerHook } from './server-hook'
+import type { McpCacheStore } from './cache-storage'
 import type { McpTaskRuntime } from './task-runtime'
 import { inlineModeOf } from './task-support'
 
@@ -33,7 +34,7 @@ export interface HandlerDeps extends RunDeps {
   /** The app's `mcp:server` hooks, which may add handlers of their own to each server built. */
   serverHook?: McpServerHook
   /** Where tools with a `cache` keep their results (apart from `store`, so results never crowd out `once()` records). */
-  cacheStore?: McpStateStore
+  cacheStore?: McpCacheStore
   /** The endpoint's tasks; absent when no tool may run as one, or where tasks cannot run (Workers). */
   tasks?: McpTaskRuntime
 }

@@ -1,5 +1,5 @@
 import type { CacheScope, ReadResourceResult } from '@modelcontextprotocol/server'
-import type { McpStateStore } from '../common/store/store'
+import type { McpCacheStore } from './cache-storage'
 import { isRecord } from '../common/is-record'
 import { cacheDurationMs } from './tool-cache'
 
@@ -84,7 +84,7 @@ export function cacheHint(plan: ResourceCachePlan, remainingMs: number): { ttlMs
  * if (hit) return { ...hit.result, ...cacheHint(plan, hit.remainingMs) }
  * ```
  */
-export async function readCachedResource(store: McpStateStore, key: string, ttlMs: number): Promise<{ result: ReadResourceResult, remainingMs: number } | undefined> {
+export async function readCachedResource(store: McpCacheStore, key: string, ttlMs: number): Promise<{ result: ReadResourceResult, remainingMs: number } | undefined> {
   let entry: unknown
   try {
     const text = await store.get(key)
@@ -110,7 +110,7 @@ function isReadResult(value: unknown): value is ReadResourceResult {
  * await keepResource(store, key, result, plan.ttlMs)
  * ```
  */
-export async function keepResource(store: McpStateStore, key: string, result: ReadResourceResult, ttlMs: number): Promise<void> {
+export async function keepResource(store: McpCacheStore, key: string, result: ReadResourceResult, ttlMs: number): Promise<void> {
   try {
     await store.put(key, JSON.stringify({ at: Date.now(), result }), ttlMs)
   }

@@ -2,22 +2,26 @@ import { createMemoryStore } from '../common/store/memory'
 import type { McpStateStore } from '../common/store/store'
 import { deferredStore } from '../common/shared/deferred-store'
 import type { McpSharedState } from '../common/shared/shared-state'
+import { storageCacheStore, type McpCacheStorage, type McpCacheStore } from './cache-storage'
 
 /** Cached tool and resource results one process keeps at most (beyond it, results are simply not kept). */
 const TOOL_CACHE_MAX_ENTRIES = 10_000
 
 /**
  * Where an endpoint's tools and resources keep cached results, or `undefined` when none has a `cache`. Apart
- * from the replay guard's records: a busy cache must never make `once()` unavailable. In Redis
- * when the instances share state, else in this process, bounded.
+ * from the replay guard's records: a busy cache must never make `once()` unavailable. On the
+ * app's Nitro storage mount when `mcp.cache.storage` names one, else in Redis when the instances
+ * share state, else in this process, bounded.
  *
  * @example
  * ```ts
  * const cacheStore = createToolCacheStore([...registry.tools.values(), ...registry.resources.values()], shared)
  * ```
  */
-export function createToolCacheStore(definitions: readonly { cache?: { ttlMs: number } }[], shared: Promise<McpSharedState> | undefined): McpStateStore | undefined {
+export function createToolCacheStore(definitions: readonly { cache?: { ttlMs: number } }[], shared: Promise<McpSharedState> | undefined, storage?: McpCacheStorage): McpCacheStore | undefined {
   if (!definitions.some(definition => definition.cache)) return undefined
+  // The app's own Nitro storage mount when it names one (`mcp.cache.storage`), e.g. a KV binding.
+  if (storage) return storageCacheStore(storage)
   return shared ? deferredStore(shared) : createMemoryStore(TOOL_CACHE_MAX_ENTRIES)
 }
 
@@ -110,7 +114,7 @@ export function toolCacheKey(plan: ToolCachePlan, route: string, tool: string, p
  * const hit = await readCachedResult(store, key)
  * ```
  */
-export async function readCachedResult(store: McpStateStore, key: string): Promise<unknown> {
+export async function readCachedResult(store: McpCacheStore, key: string): Promise<unknown> {
   try {
     const text = await store.get(key)
     return text === undefined ? undefined : JSON.parse(text)
@@ -128,7 +132,7 @@ export async function readCachedResult(store: McpStateStore, key: string): Promi
  * await keepResult(store, key, result, plan.ttlMs)
  * ```
  */
-export async function keepResult(store: McpStateStore, key: string, result: unknown, ttlMs: number): Promise<void> {
+export async function keepResult(store: McpCacheStore, key: string, result: unknown, ttlMs: number): Promise<void> {
   try {
     await store.put(key, JSON.stringify(result), ttlMs)
   }

@@ -5,6 +5,7 @@ import type { McpSharedState } from '../../common/shared/shared-state'
 import type { McpDefinitions, McpRegistry } from '../../mcp/registry'
 import type { McpObservers } from '../../mcp/observe-calls'
 import type { McpServerHook } from '../../mcp/server-hook'
+import type { McpCacheStorage } from '../../mcp/cache-storage'
 import type { McpTaskRuntime, TaskRuntimeOptions } from '../../mcp/task-runtime'
 import type { TaskLimits } from '../../tasks/table'
 import type { LegacySessions } from '../sessions/legacy-sessions'
@@ -33,6 +34,8 @@ export interface McpEndpointOptions {
   observe?: McpObservers
   /** The app's `mcp:server` hooks: handlers of their own on each server built. */
   serverHook?: McpServerHook
+  /** The Nitro storage mount `mcp.cache.storage` names: where tools and resources keep cached results. */
+  cacheStorage?: McpCacheStorage
   /**
    * Makes the endpoint's legacy sessions; absent where the build left them out (`mcp.legacy: false`
    * when it was built, a Worker's default), and then legacy clients are refused.
