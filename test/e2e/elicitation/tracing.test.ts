@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connectLegacy, connectModern, textOf } from '../../utils/clients'
 import type { Answerer, ConnectOptions } from '../../utils/clients'
 import { startFixture } from '../../utils/fixture'
 import type { RunningFixture } from '../../utils/fixture'
-import { until } from '../../utils/until'
+import { CLIENT, ERROR, SERVER, newTrace, spansOf as spansAt } from '../../utils/traces'
+import type { RecordedSpan } from '../../utils/traces'
 
 /**
  * OpenTelemetry spans of MCP calls, recorded by the elicitation fixture's own tracer provider
@@ -22,21 +22,8 @@ afterAll(async () => {
   await app?.stop()
 })
 
-interface RecordedSpan { name: string, kind: number, spanId: string, parentSpanId?: string, attributes: Record<string, unknown>, status: { code: number, message?: string }, links: string[] }
-const SERVER = 1
-const CLIENT = 2
-const ERROR = 2
-
-function newTrace() {
-  const traceId = randomBytes(16).toString('hex')
-  const clientSpanId = randomBytes(8).toString('hex')
-  return { traceId, clientSpanId, meta: { traceparent: `00-${traceId}-${clientSpanId}-01` } }
-}
-
-async function spansOf(traceId: string, count: number): Promise<RecordedSpan[]> {
-  let spans: RecordedSpan[] = []
-  await until(async () => (spans = await (await fetch(new URL(`/spans?trace=${traceId}`, app.url))).json()).length >= count, `${count} spans of trace ${traceId}`)
-  return spans
+function spansOf(traceId: string, count: number): Promise<RecordedSpan[]> {
+  return spansAt([app.url], traceId, count)
 }
 
 async function callTraced(era: 'legacy' | 'modern', name: string, args: Record<string, unknown>, meta: Record<string, string>, answer?: Answerer) {

@@ -1,11 +1,11 @@
-import { randomBytes } from 'node:crypto'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { RuntimeApp } from '../../../scripts/runtimes.mjs'
 import { connectLegacy, textOf } from '../../utils/clients'
 import type { ScriptedAnswer } from '../../utils/clients'
 import { useCluster } from '../../utils/cluster'
-import { until } from '../../utils/until'
+import { CLIENT, ERROR, SERVER, newTrace, spansOf as spansAt } from '../../utils/traces'
+import type { RecordedSpan } from '../../utils/traces'
 
 /**
  * OpenTelemetry spans when a legacy session moves between instances: two instances behind nginx
@@ -22,26 +22,9 @@ beforeAll(() => {
   ;({ instances, url } = cluster())
 })
 
-interface RecordedSpan { name: string, kind: number, spanId: string, parentSpanId?: string, attributes: Record<string, unknown>, status: { code: number }, pid: number }
-const SERVER = 1
-const CLIENT = 2
-const ERROR = 2
-
-function newTrace() {
-  const traceId = randomBytes(16).toString('hex')
-  const clientSpanId = randomBytes(8).toString('hex')
-  return { traceId, clientSpanId, meta: { traceparent: `00-${traceId}-${clientSpanId}-01` } }
-}
-
-/** The spans of one trace from every instance, once there are `count` of them. */
-async function spansOf(traceId: string, count: number): Promise<RecordedSpan[]> {
-  let spans: RecordedSpan[] = []
-  await until(async () => {
-    const each = await Promise.all(instances.map(async instance => (await fetch(new URL(`/spans?trace=${traceId}`, instance.origin))).json() as Promise<RecordedSpan[]>))
-    spans = each.flat()
-    return spans.length >= count
-  }, `${count} spans of trace ${traceId}`)
-  return spans
+/** The spans of one trace from both instances. */
+function spansOf(traceId: string, count: number): Promise<RecordedSpan[]> {
+  return spansAt(instances.map(instance => new URL(instance.origin)), traceId, count)
 }
 
 describe('a legacy session served by both instances', () => {
