@@ -95,7 +95,6 @@ export default defineNuxtModule<ModuleOptions>({
       },
       elicitation: { timeoutMs: 10 * 60_000, stateTtlSeconds: 3600, maxAttempts: 3, progressIntervalMs: 15_000, allowInsecureUrls: false, ...options.elicitation },
       tasks: { ttlMs: 60 * 60_000, maxTtlMs: 24 * 60 * 60_000, pollIntervalMs: 1000, maxPerPrincipal: 100, maxResultBytes: 1024 * 1024, background: true, ...options.tasks },
-      devtools: options.devtools && nuxt.options.dev,
       cache: { storage: options.cache?.storage ?? '' },
       // The DevTools tab shows the answers of `nuxi dev`: the developer's own test data.
       observe: { answers: options.observe?.answers ?? (options.devtools && nuxt.options.dev) },

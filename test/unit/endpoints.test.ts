@@ -52,7 +52,7 @@ describe('planEndpoints', () => {
 })
 
 const app: McpServerConfig = {
-  name: 'shop', version: '2.0.0', instructions: 'Shop tools.', listChanged: false, legacy: true, devtools: false, observe: { answers: false },
+  name: 'shop', version: '2.0.0', instructions: 'Shop tools.', listChanged: false, legacy: true, observe: { answers: false },
   cache: { storage: '' },
   publicUrl: 'https://shop.example.com', allowedHosts: [], allowedOrigins: [], maxBodySize: 1024, trustedProxies: [],
   sessions: { idleTimeoutMs: 1000, max: 10, maxPerPrincipal: 5 },

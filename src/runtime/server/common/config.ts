@@ -63,8 +63,6 @@ export interface McpServerConfig {
   legacy: boolean
   /** Advertise `listChanged` (also on by itself when a definition has a guard). */
   listChanged: boolean
-  /** The DevTools tab is on (`nuxi dev` only; its recorder is a dev-only Nitro plugin). */
-  devtools: boolean
   /** Where tools and resources with a `cache` keep results. */
   cache: {
     /**
