@@ -39,6 +39,15 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** The app's package.json `name`, the default server name clients show. */
+/**
+ * A server template `name` exporting `exportName` from `file` when `included()` says so at build
+ * time, else `undefined`, with its type: how a wing the preset rules out stays out of the bundle.
+ */
+function addOptionalExport(name: string, exportName: string, file: string, included: () => boolean): void {
+  addServerTemplate({ filename: name, getContents: () => included() ? `export { ${exportName} } from ${JSON.stringify(file)}\n` : `export const ${exportName} = undefined\n` })
+  addTypeTemplate({ filename: `types/${name.slice(1).replace('/', '-')}.d.ts`, getContents: () => `declare module '${name}' {\n  export const ${exportName}: typeof import('${file}').${exportName} | undefined\n}\n` }, { nitro: true })
+}
+
 function readPackageName(rootDir: string): string | undefined {
   const file = resolve(rootDir, 'package.json')
   if (!existsSync(file)) return undefined
@@ -213,22 +222,10 @@ export default defineNuxtModule<ModuleOptions>({
         : 'export const otel = undefined\n',
     })
     addTypeTemplate({ filename: 'types/mcp-elicitation-otel.d.ts', getContents: () => `declare module '${VIRTUAL_OTEL}' {\n  export const otel: import('${resolver.resolve('./runtime/server/mcp/tracing')}').McpOtelApi | undefined\n}\n` }, { nitro: true })
-    // The task runtime only where tasks can run: a Worker (tasks.background off) bundles none of it.
-    addServerTemplate({
-      filename: VIRTUAL_TASKS,
-      getContents: () => tasksCompiled
-        ? `export { createTaskRuntime } from ${JSON.stringify(resolver.resolve('./runtime/server/mcp/task-runtime'))}\n`
-        : 'export const createTaskRuntime = undefined\n',
-    })
-    addTypeTemplate({ filename: 'types/mcp-elicitation-tasks.d.ts', getContents: () => `declare module '${VIRTUAL_TASKS}' {\n  export const createTaskRuntime: typeof import('${resolver.resolve('./runtime/server/mcp/task-runtime')}').createTaskRuntime | undefined\n}\n` }, { nitro: true })
-    // Legacy sessions only where they are on: a Worker bundles none of the sessions wing.
-    addServerTemplate({
-      filename: VIRTUAL_LEGACY,
-      getContents: () => legacyCompiled
-        ? `export { createLegacySessions } from ${JSON.stringify(resolver.resolve('./runtime/server/transport/sessions/create-legacy-sessions'))}\n`
-        : 'export const createLegacySessions = undefined\n',
-    })
-    addTypeTemplate({ filename: 'types/mcp-elicitation-legacy.d.ts', getContents: () => `declare module '${VIRTUAL_LEGACY}' {\n  export const createLegacySessions: typeof import('${resolver.resolve('./runtime/server/transport/sessions/create-legacy-sessions')}').createLegacySessions | undefined\n}\n` }, { nitro: true })
+    // The task runtime only where tasks can run, legacy sessions only where they are on: a Worker
+    // (tasks.background and legacy off) bundles none of either.
+    addOptionalExport(VIRTUAL_TASKS, 'createTaskRuntime', resolver.resolve('./runtime/server/mcp/task-runtime'), () => tasksCompiled)
+    addOptionalExport(VIRTUAL_LEGACY, 'createLegacySessions', resolver.resolve('./runtime/server/transport/sessions/create-legacy-sessions'), () => legacyCompiled)
     addServerPlugin(resolver.resolve('./runtime/server/plugins/check-config'))
     addServerPlugin(resolver.resolve('./runtime/server/plugins/shared-state'))
 

@@ -84,14 +84,8 @@ export interface RegisteredTool {
   /** How its results are served again, when it has a `cache`. */
   cache?: ToolCachePlan
 }
-export interface RegisteredResource {
-  name: string
-  file: string
-  definition: ErasedResource
-  template?: UriTemplate
-  /** How its reads are served again, when it has a `cache`. */
-  cache?: ResourceCachePlan
-}
+/** A resource; `cache`: how its reads are served again, when it has one. */
+export interface RegisteredResource { name: string, file: string, definition: ErasedResource, template?: UriTemplate, cache?: ResourceCachePlan }
 export interface RegisteredPrompt { name: string, file: string, definition: ErasedPrompt, args: ArgumentsCheck }
 
 /** Everything about the definitions that can be computed once per process. */

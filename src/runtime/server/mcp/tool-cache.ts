@@ -15,10 +15,10 @@ const TOOL_CACHE_MAX_ENTRIES = 10_000
  *
  * @example
  * ```ts
- * const cacheStore = createToolCacheStore([...registry.tools.values(), ...registry.resources.values()], shared)
+ * const cacheStore = createResultCacheStore([...registry.tools.values(), ...registry.resources.values()], shared)
  * ```
  */
-export function createToolCacheStore(definitions: readonly { cache?: { ttlMs: number } }[], shared: Promise<McpSharedState> | undefined, storage?: McpCacheStorage): McpCacheStore | undefined {
+export function createResultCacheStore(definitions: readonly { cache?: { ttlMs: number } }[], shared: Promise<McpSharedState> | undefined, storage?: McpCacheStorage): McpCacheStore | undefined {
   if (!definitions.some(definition => definition.cache)) return undefined
   // The app's own Nitro storage mount when it names one (`mcp.cache.storage`), e.g. a KV binding.
   if (storage) return storageCacheStore(storage)

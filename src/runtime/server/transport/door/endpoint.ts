@@ -28,7 +28,7 @@ import { createSharedEventBus } from '../shared/event-bus'
 import { connectListChanges } from '../../mcp/list-changes'
 import { advertisesListChanged } from '../../mcp/server-factory'
 import { listeningHook } from './app-hook'
-import { createToolCacheStore } from '../../mcp/tool-cache'
+import { createResultCacheStore } from '../../mcp/tool-cache'
 import type { McpAppHook } from './app-hook'
 import type { ResponseSink } from '../http/response-sink'
 import type { McpEndpoint, McpEndpointOptions } from './endpoint-types'
@@ -67,7 +67,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const shared = options.shared
   const store = options.store ?? (shared ? deferredStore(shared) : createMemoryStore())
   const endpointRoute = options.route ?? '/mcp'
-  const cacheStore = createToolCacheStore([...registry.tools.values(), ...registry.resources.values(), ...registry.templates], shared, options.cacheStorage)
+  const cacheStore = createResultCacheStore([...registry.tools.values(), ...registry.resources.values(), ...registry.templates], shared, options.cacheStorage)
   // Only an endpoint with a task-capable tool has tasks, and only where the build included them.
   const tasks = registry.tasks && config.tasks.background ? options.tasks?.(config.tasks, { announce: !options.production, ...(shared && { shared }) }) : undefined
   const deps = { registry, config, secret: resolveStateSecret(config, options.production), store, route: endpointRoute, observe: options.observe, serverHook: options.serverHook, ...(cacheStore && { cacheStore }), ...(tasks && { tasks }) }
