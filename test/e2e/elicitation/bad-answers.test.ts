@@ -508,10 +508,15 @@ describe('load: 500 concurrent elicitation flows in both eras, and no leaks', ()
     // outside it. Both come back within a megabyte after this load on Node 20, 22 and 24.
     expect(after.heapUsed - baseline.heapUsed).toBeLessThan(5 * MB)
     expect(after.native - baseline.native).toBeLessThan(5 * MB)
-    // RSS is the allocator's view and only bounded: Node 22 keeps much of what it grew under load
-    // (+33 to +58 MB in runs here, against +9 to +12 MB on Node 20, with the heap back in both).
-    // The bound still catches a leak outside the heap of a quarter megabyte per flow.
-    expect(after.rss - baseline.rss).toBeLessThan(128 * MB)
+    // RSS is the allocator's view and only bounded. V8 keeps the heap pages it committed under
+    // load after a full GC (Node 24: heapTotal +70 MB here, all of it free), so what is bounded is
+    // the resident memory outside V8's heap, which is where a native leak would show. The
+    // allocator keeps much of that too (whole RSS +33 to +58 MB on Node 22, +140 MB on Node 24 of
+    // which 70 outside the heap). The bound catches a leak outside the heap of a quarter megabyte
+    // per flow.
+    const outsideHeap = (memory: Internals) => memory.rss - memory.heapTotal
+    console.info(`[hostile] resident outside V8's heap: ${mb(outsideHeap(after))} (baseline ${mb(outsideHeap(baseline))})`)
+    expect(outsideHeap(after) - outsideHeap(baseline)).toBeLessThan(128 * MB)
     expect(loadApp.process.exitCode).toBeNull()
   }, 3 * IDLE_MS)
 })
