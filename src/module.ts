@@ -125,6 +125,7 @@ export default defineNuxtModule<ModuleOptions>({
     let tasksCompiled = serverConfig.tasks.background
     // Whether the build includes legacy sessions: likewise (a Worker's default leaves them out).
     let legacyCompiled = serverConfig.legacy !== false
+    let redisCompiled = true
     // The preset is final only once Nitro starts (it may be detected from the platform).
     nuxt.hook('ready', () => {
       const nitro = useNitro()
@@ -135,10 +136,8 @@ export default defineNuxtModule<ModuleOptions>({
         config.allowedHosts = ['*']
         logger.info(`Preset ${preset}: the platform serves only its own hostnames, so the MCP endpoint's DNS-rebinding check is off (allowedHosts: ['*']).`)
       }
-      if (preset.startsWith('cloudflare')) {
-        // No TCP sockets on Workers: keep the Redis client (loaded only for NUXT_MCP_REDIS_URL) out of the bundle.
-        nitro.options.alias.ioredis = resolver.resolve('./runtime/server/common/shared/no-redis')
-      }
+      // No TCP sockets on Workers: the Redis side (loaded only for NUXT_MCP_REDIS_URL) stays out.
+      redisCompiled = !preset.startsWith('cloudflare')
       if (options.tasks?.background === undefined && preset.startsWith('cloudflare') && isRecord(config.tasks)) {
         // A Worker's request cannot outlive its response, so no task runs on after its call.
         config.tasks.background = false
@@ -222,10 +221,11 @@ export default defineNuxtModule<ModuleOptions>({
         : 'export const otel = undefined\n',
     })
     addTypeTemplate({ filename: 'types/mcp-elicitation-otel.d.ts', getContents: () => `declare module '${VIRTUAL_OTEL}' {\n  export const otel: import('${resolver.resolve('./runtime/server/mcp/tracing')}').McpOtelApi | undefined\n}\n` }, { nitro: true })
-    // The task runtime only where tasks can run, legacy sessions only where they are on: a Worker
-    // (tasks.background and legacy off) bundles none of either.
+    // The task runtime only where tasks can run, legacy sessions only where they are on, the Redis
+    // side only where TCP connections can be opened: a Worker bundles none of them.
     addOptionalExport(VIRTUAL_TASKS, 'createTaskRuntime', resolver.resolve('./runtime/server/mcp/task-runtime'), () => tasksCompiled)
     addOptionalExport(VIRTUAL_LEGACY, 'createLegacySessions', resolver.resolve('./runtime/server/transport/sessions/create-legacy-sessions'), () => legacyCompiled)
+    addOptionalExport('#mcp-elicitation/redis', 'connectSharedState', resolver.resolve('./runtime/server/common/shared/load-redis-state'), () => redisCompiled)
     addServerPlugin(resolver.resolve('./runtime/server/plugins/check-config'))
     addServerPlugin(resolver.resolve('./runtime/server/plugins/shared-state'))
 

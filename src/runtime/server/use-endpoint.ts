@@ -8,6 +8,7 @@ import { endpointKeys, route as defaultRoute } from '#mcp-elicitation/options'
 import { otel } from '#mcp-elicitation/otel'
 import { createTaskRuntime } from '#mcp-elicitation/tasks'
 import { createLegacySessions } from '#mcp-elicitation/legacy'
+import { connectSharedState } from '#mcp-elicitation/redis'
 import { createMcpEndpoint } from './transport/door/endpoint'
 import type { McpEndpoint } from './transport/door/endpoint'
 import { configOfEndpoint } from './common/config'
@@ -140,6 +141,9 @@ function definitionsAt(route: string): McpDefinitions {
   return { ...found, tools: key === '' ? [...found.tools, ...viewTools] : found.tools, views }
 }
 
+/** Why a Worker build has no Redis state (the build left it out: no TCP connections there). */
+const NO_TCP = '[nuxt-mcp-elicitation] NUXT_MCP_REDIS_URL is set, but this build\'s preset cannot open TCP connections, so it cannot share state through Redis: unset it (2026-07-28 clients need no shared state), or deploy on a long-lived server (node-server).'
+
 /**
  * The state the app's instances share, connected once per process and endpoint; `undefined`
  * without `NUXT_MCP_REDIS_URL`, so the Redis client is then never loaded.
@@ -153,7 +157,9 @@ export function useMcpSharedState(config: McpServerConfig, route: string): Promi
   if (!config.redisUrl) return undefined
   let shared = sharedByRoute.get(route)
   if (!shared) {
-    shared = import('./common/shared/redis').then(({ connectRedisState }) => connectRedisState({ url: config.redisUrl, prefix: config.redisPrefix, route }))
+    shared = connectSharedState
+      ? connectSharedState({ url: config.redisUrl, prefix: config.redisPrefix, route })
+      : Promise.reject(new Error(NO_TCP))
     sharedByRoute.set(route, shared)
   }
   return shared

@@ -244,13 +244,15 @@ describe('an MCP App view on Cloudflare Workers (workerd, unenv polyfills)', () 
 
 // The module's share of a Worker: the runtime-workers fixture (the module, six tools, one of them
 // a raw JSON Schema, two task-capable) against the same app without them. Measured today (Nitro
-// 2.13, SDK 2.4.0): 294.0 kB against 158.7 kB, a share of 135.3 kB (148.3 before the build left
-// legacy sessions out of a Worker; 146.2 before resource caching and the mcp:server hook, 145.4
+// 2.13, SDK 2.4.0): 292.0 kB against 158.7 kB, a share of 133.2 kB (135.3 before the build left
+// the Redis side out of a Worker, 148.3 before it left legacy sessions out; 146.2 before resource caching and the mcp:server hook, 145.4
 // before MCP Apps, 143.6 kB before tasks: the task runtime is left out of a Worker, what stays is
 // the call's decision and the parked-run path); see docs/deploy/cloudflare-workers.md. The ceiling catches a dependency or a wing that
 // grows the bundle unnoticed; moving it is a decision for the docs' Size section, with the new
-// measurement. (Where the fixture is built moves the result by about 0.1 kB.)
-const WORKER_SHARE_CEILING_KB = 136
+// measurement. (Where the fixture is built moves the result by about 0.1 kB.) Without the raw JSON
+// Schema tool the share is 133.0 kB: the SDK's Workers build carries the validator that checks it
+// (its default), so such a tool adds only its own bytes.
+const WORKER_SHARE_CEILING_KB = 134
 
 describe('the Workers bundle', () => {
   beforeAll(async () => {

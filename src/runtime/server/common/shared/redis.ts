@@ -2,6 +2,7 @@ import type { Redis, RedisOptions } from 'ioredis'
 import { McpStoreUnavailableError, SHARED_STATE_UNAVAILABLE } from '../store/store'
 import type { McpSharedState } from './shared-state'
 import { BOUNDED_APPEND, CAPPED_HASH_SET, CLAIM, RANK_WITHIN } from './redis-scripts'
+import { redactRedisUrl } from './redact-redis-url'
 
 export interface RedisStateOptions {
   /** `redis://…` or `rediss://…` (`NUXT_MCP_REDIS_URL`). */
@@ -38,17 +39,6 @@ function randomTag(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(6)), byte => byte.toString(36).padStart(2, '0')).join('')
 }
 
-/** Hides the password of a Redis URL for logs and errors. */
-export function redactRedisUrl(url: string): string {
-  try {
-    const parsed = new URL(url)
-    if (parsed.password) parsed.password = '***'
-    return parsed.href
-  }
-  catch {
-    return '(not a URL)'
-  }
-}
 
 /** Clients learn which variable to look at; the address and the driver's error go to the log only. */
 function unavailable(url: string, error: unknown): McpStoreUnavailableError {
@@ -64,9 +54,6 @@ async function loadIoredis(): Promise<typeof Redis> {
   catch (error) {
     throw new Error(`[nuxt-mcp-elicitation] ${INSTALL_HINT}`, { cause: error })
   }
-  // Builds for Workers replace ioredis with a stand-in that has no client (no TCP sockets there).
-  const client: unknown = loaded.Redis ?? loaded.default
-  if (typeof client !== 'function') throw new Error('[nuxt-mcp-elicitation] NUXT_MCP_REDIS_URL is set, but this build\'s preset cannot open TCP connections, so it cannot share state through Redis: unset it (2026-07-28 clients need no shared state), or deploy on a long-lived server (node-server).')
   return loaded.Redis ?? loaded.default
 }
 
