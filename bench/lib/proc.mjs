@@ -59,12 +59,13 @@ export async function dirBytes(dir) {
 }
 
 /**
- * Spawns `node [nodeArgs] entry` with PORT/HOST (and Nitro's) set; returns a handle. The process
+ * Spawns `node [nodeArgs] entry` (the bench's own Node unless `node` names another binary) with
+ * PORT/HOST (and Nitro's) set; returns a handle. The process
  * is killed by `stop()` (SIGTERM, then SIGKILL after 3 s).
  */
-export function spawnServer({ entry, nodeArgs = [], env = {}, port, cwd }) {
+export function spawnServer({ entry, nodeArgs = [], env = {}, port, cwd, node = process.execPath }) {
   let log = ''
-  const child = spawn(process.execPath, ['--expose-gc', ...nodeArgs, entry], {
+  const child = spawn(node, ['--expose-gc', ...nodeArgs, entry], {
     env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST, NITRO_HOST: HOST, NITRO_PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     ...(cwd && { cwd }),

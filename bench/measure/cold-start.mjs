@@ -4,10 +4,10 @@ import { performance } from 'node:perf_hooks'
 import { closeSession, openSession } from '../lib/mcp-http.mjs'
 import { freePort, sleep, spawnServer } from '../lib/proc.mjs'
 
-export async function startTimed({ entry, env, nodeArgs, cwd }, { timeoutMs = 30_000 } = {}) {
+export async function startTimed({ entry, env, nodeArgs, cwd }, { timeoutMs = 30_000, node } = {}) {
   const port = await freePort()
   const started = performance.now()
-  const server = spawnServer({ entry, env, nodeArgs, cwd, port })
+  const server = spawnServer({ entry, env, nodeArgs, cwd, port, node })
   for (;;) {
     if (server.child.exitCode !== null) throw new Error(`server exited early:\n${server.output()}`)
     try {

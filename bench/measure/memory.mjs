@@ -1,7 +1,8 @@
 // Memory held by legacy state, each reading taken after a full GC in the server (RSS from /proc,
 // V8 heap from the server): `sessions` idle sessions; then `pending` elicitations held open at
-// once on 10 of them (ask_form calls nobody answers yet); then all answered, every session
-// closed, and memory compared with the baseline taken before.
+// once on 10 of them (ask_form calls nobody answers yet), all answered; the same again on 10 other
+// sessions (the second burst, judged); then every session closed, and memory compared with the
+// baseline taken before.
 import { closeSession, legacyCall, legacyHeaders, openGetStream, openSession, send } from '../lib/mcp-http.mjs'
 import { memory, sleep } from '../lib/proc.mjs'
 import { FORM_ANSWER } from '../lib/tools-spec.mjs'
@@ -28,14 +29,11 @@ function withTimeout(promise, ms, what) {
 
 const perItemKb = (after, before, count) => (count ? ((after - before) * 1024) / count : undefined)
 
-export async function measureMemory(server, { sessions: sessionCount, pending: total }) {
-  const baseline = await memory(server)
-  const opened = (await pool(Array.from({ length: sessionCount }), 20, () => openSession(server.url).catch(() => undefined))).filter(Boolean)
-  if (opened.length < PENDING_SESSIONS) throw new Error(`only ${opened.length} sessions opened`)
-  await sleep(300)
-  const withSessions = await memory(server)
-
-  const holders = opened.slice(0, PENDING_SESSIONS)
+/**
+ * One burst: `total` ask_form calls held open on the `holders` sessions until every question has
+ * arrived, then all answered. Returns the memory before, while held, and the completed count.
+ */
+async function pendingBurst(server, holders, total) {
   const pending = []
   let notify = () => {}
   const seen = (sessionId, message) => {
@@ -46,7 +44,7 @@ export async function measureMemory(server, { sessions: sessionCount, pending: t
   // A server that does not relate the push to the tool call sends it on the GET stream.
   const streams = holders.map(sessionId => openGetStream(server.url, sessionId, message => seen(sessionId, message)))
   await sleep(300)
-  const beforePending = await memory(server)
+  const before = await memory(server)
   const calls = Array.from({ length: total }, (_, i) => {
     const sessionId = holders[i % holders.length]
     return legacyCall(server.url, sessionId, 'tools/call', { name: 'ask_form', arguments: {} }, message => seen(sessionId, message))
@@ -56,12 +54,31 @@ export async function measureMemory(server, { sessions: sessionCount, pending: t
     notify()
   }), 60_000, `waiting for ${total} pending elicitations`).catch((error) => { throw new Error(`${error.message} (got ${pending.length})`) })
   const held = await memory(server)
-
   await pool(pending, 50, ({ sessionId, id }) => send(server.url, { headers: legacyHeaders(sessionId), body: { jsonrpc: '2.0', id, result: FORM_ANSWER } }))
   const answers = await withTimeout(Promise.all(calls), 60_000, 'answered tool calls')
-  const completed = answers.filter(a => JSON.stringify(a.messages).includes('Ada')).length
   for (const stream of streams) stream.close()
-  await pool(opened, 50, id => closeSession(server.url, id))
+  return { before, held, pending: pending.length, completed: answers.filter(a => JSON.stringify(a.messages).includes('Ada')).length }
+}
+
+/**
+ * Idle sessions, then two bursts of `pending` waiting elicitations (the second on fresh sessions,
+ * with the allocator already grown by the first: what a server that has been up a while holds),
+ * then every session closed and memory compared with the baseline. The judged figures are the
+ * second burst's growth and what is left after it.
+ */
+export async function measureMemory(server, { sessions: sessionCount, pending: total }) {
+  const baseline = await memory(server)
+  const opened = (await pool(Array.from({ length: sessionCount }), 20, () => openSession(server.url).catch(() => undefined))).filter(Boolean)
+  if (opened.length < PENDING_SESSIONS * 2) throw new Error(`only ${opened.length} sessions opened`)
+  await sleep(300)
+  const withSessions = await memory(server)
+
+  const first = await pendingBurst(server, opened.slice(0, PENDING_SESSIONS), total)
+  await pool(opened.slice(0, PENDING_SESSIONS), 10, id => closeSession(server.url, id))
+  await sleep(1000)
+  const afterFirst = await memory(server)
+  const second = await pendingBurst(server, opened.slice(PENDING_SESSIONS, PENDING_SESSIONS * 2), total)
+  await pool(opened.slice(PENDING_SESSIONS), 50, id => closeSession(server.url, id))
   await sleep(1000)
   const released = await memory(server)
 
@@ -69,11 +86,15 @@ export async function measureMemory(server, { sessions: sessionCount, pending: t
     sessions: opened.length,
     per_session_rss_kb: perItemKb(withSessions.rss_mb, baseline.rss_mb, opened.length),
     per_session_heap_kb: perItemKb(withSessions.heap_mb, baseline.heap_mb, opened.length),
-    pending: pending.length,
-    completed,
-    pending_rss_growth_mb: held.rss_mb - beforePending.rss_mb,
-    pending_heap_growth_mb: held.heap_mb - beforePending.heap_mb,
-    per_pending_heap_kb: perItemKb(held.heap_mb, beforePending.heap_mb, pending.length),
+    pending: second.pending,
+    completed: first.completed + second.completed,
+    first_pending_rss_growth_mb: first.held.rss_mb - first.before.rss_mb,
+    first_pending_heap_growth_mb: first.held.heap_mb - first.before.heap_mb,
+    first_released_rss_vs_baseline_mb: afterFirst.rss_mb - baseline.rss_mb,
+    first_released_heap_vs_baseline_mb: afterFirst.heap_mb - baseline.heap_mb,
+    pending_rss_growth_mb: second.held.rss_mb - second.before.rss_mb,
+    pending_heap_growth_mb: second.held.heap_mb - second.before.heap_mb,
+    per_pending_heap_kb: perItemKb(second.held.heap_mb, second.before.heap_mb, second.pending),
     baseline_rss_mb: baseline.rss_mb,
     baseline_heap_mb: baseline.heap_mb,
     released_rss_vs_baseline_mb: released.rss_mb - baseline.rss_mb,

@@ -38,7 +38,25 @@ async function throughputBothEras({ url, pid }, [method, params], connections, p
   }
 }
 
-export async function runServerRound(entries, plan, log, id) {
+/**
+ * One round of a comparison-only server (`modernEchoOnly` in the catalog: the v2 floor with
+ * module-level schemas): modern echo at 10 connections, the one figure it is judged against.
+ */
+async function runModernEchoRound(entries, plan) {
+  const { server, coldStartMs } = await startTimed(entries.base)
+  try {
+    const spec = loadSpec('modern', undefined, ...ECHO)
+    await checkOnce(server.url, spec, '"hello"')
+    await runLoad({ url: server.url, ...spec, connections: 10, seconds: plan.warmupSeconds, expect: '"hello"' })
+    return { cold_start_ms: coldStartMs, serves_modern: true, echo_modern: await measureThroughput(server.url, spec, [10], plan.seconds, '"hello"', server.pid) }
+  }
+  finally {
+    await server.stop()
+  }
+}
+
+export async function runServerRound(entries, plan, log, id, { modernEchoOnly = false } = {}) {
+  if (modernEchoOnly) return runModernEchoRound(entries, plan)
   const out = {}
   const notes = []
   const step = async (name, fn) => {

@@ -13,6 +13,7 @@ export const SERVERS = [
   { id: 'us', label: 'nuxt-mcp-elicitation', describe: 'Nuxt 4 app built as a user builds it: the repo\'s npm pack tarball installed into a scratch app outside the repo, default config', kind: 'nuxt' },
   { id: 'v1', label: 'v1 SDK floor', describe: 'node:http + @modelcontextprotocol/sdk 1.32.2 Streamable HTTP transport, in-memory sessions (legacy only)', kind: 'node', script: 'servers/v1-floor.mjs' },
   { id: 'v2', label: 'v2 SDK floor', describe: 'node:http + @modelcontextprotocol/server 2.4.0: isLegacyRequest → sessionful WebStandardStreamableHTTPServerTransport, else createMcpHandler(factory, { legacy: \'reject\' })', kind: 'node', script: 'servers/v2-floor.mjs' },
+  { id: 'v2m', label: 'v2 SDK floor, module-level schemas', describe: 'the v2 floor with its tools\' Zod schemas built once at module level instead of in the per-request factory (BENCH_SHAPES=module)', kind: 'node', script: 'servers/v2-floor.mjs', env: { BENCH_SHAPES: 'module' }, modernEchoOnly: true },
   { id: 'anchor', label: '@nuxtjs/mcp-toolkit 0.21.0', describe: 'same Nuxt app, sessions: true, nitro.experimental.asyncContext: true (legacy only: no 2026-07-28)', kind: 'nuxt' },
 ]
 export const VARIANTS = ['base', 'list']
@@ -54,7 +55,7 @@ export async function prepareServers({ reuse, log }) {
   for (const server of SERVERS) {
     entries[server.id] = {}
     if (server.kind === 'node') {
-      for (const variant of VARIANTS) entries[server.id][variant] = { entry: resolve(benchDir, server.script), env: { BENCH_VARIANT: variant } }
+      for (const variant of VARIANTS) entries[server.id][variant] = { entry: resolve(benchDir, server.script), env: { BENCH_VARIANT: variant, ...server.env } }
       continue
     }
     builds[server.id] = {}
