@@ -15,6 +15,7 @@ import { dirBytes } from '../lib/proc.mjs'
 import { APP_TOOLS, CONFIRM_TOOL, CONFIRM_ZOD_SOURCE, FORM_MESSAGE, FORM_ZOD_SOURCE, GENERATED_DESCRIPTION, GENERATED_TOOLS, GENERATED_VALUE_DESCRIPTION, generatedToolName } from '../lib/tools-spec.mjs'
 import { packedNuxi, packedRoot } from './packed-install.mjs'
 import { writeObserveFiles } from './observe-files.mjs'
+import { writeSchemaFiles } from './schema-files.mjs'
 
 /** Where an app is generated: ours without a preset in the packed scratch folder. */
 export function appDirOf(kind, variant, preset) {
@@ -211,6 +212,7 @@ export async function generateApp(kind, variant, preset) {
     await writeFile(resolve(tools, 'show-chart.ts'), VIEW_TOOL)
   }
   if (variant.startsWith('observe-')) await writeObserveFiles(dir, variant)
+  if (variant === 'schemas') await writeSchemaFiles(dir)
   if (variant === 'list') {
     for (let i = 0; i < GENERATED_TOOLS; i++) await writeFile(resolve(tools, `${generatedToolName(i).replace('_', '-')}.ts`), generatedTool(i))
   }
