@@ -233,7 +233,7 @@ async function main() {
   if (!args.includes('--no-nodes') && !only) await nodesPhase(entries)
   log(`wrote ${(await renderCharts(resultsDir)).join(', ')}`)
   console.log(`\n${textTable(summary, servers)}\n`)
-  for (const t of summary.targets) console.log(`${t.met === undefined ? 'n/a   ' : t.met ? 'met   ' : 'MISSED'}  ${t.label}: ${t.value === undefined ? 'n/a' : t.value.toFixed(2)} (want ${t.target.op} ${t.target.value})`)
+  for (const t of summary.targets) console.log(`${t.met === undefined ? 'n/a   ' : t.met ? 'met   ' : 'MISSED'}  ${t.label}: ${t.value === undefined ? 'n/a' : t.value.toFixed(2)} (want ${t.target.op} ${Number(t.target.value.toFixed(3))})`)
   for (const note of notes) console.log(`note: ${note}`)
   log('wrote bench/results/latest.md and bench/results/latest.json')
 }

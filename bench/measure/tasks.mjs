@@ -123,7 +123,7 @@ export async function benchTasks({ rounds, iterations, waiting, log }) {
   for (let round = 1; round <= rounds; round++) {
     const latency = await withApp(root, app => measureLatency(app.url, iterations))
     const tasks = await withApp(root, app => measureWaitingTasks(app, waiting))
-    const legacy = await withApp(root, app => measureMemory(app, { sessions: 10, pending: waiting }))
+    const legacy = await withApp(root, app => measureMemory(app, { sessions: 10, pending: waiting, bursts: 1 }))
     if (legacy.completed !== waiting) throw new Error(`only ${legacy.completed} of ${waiting} legacy elicitations completed`)
     raw.push({ ...latency, ...tasks, legacy_per_pending_heap_kb: legacy.per_pending_heap_kb, legacy_per_pending_rss_kb: (legacy.pending_rss_growth_mb * 1024) / waiting })
     log(`  round ${round}/${rounds}: echo inline ${latency.inline_p50_ms.toFixed(2)} ms, as a task ${latency.task_p50_ms.toFixed(2)} ms (${latency.polls_p50} tasks/get); heap per waiting task ${tasks.per_task_heap_kb.toFixed(1)} KB, per waiting legacy elicitation ${legacy.per_pending_heap_kb.toFixed(1)} KB`)

@@ -8,7 +8,8 @@ import { KEY_RATIOS, METRICS } from './metrics.mjs'
 export function fmt(value) {
   if (value === undefined || value === null || Number.isNaN(value)) return 'n/a'
   const abs = Math.abs(value)
-  return abs >= 100 ? value.toFixed(0) : abs >= 10 ? value.toFixed(1) : value.toFixed(2)
+  // Three decimals below 0.1: a ratio such as 0.062 against a goal of 0.067 stays readable.
+  return abs >= 100 ? value.toFixed(0) : abs >= 10 ? value.toFixed(1) : abs >= 0.1 || abs === 0 ? value.toFixed(2) : value.toFixed(3)
 }
 
 const cell = s => (s ? (s.n > 1 ? `${fmt(s.median)} [${fmt(s.min)}–${fmt(s.max)}]` : fmt(s.median)) : 'n/a')
@@ -35,7 +36,7 @@ function mdTable(head, body) {
   return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...body.map(r => `| ${r.join(' | ')} |`)].join('\n')
 }
 
-const targetText = t => `${t.target.op} ${t.target.value}`
+const targetText = t => `${t.target.op} ${Number(t.target.value.toFixed(3))}`
 const verdictText = (t) => {
   if (t.met === undefined) return 'not measured'
   const word = t.met ? 'met' : '**MISSED**'
