@@ -7,7 +7,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import * as echarts from 'echarts'
 
-const COLORS = { met: '#2e7d32', missed: '#c62828', unclear: '#ef8f00', us: '#1565c0', v1: '#8d6e63', v2: '#757575', anchor: '#ab47bc' }
+const COLORS = { met: '#2e7d32', metPale: '#a5d6a7', missed: '#c62828', missedPale: '#ef9a9a', us: '#1565c0', v1: '#8d6e63', v2: '#757575', anchor: '#ab47bc' }
 const FONT = { fontFamily: 'system-ui, -apple-system, Segoe UI, sans-serif', fontSize: 12 }
 
 /** One chart as an SVG string: the option drawn once, no animation. */
@@ -24,33 +24,35 @@ export function renderSvg(option, { width = 760, height = 420 } = {}) {
  * "at least" goal the goal is divided by the value), so every bar reads the same way.
  */
 export function shareOfGoal({ value, target }) {
-  if (value === undefined || !(value > 0)) return undefined
+  if (value === undefined || !(value >= 0)) return undefined
   return target.op === '>=' ? target.value / value : value / target.value
 }
 
 const OPS = { '<=': '≤', '>=': '≥', '<': '<' }
 
 function shortLabel(label) {
-  return label.replace(/, us ÷ /, ' vs ').replace(/ \(which signs its state\)/, '').replace(/ \(15× its throughput\)/, '')
+  return label.replace(/, us ÷ /, ' vs ').replace(/ floor\b/g, '').replace(/ \(which signs its state\)/, '').replace(/ \(15× its throughput\)/, '').replace(/legacy elicitations/, 'legacy questions')
 }
 
 /** Each judged goal as a bar (ratio ÷ goal), with the goal line at 1. */
 export function goalsChart(targets) {
   const rows = targets.filter(t => shareOfGoal(t) !== undefined).reverse()
-  const color = t => (t.clearly === false ? COLORS.unclear : t.met ? COLORS.met : COLORS.missed)
+  // The verdict's colour; pale where the rounds fall on both sides of the goal.
+  const style = t => ({ color: t.met ? (t.clearly === false ? COLORS.metPale : COLORS.met) : (t.clearly === false ? COLORS.missedPale : COLORS.missed) })
+  const ratio = value => (value < 0.1 ? value.toFixed(3) : value.toFixed(2))
   return renderSvg({
-    title: { text: 'Goals on Node 24: each ratio ÷ its goal (left of the line meets it)', subtext: 'green met, red missed, amber: the rounds fall on both sides of the goal', left: 'center', textStyle: { ...FONT, fontSize: 14 }, subtextStyle: FONT },
-    grid: { left: 370, right: 150, top: 62, bottom: 40 },
+    title: { text: 'Goals on Node 24: each ratio ÷ its goal (left of the line meets it)', subtext: 'green met, red missed; pale where the rounds fall on both sides of the goal', left: 'center', textStyle: { ...FONT, fontSize: 14 }, subtextStyle: FONT },
+    grid: { left: 440, right: 160, top: 62, bottom: 40 },
     xAxis: { type: 'value', name: 'ratio ÷ goal', nameLocation: 'middle', nameGap: 25, min: 0, max: value => Math.max(2, Math.ceil(value.max * 2) / 2) },
-    yAxis: { type: 'category', data: rows.map(t => shortLabel(t.label)), axisLabel: { width: 360, overflow: 'truncate' } },
+    yAxis: { type: 'category', data: rows.map(t => shortLabel(t.label)), axisLabel: { width: 430, overflow: 'truncate' } },
     series: [{
       type: 'bar',
       barWidth: '60%',
-      data: rows.map(t => ({ value: Number(shareOfGoal(t).toFixed(3)), itemStyle: { color: color(t) } })),
-      label: { show: true, position: 'right', formatter: ({ dataIndex }) => `${rows[dataIndex].value.toFixed(2)}× (goal ${OPS[rows[dataIndex].target.op]} ${Number(rows[dataIndex].target.value.toFixed(3))}×)` },
+      data: rows.map(t => ({ value: Number(shareOfGoal(t).toFixed(3)), itemStyle: style(t) })),
+      label: { show: true, position: 'right', formatter: ({ dataIndex }) => `${ratio(rows[dataIndex].value)}× (goal ${OPS[rows[dataIndex].target.op]} ${Number(rows[dataIndex].target.value.toFixed(3))}×)` },
       markLine: { symbol: 'none', silent: true, lineStyle: { color: '#000', type: 'dashed' }, label: { show: false }, data: [{ xAxis: 1 }] },
     }],
-  }, { width: 940, height: 110 + rows.length * 26 })
+  }, { width: 1040, height: 110 + rows.length * 26 })
 }
 
 /** Echo p99 by connection count, one panel per era, every server that serves it. */
