@@ -102,24 +102,20 @@ async function nodesPhase(entries) {
   log('wrote bench/results/nodes.md and bench/results/nodes.json')
 }
 
+/** The phases `--only-<name>` runs alone; `load`: it needs the load generator; `charts`: redraw after it. */
+const ONLY_PHASES = [
+  { name: 'apps', run: () => appsPhase() },
+  { name: 'observe', load: true, run: () => observePhase() },
+  { name: 'tasks', run: () => tasksPhase() },
+  { name: 'shared-state', load: true, run: () => sharedStatePhase() },
+  { name: 'schemas', load: true, run: () => schemasPhase() },
+  { name: 'nodes', load: true, charts: true, run: async () => nodesPhase((await prepareServers({ reuse: true, log })).entries) },
+]
+
 async function main() {
   await mkdir(resultsDir, { recursive: true })
   if (args.includes('--charts')) {
     // Charts again from the committed results (after a phase run on its own, or a change of chart).
-    return log(`wrote ${(await renderCharts(resultsDir)).join(', ')}`)
-  }
-  if (args.includes('--only-schemas')) {
-    await mkdir(`${workDir}/logs`, { recursive: true })
-    await ensureBenchDeps(log)
-    process.env.BENCH_LOAD_TOOL = await ensureLoadTool(log)
-    return schemasPhase()
-  }
-  if (args.includes('--only-nodes')) {
-    await mkdir(`${workDir}/logs`, { recursive: true })
-    await ensureBenchDeps(log)
-    process.env.BENCH_LOAD_TOOL = await ensureLoadTool(log)
-    const { entries } = await prepareServers({ reuse: true, log })
-    await nodesPhase(entries)
     return log(`wrote ${(await renderCharts(resultsDir)).join(', ')}`)
   }
   if (args.includes('--only-redis-clients')) {
@@ -129,27 +125,15 @@ async function main() {
     console.log(await measureRedisClients({ rounds: Math.max(plan.rounds, 5), out: `${resultsDir}/redis-clients.md` }))
     return log('wrote bench/results/redis-clients.md')
   }
-  if (args.includes('--only-apps')) {
+  // A phase alone: `--only-<name>`, on the bench's dependencies (and the load generator where it
+  // runs wrk), reusing the main run's builds where it needs them.
+  const phase = ONLY_PHASES.find(({ name }) => args.includes(`--only-${name}`))
+  if (phase) {
     await mkdir(`${workDir}/logs`, { recursive: true })
     await ensureBenchDeps(log)
-    return appsPhase()
-  }
-  if (args.includes('--only-observe')) {
-    await mkdir(`${workDir}/logs`, { recursive: true })
-    await ensureBenchDeps(log)
-    process.env.BENCH_LOAD_TOOL = await ensureLoadTool(log)
-    return observePhase()
-  }
-  if (args.includes('--only-tasks')) {
-    await mkdir(`${workDir}/logs`, { recursive: true })
-    await ensureBenchDeps(log)
-    return tasksPhase()
-  }
-  if (args.includes('--only-shared-state')) {
-    await mkdir(`${workDir}/logs`, { recursive: true })
-    await ensureBenchDeps(log)
-    process.env.BENCH_LOAD_TOOL = await ensureLoadTool(log)
-    return sharedStatePhase()
+    if (phase.load) process.env.BENCH_LOAD_TOOL = await ensureLoadTool(log)
+    await phase.run()
+    return phase.charts && log(`wrote ${(await renderCharts(resultsDir)).join(', ')}`)
   }
   await mkdir(`${workDir}/logs`, { recursive: true })
   const loadStart = os.loadavg()
