@@ -5,7 +5,7 @@
 // the same figures move on 22 and 26.
 import { nodeBinary } from '../../scripts/node-runtime.mjs'
 import { closeSession, openSession } from '../lib/mcp-http.mjs'
-import { percentile } from '../lib/stats.mjs'
+import { summarize } from '../lib/stats.mjs'
 import { startTimed } from './cold-start.mjs'
 import { measureElicitRtt } from './elicit-rtt.mjs'
 import { runLoad } from './load.mjs'
@@ -49,11 +49,6 @@ async function measureOnNode(entry, node, eras, plan) {
   }
 }
 
-function median(values) {
-  const present = values.filter(value => typeof value === 'number')
-  return present.length ? percentile(present, 50) : undefined
-}
-
 /**
  * Runs `plan.rounds` interleaved rounds of the reduced set on each Node major; returns the raw
  * rounds, the medians (major → server → figure) and the markdown for bench/results/nodes.md.
@@ -82,7 +77,7 @@ export async function benchNodes({ entries, plan, log }) {
   }
   const medians = Object.fromEntries(NODE_MAJORS.map(major => [major, Object.fromEntries(Object.keys(NODE_SERVERS).map((id) => {
     const runs = raw[major][id].filter(Boolean)
-    return [id, Object.fromEntries(FIGURES.map(key => [key, median(runs.map(run => run[key]))]))]
+    return [id, Object.fromEntries(FIGURES.map(key => [key, summarize(runs.map(run => run[key]))?.median]))]
   }))]))
   return { raw, medians, markdown: nodesMarkdown(medians, plan) }
 }

@@ -7,7 +7,7 @@ import { resolve } from 'node:path'
 import { startRuntime } from '../../scripts/runtimes.mjs'
 import { workDir } from '../lib/paths.mjs'
 import { freePort } from '../lib/proc.mjs'
-import { percentile } from '../lib/stats.mjs'
+import { summarize } from '../lib/stats.mjs'
 import { STATE_SECRET } from '../servers/catalog.mjs'
 import { buildApp, generateApp } from '../servers/nuxt-apps.mjs'
 import { SCHEMA_LIBRARIES } from '../servers/schema-files.mjs'
@@ -16,7 +16,7 @@ import { runLoad } from './load.mjs'
 import { loadSpec, measureThroughput } from './throughput.mjs'
 
 const fmt = (value, digits = 2) => (value === undefined || Number.isNaN(value) ? 'n/a' : value.toFixed(digits))
-const median = values => percentile(values.filter(value => typeof value === 'number'), 50)
+const median = values => summarize(values)?.median
 
 /**
  * Runs the phase; resolves with the per-round figures, their medians and bench/results/schemas.md.

@@ -1,7 +1,7 @@
 import { useNitroApp, useRuntimeConfig } from 'nitropack/runtime'
 import { isRecord } from '../server/common/is-record'
-import { connectSharedState } from '#mcp-elicitation/redis'
 import { redactRedisUrl } from '../server/common/shared/redact-redis-url'
+import { openRedisState } from '../server/common/shared/open-redis-state'
 import { useMcpHostConfig } from './config'
 import { createMemoryElicitationRegistry } from './registry'
 import type { McpElicitationRegistry } from './registry'
@@ -29,9 +29,7 @@ export function setMcpElicitationRegistry(next: McpElicitationRegistry): void {
 /** The Redis registry, on a connection of its own under the host's route, closed with Nitro. */
 function connectSharedRegistry(url: string, prefix: string): McpElicitationRegistry {
   const route = useMcpHostConfig().route
-  const state = connectSharedState
-    ? connectSharedState({ url, prefix, route })
-    : Promise.reject(new Error('[nuxt-mcp-elicitation] NUXT_MCP_REDIS_URL is set, but this build\'s preset cannot open TCP connections, so the host cannot share its waiting elicitations through Redis: unset it, or deploy on a long-lived server (node-server).'))
+  const state = openRedisState({ url, prefix, route }, 'the host cannot share its waiting elicitations through Redis')
   state.then(
     () => console.info(`[nuxt-mcp-elicitation] The host's waiting elicitations are shared through Redis at ${redactRedisUrl(url)}.`),
     (error: unknown) => console.error(error instanceof Error ? error.message : error),

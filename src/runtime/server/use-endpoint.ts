@@ -8,13 +8,13 @@ import { endpointKeys, route as defaultRoute } from '#mcp-elicitation/options'
 import { otel } from '#mcp-elicitation/otel'
 import { createTaskRuntime } from '#mcp-elicitation/tasks'
 import { createLegacySessions } from '#mcp-elicitation/legacy'
-import { connectSharedState } from '#mcp-elicitation/redis'
 import { createMcpEndpoint } from './transport/door/endpoint'
 import type { McpEndpoint } from './transport/door/endpoint'
 import { configOfEndpoint } from './common/config'
 import type { McpServerConfig } from './common/config'
 import type { McpDefinitions } from './mcp/registry'
 import type { McpSharedState } from './common/shared/shared-state'
+import { openRedisState } from './common/shared/open-redis-state'
 import { watchQuestions } from './elicitation/question-events'
 import type { McpObserver } from './mcp/observe-calls'
 import type { McpServerHook } from './mcp/server-hook'
@@ -141,9 +141,6 @@ function definitionsAt(route: string): McpDefinitions {
   return { ...found, tools: key === '' ? [...found.tools, ...viewTools] : found.tools, views }
 }
 
-/** Why a Worker build has no Redis state (the build left it out: no TCP connections there). */
-const NO_TCP = '[nuxt-mcp-elicitation] NUXT_MCP_REDIS_URL is set, but this build\'s preset cannot open TCP connections, so it cannot share state through Redis: unset it (2026-07-28 clients need no shared state), or deploy on a long-lived server (node-server).'
-
 /**
  * The state the app's instances share, connected once per process and endpoint; `undefined`
  * without `NUXT_MCP_REDIS_URL`, so the Redis client is then never loaded.
@@ -157,9 +154,7 @@ export function useMcpSharedState(config: McpServerConfig, route: string): Promi
   if (!config.redisUrl) return undefined
   let shared = sharedByRoute.get(route)
   if (!shared) {
-    shared = connectSharedState
-      ? connectSharedState({ url: config.redisUrl, prefix: config.redisPrefix, route })
-      : Promise.reject(new Error(NO_TCP))
+    shared = openRedisState({ url: config.redisUrl, prefix: config.redisPrefix, route }, 'it cannot share state through Redis (2026-07-28 clients need none)')
     sharedByRoute.set(route, shared)
   }
   return shared
