@@ -38,8 +38,11 @@ function textOf(result) {
   return (result?.content ?? []).map(item => item.text ?? '').join('')
 }
 
-/** `iterations` alternating inline / task echoes (after a warm-up); p50s in ms and polls per task. */
-async function measureLatency(url, iterations, warmup = 20) {
+/**
+ * `iterations` alternating inline / task echoes (after a warm-up); p50s in ms and polls per task.
+ * Also the several-instances phase's task figure, where the `tasks/get` may reach another instance.
+ */
+export async function measureTaskLatency(url, iterations, warmup = 20) {
   const inline = []
   const task = []
   const polls = []
@@ -121,7 +124,7 @@ export async function benchTasks({ rounds, iterations, waiting, log }) {
   log(`  build ${(built.buildMs / 1000).toFixed(1)} s`)
   const raw = []
   for (let round = 1; round <= rounds; round++) {
-    const latency = await withApp(root, app => measureLatency(app.url, iterations))
+    const latency = await withApp(root, app => measureTaskLatency(app.url, iterations))
     const tasks = await withApp(root, app => measureWaitingTasks(app, waiting))
     const legacy = await withApp(root, app => measureMemory(app, { sessions: 10, pending: waiting, bursts: 1 }))
     if (legacy.completed !== waiting) throw new Error(`only ${legacy.completed} of ${waiting} legacy elicitations completed`)
