@@ -53,6 +53,27 @@ export async function* sseMessages(response: Response): AsyncGenerator<RpcMessag
   }
 }
 
+/** One SSE event: its id (when it has one) and its data lines joined. */
+export interface SseEvent { id?: string, data: string }
+
+/** The SSE events of a response as they come (priming events included: their data is empty). */
+export async function* sseEvents(response: Response): AsyncGenerator<SseEvent> {
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader()
+  let buffer = ''
+  for (;;) {
+    const chunk = await reader.read()
+    if (chunk.done) return
+    buffer += chunk.value
+    for (let cut = buffer.indexOf('\n\n'); cut >= 0; cut = buffer.indexOf('\n\n')) {
+      const lines = buffer.slice(0, cut).split('\n')
+      buffer = buffer.slice(cut + 2)
+      if (lines.every(line => line.startsWith(':'))) continue
+      const id = lines.find(line => line.startsWith('id: '))?.slice(4)
+      yield { ...(id !== undefined && { id }), data: lines.filter(line => line.startsWith('data:')).map(line => line.slice(5).trim()).join('\n') }
+    }
+  }
+}
+
 export async function nextMessage(messages: AsyncGenerator<RpcMessage>, what: string): Promise<RpcMessage> {
   const next = await messages.next()
   if (next.done) throw new Error(`the stream ended before ${what}`)

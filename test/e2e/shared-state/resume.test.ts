@@ -4,6 +4,8 @@ import { connectLegacy, textOf } from '../../utils/clients'
 import { useCluster } from '../../utils/cluster'
 import { startCutProxy } from '../../utils/cut-proxy'
 import { until } from '../../utils/until'
+import { sseEvents } from '../../utils/raw-legacy'
+import type { SseEvent } from '../../utils/raw-legacy'
 import { instanceOfStream } from '../../../src/runtime/server/transport/streams/journal'
 
 // A legacy stream resumed (GET + Last-Event-ID) on another instance than the one running its
@@ -16,26 +18,6 @@ afterAll(() => connection?.disconnect())
 
 const VERSION = '2025-11-25'
 const jsonHeaders = { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream' }
-
-interface SseEvent { id?: string, data: string }
-
-/** The SSE events of a response as they come (priming events included: their data is empty). */
-async function* sseEvents(response: Response): AsyncGenerator<SseEvent> {
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader()
-  let buffer = ''
-  for (;;) {
-    const chunk = await reader.read()
-    if (chunk.done) return
-    buffer += chunk.value
-    for (let cut = buffer.indexOf('\n\n'); cut >= 0; cut = buffer.indexOf('\n\n')) {
-      const lines = buffer.slice(0, cut).split('\n')
-      buffer = buffer.slice(cut + 2)
-      if (lines.every(line => line.startsWith(':'))) continue
-      const id = lines.find(line => line.startsWith('id: '))?.slice(4)
-      yield { ...(id !== undefined && { id }), data: lines.filter(line => line.startsWith('data:')).map(line => line.slice(5).trim()).join('\n') }
-    }
-  }
-}
 
 async function next(events: AsyncGenerator<SseEvent>): Promise<SseEvent> {
   const item = await events.next()

@@ -3,6 +3,8 @@ import type { TaskOutlet } from '../tasks/outlet'
 import type { TaskRunner } from '../tasks/runner'
 import type { TaskRecord } from '../tasks/record'
 import { legacyTask, RELATED_TASK } from '../tasks/wire'
+import { QUESTION_NOTE } from '../tasks/question-note'
+import type { QuestionNote } from '../tasks/question-note'
 import { isRecord } from '../common/is-record'
 
 /** The `tasks/result` requests open right now, by task id: a legacy task's question rides the newest. */
@@ -79,7 +81,9 @@ function remainingLife(record: TaskRecord): number {
 export function legacyOutlet(server: Server, runner: TaskRunner): TaskOutlet {
   return {
     ask: async (record, question, signal) => {
-      const params = { ...question.push.params, _meta: { ...(isRecord(question.push.params._meta) && question.push.params._meta), [RELATED_TASK]: { taskId: record.id } } }
+      // The note tells the session's transport which question this is, and goes no further.
+      const note: QuestionNote = { taskId: record.id, key: question.wireKey, expiresAt: record.createdAt + record.ttlMs }
+      const params = { ...question.push.params, _meta: { ...(isRecord(question.push.params._meta) && question.push.params._meta), [RELATED_TASK]: { taskId: record.id }, [QUESTION_NOTE]: note } }
       // A client that has not read the tools/call answer yet cannot tell which call the question belongs to.
       await runner.seen.when(record.id, signal)
       // A client that reads `input_required` opens tasks/result right after (the v1 SDK does), at

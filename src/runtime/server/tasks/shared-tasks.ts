@@ -81,6 +81,19 @@ function parseMessage(text: string): TaskMessage | undefined {
 }
 
 /**
+ * Keeps `answer` to question `key` of task `taskId` for `ttlMs`, where the instance that takes the
+ * task over reads it ({@link SharedTasks.keptRequests}): the answer is not asked for again.
+ *
+ * @example
+ * ```ts
+ * await keepAnswer(shared, note.taskId, note.key, { action: 'accept', content: { ok: true } }, 60_000)
+ * ```
+ */
+export function keepAnswer(shared: McpSharedState, taskId: string, key: string, answer: unknown, ttlMs: number): Promise<unknown> {
+  return shared.hashSet(`task-answers:${taskId}`, key, JSON.stringify(answer), ttlMs)
+}
+
+/**
  * An endpoint's tasks in the state several instances share (`NUXT_MCP_REDIS_URL`): each record
  * kept under its id until its ttl is over, written by the instance that runs it after every
  * change (in order, the newest state last), the per-principal cap counted across instances, and
@@ -152,7 +165,7 @@ export class SharedTasks {
     const left = Math.max(1, record.createdAt + record.ttlMs - Date.now())
     if (message.kind === 'cancel') await this.shared.put(`task-cancel:${record.id}`, '1', left)
     if (message.kind !== 'update') return
-    for (const [key, response] of Object.entries(message.responses)) await this.shared.hashSet(`task-answers:${record.id}`, key, JSON.stringify(response), left)
+    for (const [key, response] of Object.entries(message.responses)) await keepAnswer(this.shared, record.id, key, response, left)
   }
 
   /** What clients asked of task `id` through other instances ({@link keepRequest}). */

@@ -195,7 +195,7 @@ export class LegacySessions {
     if (!session && this.hydrating.has(envelope.sessionId)) this.heldBack.set(envelope.sessionId, [...this.heldBack.get(envelope.sessionId) ?? [], envelope])
     if (!session) return
     if (envelope.kind === 'closed') return void this.close(envelope.sessionId)
-    if (envelope.kind === 'stream') return session.transport.writeToStream(envelope.message)
+    if (envelope.kind === 'stream') return void session.transport.writeToStream(envelope.message)
     if (envelope.kind === 'get-held') return session.transport.heldElsewhere()
     session.transport.receive(envelope.message)
   }

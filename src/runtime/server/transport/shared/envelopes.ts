@@ -4,8 +4,11 @@ import { isRecord } from '../../common/is-record'
 
 /** A message between instances about one legacy session. */
 export type SessionEnvelope =
-  /** The client's answer to a request this instance sent (its id carries this instance's tag). */
-  | { kind: 'response', sessionId: string, message: JSONRPCMessage }
+  /**
+   * The client's answer to a request this instance sent (its id carries this instance's tag);
+   * with `from` and `tag`, acknowledged to `from` (`applied`) once heard, and heard once.
+   */
+  | { kind: 'response', sessionId: string, message: JSONRPCMessage, from?: string, tag?: string }
   /**
    * A client message each instance holding the session must see (`notifications/cancelled`,
    * `logging/setLevel`); with `from` and `tag`, each instance says `applied` to `from` once it has.
@@ -13,8 +16,12 @@ export type SessionEnvelope =
   | { kind: 'notification', sessionId: string, message: JSONRPCMessage, from?: string, tag?: string }
   /** The instance that sent the notification `tag` learns that this one applied it. */
   | { kind: 'applied', tag: string }
-  /** A server message for the session's GET stream (logging, resource updated, URL completion). */
-  | { kind: 'stream', sessionId: string, message: JSONRPCMessage }
+  /**
+   * A server message for the session's GET stream (logging, resource updated, URL completion).
+   * With `from` and `tag` (a question, sent to the holder alone), the holder keeps it and says
+   * `applied` to `from`.
+   */
+  | { kind: 'stream', sessionId: string, message: JSONRPCMessage, from?: string, tag?: string }
   /** Instance `streamId` names took the session's GET stream: one that held it before stops keeping its events. */
   | { kind: 'get-held', sessionId: string, streamId: string }
   /** The session ended (DELETE): every instance drops its copy. */
@@ -43,10 +50,10 @@ const str = (value: unknown): value is string => typeof value === 'string'
 
 /** How each kind is read back, checking every field: another version of the app may be mid-deploy. */
 const PARSERS: Record<SessionEnvelope['kind'], Parse> = {
-  'response': v => str(v.sessionId) ? { kind: 'response', sessionId: v.sessionId, message: parseJSONRPCMessage(v.message) } : undefined,
+  'response': v => str(v.sessionId) ? { kind: 'response', sessionId: v.sessionId, message: parseJSONRPCMessage(v.message), ...(str(v.from) && str(v.tag) && { from: v.from, tag: v.tag }) } : undefined,
   'notification': v => str(v.sessionId) ? { kind: 'notification', sessionId: v.sessionId, message: parseJSONRPCMessage(v.message), ...(str(v.from) && str(v.tag) && { from: v.from, tag: v.tag }) } : undefined,
   'applied': v => str(v.tag) ? { kind: 'applied', tag: v.tag } : undefined,
-  'stream': v => str(v.sessionId) ? { kind: 'stream', sessionId: v.sessionId, message: parseJSONRPCMessage(v.message) } : undefined,
+  'stream': v => str(v.sessionId) ? { kind: 'stream', sessionId: v.sessionId, message: parseJSONRPCMessage(v.message), ...(str(v.from) && str(v.tag) && { from: v.from, tag: v.tag }) } : undefined,
   'get-held': v => str(v.sessionId) && str(v.streamId) ? { kind: 'get-held', sessionId: v.sessionId, streamId: v.streamId } : undefined,
   'closed': v => str(v.sessionId) ? { kind: 'closed', sessionId: v.sessionId } : undefined,
   'url-complete': v => str(v.elicitationId) ? { kind: 'url-complete', elicitationId: v.elicitationId } : undefined,

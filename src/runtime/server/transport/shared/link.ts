@@ -4,6 +4,10 @@ import type { NodeSessionTransport, SessionRouting } from '../streams/legacy-tra
 import { logLost, unavailableResponse } from './sessions'
 import { admitSharedSession } from './admission'
 import { broadcastSurely, deliverTo } from './delivery'
+import { deliverToGetHolder } from './get-delivery'
+import { takeOnce } from './acknowledged'
+import type { Acknowledgements } from './acknowledged'
+import { forwardAnswer, notePush } from './task-answers'
 import type { AdmittedSession } from './admission'
 import type { SessionEnvelope, SessionRecord, SharedSessionDirectory } from './sessions'
 import type { SessionUpdate } from './envelopes'
@@ -38,7 +42,9 @@ export class SharedSessionLink {
   private readonly ready: Promise<SharedSessionDirectory>
   private requests = 0
   /** The notifications sent to every instance whose acknowledgements are awaited, by tag: what counts one in. */
-  private readonly applied = new Map<string, () => void>()
+  private readonly applied: Acknowledgements = new Map()
+  /** The tagged messages from other instances taken here lately (an answer, a question for the GET stream held here). */
+  private readonly taken = new Set<string>()
   private streams?: { log: SharedStreamLog, remote: RemoteResumes, stopBeat: () => void }
 
   /**
@@ -66,6 +72,19 @@ export class SharedSessionLink {
     if (envelope.kind === 'stream-event' || envelope.kind === 'stream-end' || envelope.kind === 'stream-ack') return this.streams?.remote.receive(envelope)
     if (envelope.kind === 'resume-dropped') return this.transportOf(envelope.sessionId)?.posts.remoteDropped(envelope.streamId, envelope.tag)
     if (envelope.kind === 'applied') return this.applied.get(envelope.tag)?.()
+    if ((envelope.kind === 'stream' || envelope.kind === 'response') && envelope.from !== undefined && envelope.tag !== undefined) {
+      const { from, tag } = envelope
+      // A question for the GET stream is taken once kept here; an answer once heard (the session
+      // holding its question is here, or nowhere any more).
+      const take = envelope.kind === 'stream'
+        ? () => this.transportOf(envelope.sessionId)?.writeToStream(envelope.message, true) ?? false
+        : () => {
+            receive(envelope)
+            return true
+          }
+      if (takeOnce(this.taken, tag, take)) void directory.sendTo(from, { kind: 'applied', tag }).catch(logLost)
+      return
+    }
     if (envelope.kind === 'notification' && envelope.from !== undefined && envelope.tag !== undefined && envelope.from !== directory.instanceId) {
       receive(envelope)
       return void directory.sendTo(envelope.from, { kind: 'applied', tag: envelope.tag }).catch(logLost)
@@ -162,7 +181,8 @@ export class SharedSessionLink {
     return {
       instanceId: directory.instanceId,
       // An answer (or an error) to a request another instance sent: the call there waits for it.
-      forward: (instanceId, message) => void deliverTo(directory, instanceId, { kind: 'response', sessionId: id, message }),
+      forward: (instanceId, message) => void forwardAnswer(directory, this.applied, id, instanceId, message),
+      notePush: (requestId, note) => void notePush(directory, id, requestId, note).catch(logLost),
       broadcast: async (message) => {
         // Kept too, for the instances that set the session up later; answered once passed on (or
         // failed: the level is kept for later instances either way), never held up.
@@ -175,6 +195,7 @@ export class SharedSessionLink {
         await broadcastSurely(directory, { kind: 'notification', sessionId: id, message })
       },
       toStream: message => void directory.broadcast({ kind: 'stream', sessionId: id, message }).catch(logLost),
+      toHolder: (message, keepHere) => void deliverToGetHolder({ directory, acknowledgements: this.applied, sessionId: id, message, keepHere, holderOf: async () => await this.streams?.log.holder(id) }),
       ...(this.streams && {
         journals: this.streams.log.sink(id),
         resume: (streamId, seq, res, headers) => {

@@ -108,6 +108,15 @@ export class GetStream {
     return true
   }
 
+  /**
+   * Keeps `message` on this GET stream: in its journal, and on the connection when one is open.
+   * `false` when it has neither (it never held the stream, or another instance took it).
+   */
+  keep(message: JSONRPCMessage): boolean {
+    const recorded = this.journal !== undefined
+    return this.write(message) || recorded
+  }
+
   close(): void {
     this.stream?.end()
     this.stream = undefined

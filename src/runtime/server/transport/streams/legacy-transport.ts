@@ -10,6 +10,7 @@ import type { LegacyExchange } from './request'
 import { isGetStream, parseEventId } from './journal'
 import { GetStream } from './get-stream'
 import { isRequest, isResponse, isValidSetLevel } from './message-kinds'
+import { takeQuestionNote } from '../../tasks/question-note'
 
 export type { SessionRouting } from './routing'
 export type { LegacyExchange } from './request'
@@ -71,10 +72,14 @@ export class NodeSessionTransport implements Transport {
     for (const message of replay) this.onmessage?.(message)
   }
 
-  /** Writes a message another instance raised to this session's GET stream, when it is open here. */
-  writeToStream(message: JSONRPCMessage): void {
-    // Only to an open stream: every instance hears these, and only the holder keeps them.
-    if (this.get.isOpen) this.get.write(message)
+  /**
+   * Writes a message another instance raised to this session's GET stream. A broadcast one only
+   * to a stream open here (every instance hears it); one sent to this instance as the holder
+   * (`held`) is kept in its journal too. Whether it was kept or written.
+   */
+  writeToStream(message: JSONRPCMessage, held = false): boolean {
+    if (held) return this.get.keep(message)
+    return this.get.isOpen && this.get.write(message)
   }
 
   /** Another instance took this session's GET stream: the one here stops keeping events, unless it took it back since. */
@@ -228,10 +233,17 @@ export class NodeSessionTransport implements Transport {
     if (isResponse(message) && 'result' in message) this.noteVersion(message.result)
     if (isResponse(message) && message.id === HYDRATE_ID) return this.hydrated?.()
     if (this.routing && isRequest(message)) message = { ...message, id: `${this.routing.instanceId}.${message.id}` }
+    if (isRequest(message)) {
+      const { request, note } = takeQuestionNote(message)
+      message = request
+      if (note) this.routing?.notePush(String(request.id), note)
+    }
     const id = isResponse(message) ? message.id : options?.relatedRequestId
     if (id === undefined) {
       // Server-initiated traffic unrelated to a request goes to the GET stream, if one is open
-      // here; with shared sessions, to the instance that holds it.
+      // here; with shared sessions, to the instance that holds it: a request (a question, which
+      // a call waits for) until that instance kept it.
+      if (this.routing && isRequest(message) && !this.get.isOpen) return this.routing.toHolder(message, () => this.get.keep(message))
       if (!this.get.write(message)) this.routing?.toStream(message)
       return
     }

@@ -1,6 +1,7 @@
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/server'
 import type { ResponseSink } from '../http/response-sink'
 import type { JournalEvent, JournalSink } from './journal'
+import type { QuestionNote } from '../../tasks/question-note'
 
 /** The id of the `initialize` replayed to hydrate a session another instance opened: its answer goes nowhere. */
 export const HYDRATE_ID = 'nuxt-mcp-hydrate'
@@ -14,10 +15,17 @@ export interface SessionRouting {
   instanceId: string
   /** The client answered a request another instance sent: hand it over. */
   forward: (instanceId: string, message: JSONRPCMessage) => void
+  /** A request this instance sends is a task's question: noted, so its answer outlives this instance. */
+  notePush: (requestId: string, note: QuestionNote) => void
   /** A client message that every instance holding the session must see (a cancellation, `logging/setLevel`). */
   broadcast: (message: JSONRPCMessage) => Promise<void>
   /** A message for the session's GET stream, which another instance may hold. */
   toStream: (message: JSONRPCMessage) => void
+  /**
+   * A request for the session's GET stream (a task's question): handed to the instance holding
+   * the stream until it kept it; `keepHere` keeps it on this instance's own, should that be the holder.
+   */
+  toHolder: (message: JSONRPCMessage, keepHere: () => boolean) => void
   /** Keeps the events of this instance's resumable streams where the other instances can find them. */
   journals?: JournalSink
   /**

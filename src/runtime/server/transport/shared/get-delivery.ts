@@ -1,0 +1,61 @@
+import type { JSONRPCMessage } from '@modelcontextprotocol/server'
+import { instanceOfStream } from '../streams/journal'
+import { newTag, sendAcknowledged } from './acknowledged'
+import type { Acknowledgements } from './acknowledged'
+import { DELIVERY_DEADLINE_MS } from './delivery'
+import type { SharedSessionDirectory } from './sessions'
+
+/** The pause between tries while no live instance holds the stream (a client reconnecting its GET). */
+const RETRY_EVERY_MS = 200
+
+/** What one GET-stream delivery needs: where the stream is, and how this instance keeps a message itself. */
+export interface GetDelivery {
+  directory: SharedSessionDirectory
+  acknowledgements: Acknowledgements
+  sessionId: string
+  message: JSONRPCMessage
+  /** The journal that took the session's GET stream last (`<instance>.g<n>`); `undefined` when unknown. */
+  holderOf: () => Promise<string | undefined>
+  /** Keeps the message on this instance's GET stream (journal, and the connection when open); `false` when it has none. */
+  keepHere: () => boolean
+}
+
+/**
+ * Hands a server request for a session's GET stream (a task's question, pushed outside any
+ * POST) to the instance whose journal holds the stream, and tries again until that instance
+ * says it kept it: the message then lives in that journal, and a client that reconnects anywhere
+ * with `Last-Event-ID` gets it. A broadcast would be lost while the holder is dead or between
+ * connections, and a question lost is a call that hangs; so each try reads the holder again (a
+ * client back on another instance is the new holder, this one included), for
+ * {@link DELIVERY_DEADLINE_MS}. Resolves `true` once kept; `false` after, logged with the cause.
+ *
+ * @example
+ * ```ts
+ * void deliverToGetHolder({ directory, acknowledgements, sessionId, message, holderOf, keepHere: () => get.keep(message) })
+ * ```
+ */
+export async function deliverToGetHolder(delivery: GetDelivery): Promise<boolean> {
+  const { directory, sessionId, message } = delivery
+  const deadline = Date.now() + DELIVERY_DEADLINE_MS
+  // One tag for every try: a holder that kept it already only acknowledges again.
+  const tag = newTag(directory)
+  let reason = 'no instance holds the session\'s GET stream (the client has none open)'
+  for (;;) {
+    const holder = await delivery.holderOf().catch(() => undefined)
+    const instance = holder && instanceOfStream(holder)
+    if (instance === directory.instanceId) {
+      if (delivery.keepHere()) return true
+      reason = 'this instance was named the GET stream\'s holder, but holds no stream of it'
+    }
+    else if (instance) {
+      const sent = await sendAcknowledged(directory, delivery.acknowledgements, instance, { kind: 'stream', sessionId, message, from: directory.instanceId, tag }, tag)
+      if (sent.acknowledged) return true
+      reason = sent.listeners > 0 ? `instance ${instance} did not say it kept it` : `instance ${instance}, which holds the GET stream, is not listening (restarting, or gone)`
+    }
+    if (Date.now() >= deadline) {
+      console.error(`[nuxt-mcp-elicitation] A question for session ${sessionId}'s GET stream was not delivered within ${DELIVERY_DEADLINE_MS / 1000} s: ${reason}. The call waiting for its answer ends with its own timeout.`)
+      return false
+    }
+    await new Promise(resolve => setTimeout(resolve, RETRY_EVERY_MS))
+  }
+}
