@@ -8,6 +8,9 @@ import type { LoadBalancer, RedisServer } from '../../scripts/cluster.mjs'
 /** The name the cluster's public URL uses: nginx passes it through as the Host. */
 export const PUBLIC_HOST = 'mcp.test'
 
+/** How the cluster's Redis keeps its data: with `appendfsync`, in an append-only file, so it survives a restart. */
+export interface RedisOptions { appendfsync?: 'always' | 'everysec' }
+
 export interface Cluster {
   redis: RedisServer
   lb: LoadBalancer
@@ -30,9 +33,9 @@ export interface Cluster {
  * const client = await connectLegacy(cluster.url)
  * ```
  */
-export async function startCluster(fixture: string, count: number, extraEnv: Record<string, string> = {}): Promise<Cluster> {
+export async function startCluster(fixture: string, count: number, extraEnv: Record<string, string> = {}, redisOptions: RedisOptions = {}): Promise<Cluster> {
   await buildFixture(fixture, { reuse: true })
-  const redis = await startRedis()
+  const redis = await startRedis(redisOptions)
   // The balancer first, on a port it holds, so the instances can be told their public URL; they
   // bind ports of their own choosing, and the balancer is pointed at them once they answer.
   const lb = await startLoadBalancer()
@@ -72,10 +75,10 @@ export async function startCluster(fixture: string, count: number, extraEnv: Rec
  * it('…', async () => { const client = await connectLegacy(cluster().url) })
  * ```
  */
-export function useCluster(fixture: string, count: number, extraEnv: Record<string, string> = {}): () => Cluster {
+export function useCluster(fixture: string, count: number, extraEnv: Record<string, string> = {}, redisOptions: RedisOptions = {}): () => Cluster {
   let cluster: Cluster | undefined
   beforeAll(async () => {
-    cluster = await startCluster(fixture, count, extraEnv)
+    cluster = await startCluster(fixture, count, extraEnv, redisOptions)
   }, 240_000)
   afterAll(async () => {
     await cluster?.stop()

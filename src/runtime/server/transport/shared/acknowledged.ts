@@ -1,3 +1,4 @@
+import { logLost } from './sessions'
 import type { SessionEnvelope, SharedSessionDirectory } from './sessions'
 
 // Pub/sub delivers at most once: Redis counts a listener when it publishes, and a message can
@@ -63,4 +64,41 @@ export function takeOnce(handled: Set<string>, tag: string, handle: () => boolea
   handled.add(tag)
   if (handled.size > REMEMBERED_TAGS) handled.delete(handled.values().next().value!)
   return true
+}
+
+/**
+ * Sends a notification to every instance and resolves once each of the others that got it says
+ * it applied it (or after {@link ACKNOWLEDGE_WAIT_MS}: an instance that died meanwhile never says
+ * so), so that the client's next request finds it applied on whichever instance serves it.
+ *
+ * @example
+ * ```ts
+ * await broadcastAcknowledged(directory, acknowledgements, { kind: 'notification', sessionId, message })
+ * ```
+ */
+export async function broadcastAcknowledged(directory: SharedSessionDirectory, acknowledgements: Acknowledgements, envelope: Extract<SessionEnvelope, { kind: 'notification' }>): Promise<void> {
+  const tag = newTag(directory)
+  let acknowledged = 0
+  let expected = Infinity
+  let done = () => {}
+  const all = new Promise<void>((resolve) => {
+    done = resolve
+  })
+  acknowledgements.set(tag, () => {
+    if (++acknowledged >= expected) done()
+  })
+  const timer = setTimeout(done, ACKNOWLEDGE_WAIT_MS)
+  try {
+    // This instance hears its own broadcast too: the others are one fewer.
+    expected = await directory.broadcast({ ...envelope, from: directory.instanceId, tag }) - 1
+    if (acknowledged >= expected) done()
+    await all
+  }
+  catch (error) {
+    logLost(error)
+  }
+  finally {
+    clearTimeout(timer)
+    acknowledgements.delete(tag)
+  }
 }

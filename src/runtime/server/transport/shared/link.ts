@@ -5,7 +5,7 @@ import { logLost, unavailableResponse } from './sessions'
 import { admitSharedSession } from './admission'
 import { broadcastSurely, deliverTo } from './delivery'
 import { deliverToGetHolder } from './get-delivery'
-import { takeOnce } from './acknowledged'
+import { broadcastAcknowledged, takeOnce } from './acknowledged'
 import type { Acknowledgements } from './acknowledged'
 import { forwardAnswer, notePush } from './task-answers'
 import type { AdmittedSession } from './admission'
@@ -24,9 +24,6 @@ import { confirmSubscriptions, createSubscriptionRelay, dropSharedSubscriptions 
 /** The id of a replayed `logging/setLevel`: its answer goes nowhere. */
 const REPLAYED_LEVEL_ID = 'nuxt-mcp-replayed-level'
 
-/** How long a setting sent to every instance waits for the others to say they applied it. */
-const APPLIED_WAIT_MS = 1000
-
 /**
  * One process's link to the shared session directory (`NUXT_MCP_REDIS_URL`), as the legacy
  * sessions use it: every call answers with the 503 that says why when Redis cannot be had, and
@@ -41,7 +38,7 @@ const APPLIED_WAIT_MS = 1000
 export class SharedSessionLink {
   private readonly ready: Promise<SharedSessionDirectory>
   private requests = 0
-  /** The notifications sent to every instance whose acknowledgements are awaited, by tag: what counts one in. */
+  /** The tagged messages this instance sent whose acknowledgements it awaits (answers, GET-stream questions, settings), by tag. */
   private readonly applied: Acknowledgements = new Map()
   /** The tagged messages from other instances taken here lately (an answer, a question for the GET stream held here). */
   private readonly taken = new Set<string>()
@@ -99,34 +96,6 @@ export class SharedSessionLink {
     }
     send({ kind: 'stream-ack', tag })
     if (!this.transportOf(envelope.sessionId)?.posts.resumeFor(envelope.streamId, envelope.after, target)) target.end()
-  }
-
-  /**
-   * Sends a notification to every instance and resolves once each of the others that got it says
-   * it applied it (or after a second: an instance that died meanwhile never says so), so that the
-   * client's next request finds it applied on whichever instance serves it.
-   */
-  private async broadcastApplied(directory: SharedSessionDirectory, envelope: Extract<SessionEnvelope, { kind: 'notification' }>): Promise<void> {
-    const tag = `${directory.instanceId}.${crypto.randomUUID()}`
-    let acknowledged = 0
-    let expected = Infinity
-    let done = () => {}
-    const all = new Promise<void>((resolve) => { done = resolve })
-    this.applied.set(tag, () => { if (++acknowledged >= expected) done() })
-    const timer = setTimeout(done, APPLIED_WAIT_MS)
-    try {
-      // This instance hears its own broadcast too: the others are one fewer.
-      expected = await directory.broadcast({ ...envelope, from: directory.instanceId, tag }) - 1
-      if (acknowledged >= expected) done()
-      await all
-    }
-    catch (error) {
-      logLost(error)
-    }
-    finally {
-      clearTimeout(timer)
-      this.applied.delete(tag)
-    }
   }
 
   /** The directory, or the 503 saying why it cannot be had. */
@@ -188,7 +157,7 @@ export class SharedSessionLink {
         // failed: the level is kept for later instances either way), never held up.
         if ('method' in message && message.method === 'logging/setLevel' && typeof message.params?.level === 'string') {
           await directory.keepLoggingLevel(id, message.params.level).catch(logLost)
-          await this.broadcastApplied(directory, { kind: 'notification', sessionId: id, message })
+          await broadcastAcknowledged(directory, this.applied, { kind: 'notification', sessionId: id, message })
           return
         }
         // A cancellation: the call it stops runs on some instance, which waits for it.

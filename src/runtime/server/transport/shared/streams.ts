@@ -42,6 +42,24 @@ function parseKept(items: string[]): KeptStream | undefined {
   return { requests: head.requests.filter(isRequestId), events }
 }
 
+/** How long a copy of a stream's event is tried while Redis is away, and how often. */
+const COPY_DEADLINE_MS = 10_000
+const COPY_RETRY_MS = 200
+
+/** Appends `value` to the list `key`, tried again every 200 ms for 10 s while Redis cannot take it; then logged as lost. */
+async function appendSurely(shared: McpSharedState, key: string, value: string, keepLast?: number): Promise<void> {
+  const deadline = Date.now() + COPY_DEADLINE_MS
+  for (;;) {
+    try {
+      return await shared.append(key, [value], JOURNAL_TTL_MS, keepLast)
+    }
+    catch (error) {
+      if (Date.now() >= deadline) return logLost(error)
+      await new Promise(resolve => setTimeout(resolve, COPY_RETRY_MS))
+    }
+  }
+}
+
 /**
  * The resumable streams' events, kept in the shared state so that another instance can finish
  * a stream for its client when the instance that ran it is gone; and each instance's
@@ -56,16 +74,32 @@ function parseKept(items: string[]): KeptStream | undefined {
  * ```
  */
 export class SharedStreamLog {
+  /** Each stream's copy still being written, by key: its writes go in order. */
+  private readonly writes = new Map<string, Promise<void>>()
+
   constructor(private readonly shared: McpSharedState) {}
 
-  /** Where one session's journals copy their events. Never waits: a lost copy only matters if this instance dies. */
+  /**
+   * Where one session's journals copy their events. Never waits; each stream's copies are written
+   * in order, each tried again while Redis is away ({@link appendSurely}): a copy matters only if
+   * this instance dies, and then most when Redis restarted just before (a stream opened meanwhile
+   * would otherwise have no head, the requests a resume elsewhere must answer).
+   */
   sink(sessionId: string): JournalSink {
     return {
-      opened: journal => void this.shared.append(eventsKey(sessionId, journal.streamId), [JSON.stringify({ requests: journal.requests })], JOURNAL_TTL_MS).catch(logLost),
+      opened: journal => this.appendInOrder(eventsKey(sessionId, journal.streamId), JSON.stringify({ requests: journal.requests })),
       // As many events as a journal keeps here, after the head (the stream's requests) a resume
       // on another instance needs: a session's GET stream would otherwise grow for its life.
-      appended: (journal, event) => void this.shared.append(eventsKey(sessionId, journal.streamId), [JSON.stringify(event)], JOURNAL_TTL_MS, MAX_EVENTS).catch(logLost),
+      appended: (journal, event) => this.appendInOrder(eventsKey(sessionId, journal.streamId), JSON.stringify(event), MAX_EVENTS),
     }
+  }
+
+  private appendInOrder(key: string, value: string, keepLast?: number): void {
+    const write = (this.writes.get(key) ?? Promise.resolve()).then(() => appendSurely(this.shared, key, value, keepLast))
+    this.writes.set(key, write)
+    void write.then(() => {
+      if (this.writes.get(key) === write) this.writes.delete(key)
+    })
   }
 
   /** Keeps `events` after a stream's others (answers given for a dead instance). */
