@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run chaos [-- --seconds N --seed S --persistence always|everysec|none --legacy-tasks]`: the chaos run (scripts/chaos/run.mjs) on a fresh build
+// `npm run chaos [-- --seconds N --seed S --persistence always|everysec|none]`: the chaos run (scripts/chaos/run.mjs) on a fresh build
 // of the shared-state fixture. Prints the seed (pass it back to replay the same schedule), the
 // events as they happen and the invariants' table; exits 1 when one does not hold.
 import { spawnSync } from 'node:child_process'
@@ -9,7 +9,7 @@ import { ensureSupportedNode } from './node-runtime.mjs'
 
 ensureSupportedNode(import.meta.filename)
 
-const { values } = parseArgs({ options: { 'seconds': { type: 'string', default: '600' }, 'seed': { type: 'string' }, 'no-build': { type: 'boolean', default: false }, 'persistence': { type: 'string', default: 'always' }, 'legacy-tasks': { type: 'boolean', default: false } } })
+const { values } = parseArgs({ options: { 'seconds': { type: 'string', default: '600' }, 'seed': { type: 'string' }, 'no-build': { type: 'boolean', default: false }, 'persistence': { type: 'string', default: 'always' } } })
 const seconds = Number(values.seconds)
 if (!Number.isInteger(seconds) || seconds < 20) throw new Error(`--seconds must be a whole number of at least 20 (one kill and the Redis restart need room); got "${values.seconds}".`)
 const { newSeed } = await import('./chaos/schedule.mjs')
@@ -25,6 +25,6 @@ if (!values['no-build']) {
   if (build.status !== 0) process.exit(build.status ?? 1)
 }
 const { runChaos } = await import('./chaos/run.mjs')
-const run = await runChaos({ root, seconds, seed, persistence: values.persistence, legacyTasks: values['legacy-tasks'], log: line => console.log(line) })
+const run = await runChaos({ root, seconds, seed, persistence: values.persistence, log: line => console.log(line) })
 console.log(`\n${run.report}`)
 process.exit(run.ok ? 0 : 1)

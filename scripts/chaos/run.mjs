@@ -14,10 +14,8 @@ import { drawSchedule } from './schedule.mjs'
 import { runWorker } from './workers.mjs'
 
 /**
- * Workers per client kind: mcp-remote is a process per connection, so one of it. `tasks-legacy`
- * (the v1 Client's 2025-11-25 tasks) runs only when asked (`legacyTasks`, `npm run chaos --
- * --legacy-tasks`): such a task's question pushed on the session's GET stream can still be lost
- * while an instance is down, and the call then hangs (issue 31), so it would fail the run.
+ * Workers per client kind: mcp-remote is a process per connection, so one of it; the others two
+ * each, the v1 Client's 2025-11-25 tasks (`tasks-legacy`) among them.
  */
 const WORKERS = { 'v1': 2, 'v2-legacy': 2, 'v2-modern': 2, 'mcp-remote': 1, 'tasks-modern': 2, 'tasks-legacy': 2 }
 /** How long one call may take before it counts as hung. */
@@ -77,16 +75,15 @@ function explainTimeouts(calls, upstreamLog, started) {
 /**
  * Runs the chaos for `seconds` with the schedule drawn from `seed`, against the shared-state
  * fixture built in `root`/test/fixtures/shared-state, Redis writing its append-only file with
- * `persistence` (`always`, `everysec`, or `none`: no persistence, to see what that loses), with the
- * 2025-11-25 task client when `legacyTasks`. Resolves with the invariants (`rows`), every
+ * `persistence` (`always`, `everysec`, or `none`: no persistence, to see what that loses), every
+ * client kind calling. Resolves with the invariants (`rows`), every
  * call, the printable `report` and `ok` (every invariant holds).
  *
  * @example
  * const run = await runChaos({ root, seconds: 60, seed: 28 })
  * console.log(run.report)
  */
-export async function runChaos({ root, seconds, seed, persistence = 'always', legacyTasks = false, log = () => {} }) {
-  const kinds = CLIENT_KINDS.filter(kind => legacyTasks || kind !== 'tasks-legacy')
+export async function runChaos({ root, seconds, seed, persistence = 'always', log = () => {} }) {
   const fixture = resolve(root, 'test/fixtures/shared-state')
   const events = drawSchedule(seed, seconds, INSTANCES)
   const redis = await startRedis({ appendfsync: persistence === 'none' ? undefined : persistence })
@@ -114,9 +111,10 @@ export async function runChaos({ root, seconds, seed, persistence = 'always', le
     const url = new URL('/mcp', lb.origin)
     const until = started + seconds * 1000
     log(`chaos: ${seconds} s, seed ${seed}, ${INSTANCES} instances behind ${lb.origin}, Redis ${redis.url} (${persistence === 'none' ? 'no persistence' : `appendfsync ${persistence}`})`)
-    const workers = kinds.flatMap(kind => Array.from({ length: WORKERS[kind] }, (_, index) => runWorker({ kind, index, url, root, zero: started, until, deadlineMs: DEADLINE_MS, calls, probes })))
+    const workers = CLIENT_KINDS.flatMap(kind => Array.from({ length: WORKERS[kind] }, (_, index) => runWorker({ kind, index, url, root, zero: started, until, deadlineMs: DEADLINE_MS, calls, probes })))
     for (const event of events) {
-      await sleep(started + event.at - Date.now())
+      // (The previous event may have run late: starting a process again takes its own time.)
+      await sleep(Math.max(0, started + event.at - Date.now()))
       if (event.kind === 'kill') {
         const { app } = slots[event.instance]
         log(`${stamp()}: SIGKILL instance ${event.instance} (pid ${app.pid}), back in ${event.downMs} ms`)
@@ -149,12 +147,12 @@ export async function runChaos({ root, seconds, seed, persistence = 'always', le
     }
     const stepRuns = await readStepRuns(redis.url)
     const memory = slots.map(slot => ({ startMb: slot.startMb, endMb: rssMb(slot.app.pid) }))
-    const rows = judge({ calls, probes, stepRuns, memory, events, kinds })
+    const rows = judge({ calls, probes, stepRuns, memory, events, kinds: CLIENT_KINDS })
     for (const call of calls.filter(call => !call.ok)) log(`failed: ${call.call} at ${(call.at / 1000).toFixed(1)} s after ${call.ms} ms, ${call.failure}: ${call.message.split('\n')[0]}`)
     const ok = rows.every(row => row.ok)
     // What the instances said, for a run that broke an invariant (killed ones included).
     if (!ok) for (const app of apps) log(`--- instance pid ${app.pid} ---\n${app.output().split('\n').filter(line => line.includes('[nuxt-mcp-elicitation]')).slice(-40).join('\n')}`)
-    return { seed, seconds, rows, calls, ok, report: formatReport({ seed, seconds, rows, calls, kinds }) }
+    return { seed, seconds, rows, calls, ok, report: formatReport({ seed, seconds, rows, calls, kinds: CLIENT_KINDS }) }
   }
   finally {
     await lb.stop()

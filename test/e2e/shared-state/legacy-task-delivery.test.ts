@@ -69,6 +69,15 @@ async function nextQuestion(events: AsyncGenerator<SseEvent>): Promise<RpcMessag
   }
 }
 
+/** Reads the task's question from `events`, answers it yes, and checks the task then finished where it ran (instance 0). */
+async function answerAndFinish(session: Awaited<ReturnType<typeof openTaskSession>>, events: AsyncGenerator<SseEvent>, taskId: string, label: string): Promise<void> {
+  const question = await nextQuestion(events)
+  expect(question).toMatchObject({ method: 'elicitation/create', params: { _meta: { 'io.modelcontextprotocol/related-task': { taskId } } } })
+  const answered = await session.post({ jsonrpc: '2.0', id: question.id, result: { action: 'accept', content: { confirm: true } } })
+  expect(answered.status).toBe(202)
+  expect(textOf(await session.resultOf(taskId))).toBe(`${label}: went on in ${pidOf(0)}`)
+}
+
 describe('a legacy task\'s question for a GET stream another instance holds, through Redis', () => {
   it('is kept by the holder while its client is between connections, and comes with the resumed stream', async () => {
     const [a, b] = [endpointOf(0), endpointOf(1)]
@@ -88,11 +97,7 @@ describe('a legacy task\'s question for a GET stream another instance holds, thr
     await until(async () => await redis.llen(journalKey) > kept, 'the question kept in b\'s journal', 10_000)
     const resumed = await openGet(b, session.getHeaders, priming.id)
     try {
-      const question = await nextQuestion(resumed.events)
-      expect(question).toMatchObject({ method: 'elicitation/create', params: { _meta: { 'io.modelcontextprotocol/related-task': { taskId } } } })
-      const answered = await session.post({ jsonrpc: '2.0', id: question.id, result: { action: 'accept', content: { confirm: true } } })
-      expect(answered.status).toBe(202)
-      expect(textOf(await session.resultOf(taskId))).toBe(`between: went on in ${pidOf(0)}`)
+      await answerAndFinish(session, resumed.events, taskId, 'between')
     }
     finally {
       resumed.close()
@@ -121,11 +126,7 @@ describe('a legacy task\'s question for a GET stream another instance holds, thr
     // The client comes back on c: c takes the stream, and the question is tried there next.
     const resumed = await openGet(c, session.getHeaders, priming.id)
     try {
-      const question = await nextQuestion(resumed.events)
-      expect(question).toMatchObject({ method: 'elicitation/create', params: { _meta: { 'io.modelcontextprotocol/related-task': { taskId } } } })
-      const answered = await session.post({ jsonrpc: '2.0', id: question.id, result: { action: 'accept', content: { confirm: true } } })
-      expect(answered.status).toBe(202)
-      expect(textOf(await session.resultOf(taskId))).toBe(`holder-died: went on in ${pidOf(0)}`)
+      await answerAndFinish(session, resumed.events, taskId, 'holder-died')
     }
     finally {
       resumed.close()
