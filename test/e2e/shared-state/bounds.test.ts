@@ -49,8 +49,8 @@ describe('a stream\'s kept events in Redis', () => {
     const sessionId = crypto.randomUUID()
     const journal = new StreamJournal(`${state.instanceId}.g1`, [], log.sink(sessionId))
     for (let n = 1; n <= 2000; n++) journal.record({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: n } })
-    // The sink does not wait for Redis, but its pushes went out first on the one connection, and
-    // Redis answers in order: the read sees them all.
+    // The sink does not wait for Redis: its copies are written in order, behind the journal.
+    await log.written(sessionId, journal.streamId)
     const kept = await log.read(sessionId, journal.streamId)
     expect(kept?.requests).toEqual([])
     expect(kept?.events.length).toBe(MAX_EVENTS)

@@ -94,6 +94,18 @@ export class SharedStreamLog {
     }
   }
 
+  /**
+   * Resolves once the copies of stream `streamId` made so far are written (or given up).
+   *
+   * @example
+   * ```ts
+   * await log.written(sessionId, journal.streamId)
+   * ```
+   */
+  async written(sessionId: string, streamId: string): Promise<void> {
+    await this.writes.get(eventsKey(sessionId, streamId))
+  }
+
   private appendInOrder(key: string, value: string, keepLast?: number): void {
     const write = (this.writes.get(key) ?? Promise.resolve()).then(() => appendSurely(this.shared, key, value, keepLast))
     this.writes.set(key, write)
