@@ -69,6 +69,21 @@ async function nextQuestion(events: AsyncGenerator<SseEvent>): Promise<RpcMessag
   }
 }
 
+/**
+ * Resumes the session's GET stream on `url` after `lastEventId`, answers the task's question that
+ * comes there, and checks the task then finished where it ran (instance 0); closes the session.
+ */
+async function resumeAndFinish(session: Awaited<ReturnType<typeof openTaskSession>>, url: URL, lastEventId: string, taskId: string, label: string): Promise<void> {
+  const resumed = await openGet(url, session.getHeaders, lastEventId)
+  try {
+    await answerAndFinish(session, resumed.events, taskId, label)
+  }
+  finally {
+    resumed.close()
+    await session.close()
+  }
+}
+
 /** Reads the task's question from `events`, answers it yes, and checks the task then finished where it ran (instance 0). */
 async function answerAndFinish(session: Awaited<ReturnType<typeof openTaskSession>>, events: AsyncGenerator<SseEvent>, taskId: string, label: string): Promise<void> {
   const question = await nextQuestion(events)
@@ -95,14 +110,7 @@ describe('a legacy task\'s question for a GET stream another instance holds, thr
     await until(async () => await session.statusOf(taskId) === 'input_required', 'the question', 5000, 100)
     // It reaches b's journal while no connection is open there (a broadcast was dropped then).
     await until(async () => await redis.llen(journalKey) > kept, 'the question kept in b\'s journal', 10_000)
-    const resumed = await openGet(b, session.getHeaders, priming.id)
-    try {
-      await answerAndFinish(session, resumed.events, taskId, 'between')
-    }
-    finally {
-      resumed.close()
-      await session.close()
-    }
+    await resumeAndFinish(session, b, priming.id!, taskId, 'between')
   })
 
   it('reaches the GET stream the client opens next when the instance that held it died', async () => {
@@ -124,14 +132,7 @@ describe('a legacy task\'s question for a GET stream another instance holds, thr
     // The question is raised while the dead instance still holds the stream, and sent to it.
     await until(() => sentToDead.some(text => text.includes('elicitation/create') && text.includes(taskId)), 'the question sent to the dead holder', 10_000)
     // The client comes back on c: c takes the stream, and the question is tried there next.
-    const resumed = await openGet(c, session.getHeaders, priming.id)
-    try {
-      await answerAndFinish(session, resumed.events, taskId, 'holder-died')
-    }
-    finally {
-      resumed.close()
-      await session.close()
-    }
+    await resumeAndFinish(session, c, priming.id!, taskId, 'holder-died')
   })
 
   it('an answer given through another instance after the asking one died is kept: the task taken over finishes without asking again', async () => {
