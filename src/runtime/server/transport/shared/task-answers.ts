@@ -5,7 +5,6 @@ import { isRecord } from '../../common/is-record'
 import { newTag, sendAcknowledged } from './acknowledged'
 import type { Acknowledgements } from './acknowledged'
 import { DELIVERY_DEADLINE_MS } from './delivery'
-import { logLost } from './sessions'
 import type { SharedSessionDirectory } from './sessions'
 
 // A 2025-11-25 task's question and its answer with several instances: the instance that pushed
@@ -56,25 +55,31 @@ export async function forwardAnswer(directory: SharedSessionDirectory, acknowled
   const tag = newTag(directory)
   const envelope = { kind: 'response', sessionId, message, from: directory.instanceId, tag } as const
   const deadline = Date.now() + DELIVERY_DEADLINE_MS
-  let kept = false
+  // Whether the answer is kept for a takeover: not yet tried (or Redis could not say), kept, or
+  // not a task's question (nothing to keep).
+  let keeping: 'pending' | 'kept' | 'none' = 'pending'
   for (;;) {
     const sent = await sendAcknowledged(directory, acknowledgements, instanceId, envelope, tag)
     if (sent.acknowledged) return
-    if (sent.listeners === 0 && !kept) {
-      kept = true
-      await keepForTakeover(directory, sessionId, message).catch(logLost)
+    if (sent.listeners === 0 && keeping === 'pending') {
+      keeping = await keepForTakeover(directory, sessionId, message).then(kept => (kept ? 'kept' : 'none'), () => 'pending')
     }
     if (Date.now() >= deadline) {
-      console.error(`[nuxt-mcp-elicitation] An answer for instance ${instanceId} was not delivered within ${DELIVERY_DEADLINE_MS / 1000} s: ${sent.listeners > 0 ? 'it did not say it heard it' : 'it is not listening (restarting, or gone)'}. The call waiting for it ends with its own timeout${kept ? '; a task\'s question answered keeps its answer for the instance that takes the task over' : ''}.`)
+      console.error(`[nuxt-mcp-elicitation] An answer for instance ${instanceId} was not delivered within ${DELIVERY_DEADLINE_MS / 1000} s: ${sent.listeners > 0 ? 'it did not say it heard it' : 'it is not listening (restarting, or gone)'}. The call waiting for it ends with its own timeout${keeping === 'kept' ? '; the task question it answers keeps it, for the instance that takes the task over' : ''}.`)
       return
     }
     await new Promise(resolve => setTimeout(resolve, RETRY_EVERY_MS))
   }
 }
 
-/** Keeps `message` as the answer of the task question it answers, when the request it answers was one. */
-async function keepForTakeover(directory: SharedSessionDirectory, sessionId: string, message: JSONRPCMessage): Promise<void> {
-  if (!('result' in message) || (typeof message.id !== 'string' && typeof message.id !== 'number')) return
+/**
+ * Keeps `message` as the answer of the task question it answers; `false` when the request it
+ * answers was no task's question (rejects while Redis cannot say).
+ */
+async function keepForTakeover(directory: SharedSessionDirectory, sessionId: string, message: JSONRPCMessage): Promise<boolean> {
+  if (!('result' in message) || (typeof message.id !== 'string' && typeof message.id !== 'number')) return false
   const note = await readNote(directory, sessionId, String(message.id))
-  if (note) await keepAnswer(directory.shared, note.taskId, note.key, message.result, note.expiresAt - Date.now())
+  if (!note) return false
+  await keepAnswer(directory.shared, note.taskId, note.key, message.result, note.expiresAt - Date.now())
+  return true
 }
