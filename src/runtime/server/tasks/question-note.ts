@@ -31,6 +31,20 @@ export function takeQuestionNote<T extends JSONRPCRequest>(request: T): { reques
   const { [QUESTION_NOTE]: value, ...rest } = meta
   const params = { ...request.params, _meta: rest }
   const stripped = { ...request, params }
-  if (!isRecord(value) || typeof value.taskId !== 'string' || typeof value.key !== 'string' || typeof value.expiresAt !== 'number') return { request: stripped }
-  return { request: stripped, note: { taskId: value.taskId, key: value.key, expiresAt: value.expiresAt } }
+  const note = readQuestionNote(value)
+  return note ? { request: stripped, note } : { request: stripped }
+}
+
+/**
+ * `value` as a {@link QuestionNote}, checked field by field (it may come back from Redis, written
+ * by another version); `undefined` when it is not one.
+ *
+ * @example
+ * ```ts
+ * readQuestionNote(JSON.parse(text)) // { taskId, key, expiresAt } or undefined
+ * ```
+ */
+export function readQuestionNote(value: unknown): QuestionNote | undefined {
+  if (!isRecord(value) || typeof value.taskId !== 'string' || typeof value.key !== 'string' || typeof value.expiresAt !== 'number') return undefined
+  return { taskId: value.taskId, key: value.key, expiresAt: value.expiresAt }
 }

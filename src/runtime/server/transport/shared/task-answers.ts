@@ -1,7 +1,7 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/server'
 import { keepAnswer } from '../../tasks/shared-tasks'
+import { readQuestionNote } from '../../tasks/question-note'
 import type { QuestionNote } from '../../tasks/question-note'
-import { isRecord } from '../../common/is-record'
 import { newTag, sendAcknowledged } from './acknowledged'
 import type { Acknowledgements } from './acknowledged'
 import { DELIVERY_DEADLINE_MS } from './delivery'
@@ -31,9 +31,7 @@ export async function notePush(directory: SharedSessionDirectory, sessionId: str
 async function readNote(directory: SharedSessionDirectory, sessionId: string, requestId: string): Promise<QuestionNote | undefined> {
   const text = await directory.shared.get(pushKey(sessionId, requestId))
   if (text === undefined) return undefined
-  const value: unknown = JSON.parse(text)
-  if (!isRecord(value) || typeof value.taskId !== 'string' || typeof value.key !== 'string' || typeof value.expiresAt !== 'number') return undefined
-  return { taskId: value.taskId, key: value.key, expiresAt: value.expiresAt }
+  return readQuestionNote(JSON.parse(text))
 }
 
 /** The pause between tries while the instance that asked does not listen (restarting, or gone). */
