@@ -3,9 +3,11 @@
 // elicitation. One app (bench tools + `echo_task` / `ask_form_task`, task-capable: a client that
 // declared the tasks extension gets a task, one that did not the ordinary call), built from src/
 // with node-server, a fresh process per measurement, interleaved rounds, medians.
-// - Latency: raw 2026-07-28 requests, alternating: `echo_task` inline (one POST) and as a task
-//   (the creating POST, then `tasks/get` at once and again until `completed`, no pause: what the
-//   server costs, not the client's poll interval).
+// - Latency: raw 2026-07-28 requests, alternating: `echo_task` inline (one POST) and asked as a
+//   task (the creating POST, answered directly when the handler has already ended, else
+//   `tasks/get` at once and again until `completed`, no pause: what the server costs, not the
+//   client's poll interval); the same for `echo_task_later`, whose handler waits on a 0 ms timer,
+//   so its task is always handed out.
 // - Memory after a full GC in the server: `waiting` tasks in `input_required` (ask_form_task),
 //   against `waiting` legacy ask_form calls whose elicitation/create is out (bench/measure/memory.mjs).
 import { resolve } from 'node:path'
@@ -21,7 +23,7 @@ import { measureMemory, pool } from './memory.mjs'
 
 const PLAIN = { elicitation: { form: {} } }
 const WITH_TASKS = { elicitation: { form: {} }, extensions: { 'io.modelcontextprotocol/tasks': {} } }
-const ECHO_ARGS = { name: 'echo_task', arguments: { text: 'hello' } }
+const echoArgs = tool => ({ name: tool, arguments: { text: 'hello' } })
 
 /** One 2026-07-28 request with the given client capabilities; its JSON-RPC result (throws on an error). */
 async function request(url, method, params, capabilities, name) {
@@ -39,35 +41,49 @@ function textOf(result) {
 }
 
 /**
- * `iterations` alternating inline / task echoes (after a warm-up); p50s in ms and polls per task.
+ * `iterations` alternating inline / task-capable calls of `tool` (after a warm-up); p50s in ms,
+ * `tasks/get` per call, and the share of calls the server answered directly (2026-07-28's
+ * immediate-result shortcut: the handler had ended before the task's handle would go out).
  * Also the several-instances phase's task figure, where the `tasks/get` may reach another instance.
  */
-export async function measureTaskLatency(url, iterations, warmup = 20) {
+export async function measureTaskLatency(url, iterations, warmup = 20, tool = 'echo_task') {
+  const args = echoArgs(tool)
   const inline = []
   const task = []
   const polls = []
+  let direct = 0
   for (let i = 0; i < warmup + iterations; i++) {
     let started = performance.now()
-    const plain = await request(url, 'tools/call', ECHO_ARGS, PLAIN, ECHO_ARGS.name)
+    const plain = await request(url, 'tools/call', args, PLAIN, tool)
     const inlineMs = performance.now() - started
-    if (textOf(plain) !== 'hello') throw new Error(`echo_task inline answered ${JSON.stringify(plain).slice(0, 200)}`)
+    if (textOf(plain) !== 'hello') throw new Error(`${tool} inline answered ${JSON.stringify(plain).slice(0, 200)}`)
     started = performance.now()
-    const created = await createTask(url, ECHO_ARGS)
-    if (created.resultType !== 'task') throw new Error(`echo_task with the tasks extension answered ${JSON.stringify(created).slice(0, 200)}`)
+    const created = await createTask(url, args)
     let read = 0
-    let status
-    do {
-      status = await readTask(url, created.taskId)
-      read++
-    } while (status.status === 'working')
+    let status = created
+    if (created.resultType === 'task') {
+      do {
+        status = await readTask(url, created.taskId)
+        read++
+      } while (status.status === 'working')
+      if (status.status !== 'completed' || textOf(status.result) !== 'hello') throw new Error(`${tool}'s task ended ${JSON.stringify(status).slice(0, 300)}`)
+    }
+    else if (textOf(created) !== 'hello') throw new Error(`${tool} with the tasks extension answered ${JSON.stringify(created).slice(0, 200)}`)
     const taskMs = performance.now() - started
-    if (status.status !== 'completed' || textOf(status.result) !== 'hello') throw new Error(`echo_task's task ended ${JSON.stringify(status).slice(0, 300)}`)
     if (i < warmup) continue
     inline.push(inlineMs)
     task.push(taskMs)
     polls.push(read)
+    if (created.resultType !== 'task') direct++
   }
-  return { inline_p50_ms: percentile(inline, 50), task_p50_ms: percentile(task, 50), task_p99_ms: percentile(task, 99), polls_p50: percentile(polls, 50) }
+  return { inline_p50_ms: percentile(inline, 50), task_p50_ms: percentile(task, 50), task_p99_ms: percentile(task, 99), polls_p50: percentile(polls, 50), direct_share: direct / iterations }
+}
+
+/** The same figures for a tool whose task is always handed out (it waits on a timer), prefixed `later_`. */
+async function measureLaterTask(url, iterations) {
+  const figures = await measureTaskLatency(url, iterations, 20, 'echo_task_later')
+  if (figures.direct_share > 0) throw new Error(`echo_task_later was answered directly ${Math.round(figures.direct_share * 100)} % of the time: its task must be handed out`)
+  return Object.fromEntries(Object.entries(figures).filter(([key]) => key !== 'direct_share').map(([key, value]) => [`later_${key}`, value]))
 }
 
 /** Heap and RSS per task waiting in `input_required`; all cancelled after, and what stays. */
@@ -124,12 +140,12 @@ export async function benchTasks({ rounds, iterations, waiting, log }) {
   log(`  build ${(built.buildMs / 1000).toFixed(1)} s`)
   const raw = []
   for (let round = 1; round <= rounds; round++) {
-    const latency = await withApp(root, app => measureTaskLatency(app.url, iterations))
+    const latency = await withApp(root, async app => ({ ...await measureTaskLatency(app.url, iterations), ...await measureLaterTask(app.url, iterations) }))
     const tasks = await withApp(root, app => measureWaitingTasks(app, waiting))
     const legacy = await withApp(root, app => measureMemory(app, { sessions: 10, pending: waiting, bursts: 1 }))
     if (legacy.completed !== waiting) throw new Error(`only ${legacy.completed} of ${waiting} legacy elicitations completed`)
     raw.push({ ...latency, ...tasks, legacy_per_pending_heap_kb: legacy.per_pending_heap_kb, legacy_per_pending_rss_kb: (legacy.pending_rss_growth_mb * 1024) / waiting })
-    log(`  round ${round}/${rounds}: echo inline ${latency.inline_p50_ms.toFixed(2)} ms, as a task ${latency.task_p50_ms.toFixed(2)} ms (${latency.polls_p50} tasks/get); heap per waiting task ${tasks.per_task_heap_kb.toFixed(1)} KB, per waiting legacy elicitation ${legacy.per_pending_heap_kb.toFixed(1)} KB`)
+    log(`  round ${round}/${rounds}: echo inline ${latency.inline_p50_ms.toFixed(2)} ms, asked as a task ${latency.task_p50_ms.toFixed(2)} ms (${Math.round(latency.direct_share * 100)} % answered directly); echo after a timer inline ${latency.later_inline_p50_ms.toFixed(2)} ms, as a task ${latency.later_task_p50_ms.toFixed(2)} ms (${latency.later_polls_p50} tasks/get); heap per waiting task ${tasks.per_task_heap_kb.toFixed(1)} KB, per waiting legacy elicitation ${legacy.per_pending_heap_kb.toFixed(1)} KB`)
   }
   const medians = Object.fromEntries(Object.keys(raw[0]).map(key => [key, summarize(raw.map(run => run[key]))?.median]))
   const m = medians
@@ -140,11 +156,12 @@ export async function benchTasks({ rounds, iterations, waiting, log }) {
     '',
     '| figure | as a task | the ordinary way | ratio | goal |',
     '|---|---|---|---|---|',
-    `| echo, call to result p50 (ms) | ${fmt(m.task_p50_ms, 2)} (p99 ${fmt(m.task_p99_ms, 2)}, ${fmt(m.polls_p50, 0)} tasks/get) | ${fmt(m.inline_p50_ms, 2)} inline | ${ratio(m.task_p50_ms, m.inline_p50_ms)} | ≤ 1.5× |`,
+    `| echo, call to result p50 (ms) | ${fmt(m.task_p50_ms, 2)} (p99 ${fmt(m.task_p99_ms, 2)}; ${fmt(m.direct_share * 100, 0)} % answered directly) | ${fmt(m.inline_p50_ms, 2)} inline | ${ratio(m.task_p50_ms, m.inline_p50_ms)} | ≤ 1.5× |`,
+    `| echo after a 0 ms timer, its task handed out: call to result p50 (ms) | ${fmt(m.later_task_p50_ms, 2)} (p99 ${fmt(m.later_task_p99_ms, 2)}, ${fmt(m.later_polls_p50, 0)} tasks/get) | ${fmt(m.later_inline_p50_ms, 2)} inline | ${ratio(m.later_task_p50_ms, m.later_inline_p50_ms)} | |`,
     `| heap per waiting question (KB) | ${fmt(m.per_task_heap_kb, 1)} per task in input_required | ${fmt(m.legacy_per_pending_heap_kb, 1)} per legacy elicitation | ${ratio(m.per_task_heap_kb, m.legacy_per_pending_heap_kb)} | ≤ 1.0× |`,
     `| RSS per waiting question (KB) | ${fmt(m.per_task_rss_kb, 1)} | ${fmt(m.legacy_per_pending_rss_kb, 1)} | ${ratio(m.per_task_rss_kb, m.legacy_per_pending_rss_kb)} | |`,
     '',
-    'Reading it: a task is at least two requests (the call that creates it, then one `tasks/get` that finds it completed), and here a `tasks/get` costs about what the inline call does, since what every request pays dominates a call this small; the latency ratio stays near 2× until a request costs less. A client polls at the server\'s `pollIntervalMs` (1 s by default), far above either figure. The heap figure counts what a waiting task keeps: its handler, its record and the request\'s `event`, not the request\'s transport and server.',
+    'Reading it: the echo\'s handler has ended before its task\'s handle would go out, so the server answers the call directly (2026-07-28\'s immediate-result shortcut; `tasks-immediate-result-shortcut` in the official suite) and forgets the task: one request, as inline. A task that is handed out (the second row: its handler waits on a timer first) is at least two requests, the call that creates it and one `tasks/get` that finds it completed, and a `tasks/get` costs about what the inline call does, since what every request pays dominates a call this small: that ratio stays well above 1× (the plain echo, handed out as a task before the shortcut, took 1.83×). A client polls at the server\'s `pollIntervalMs` (1 s by default), far above either figure. The heap figure counts what a waiting task keeps: its handler, its record and the request\'s `event`, not the request\'s transport and server.',
   ]
   return { raw, medians, markdown: `${lines.join('\n')}\n` }
 }

@@ -134,6 +134,9 @@ export const TASKS_HELD_AT_ONCE = 10_000
 // The tasks phase (variant "tasks"): echo and ask_form again, task-capable. A client that declared
 // the tasks extension gets a task; one that did not gets the ordinary call, so one tool is both sides.
 const ECHO_TASK_TOOL = ECHO_TOOL.replace(`name: 'echo',`, `name: 'echo_task',\n  execution: { taskSupport: 'optional' },`)
+// Waits on a timer before it answers: past the turn in which the server hands out the task, so
+// it is always a task (the immediate-result shortcut cannot apply).
+const ECHO_TASK_LATER_TOOL = ECHO_TASK_TOOL.replace(`name: 'echo_task',`, `name: 'echo_task_later',`).replace('handler: async ({ text }) => text,', 'handler: async ({ text }) => {\n    await new Promise(resolve => setTimeout(resolve, 0))\n    return text\n  },')
 const FORM_TASK_TOOL = FORM_TOOL.replace(`name: 'ask_form',`, `name: 'ask_form_task',\n  execution: { taskSupport: 'optional' },`)
 
 // The apps phase (variant "apps"): one view with one component, the kind the issue's size goal is
@@ -204,6 +207,7 @@ export async function generateApp(kind, variant, preset) {
   await writeFile(resolve(dir, 'server/routes/__bench/gc.get.ts'), GC_ROUTE)
   if (variant === 'tasks') {
     await writeFile(resolve(tools, 'echo-task.ts'), ECHO_TASK_TOOL)
+    await writeFile(resolve(tools, 'echo-task-later.ts'), ECHO_TASK_LATER_TOOL)
     await writeFile(resolve(tools, 'ask-form-task.ts'), FORM_TASK_TOOL)
   }
   if (variant === 'apps') {

@@ -2,7 +2,8 @@ import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js'
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { Redis } from 'ioredis'
+import { afterAll, describe, expect, it } from 'vitest'
 import { connectLegacy, textOf } from '../../utils/clients'
 import type { ScriptedAnswer } from '../../utils/clients'
 import { useCluster } from '../../utils/cluster'
@@ -33,7 +34,27 @@ async function statusOf(url: URL, taskId: string): Promise<Record<string, unknow
   return (await call(url, 'tasks/get', { taskId })).message.result
 }
 
+let redis: Redis | undefined
+afterAll(() => redis?.disconnect())
+
+/** The keys Redis holds under `pattern`, in the cluster's Redis. */
+async function redisKeys(pattern: string): Promise<string[]> {
+  redis ??= new Redis(cluster().redis.url)
+  return redis.keys(pattern)
+}
+
 describe('tasks across instances, through Redis', () => {
+  it('a task answered directly (its handler ended at once) leaves no record and no place under its caller\'s cap in Redis', async () => {
+    const records = (await redisKeys('*:task:*')).length
+    for (const index of [0, 1, 2, 0]) {
+      const quick = await call(endpointOf(index), 'tools/call', { name: 'task_quick', arguments: { text: `quick ${index}` } }, 'quick-user')
+      expect(quick.message.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: `Done: quick ${index}` }] })
+      expect(quick.message.result).not.toHaveProperty('taskId')
+    }
+    expect((await redisKeys('*:task:*')).length).toBe(records)
+    expect(await redisKeys('*:tasks-of:quick-user')).toEqual([])
+  })
+
   it('a task created on one instance is read, answered and finished through the other', async () => {
     const [a, b] = [endpointOf(0), endpointOf(1)]
     const created = await call(a, 'tools/call', { name: 'task_where', arguments: { label: 'across' } })

@@ -57,6 +57,21 @@ describe.each(['modern', 'legacy'] as const)('ext-tasks client, %s', (era) => {
     }
   })
 
+  it(era === 'modern'
+    ? 'gets the answer of a tool whose handler ended at once directly, as the extension allows'
+    : 'gets a task for a tool whose handler ended at once, as the client asked', async () => {
+    const { session, close } = await openTaskSession(app.url, { era, headers: { 'x-user': 'ada' }, onInput: () => ({ action: 'cancel' }) })
+    try {
+      const execution = await session.callTool('task_quick', { text: era }, { task: { preference: 'prefer' } })
+      expect(execution.kind).toBe(era === 'modern' ? 'immediate' : 'task')
+      const { outcome } = await execution.settle()
+      expect(textOf(resultFromTaskOutcome(outcome))).toBe(`Done: ${era}`)
+    }
+    finally {
+      await close()
+    }
+  })
+
   it('cancels a task that waits for its answer: it ends cancelled', async () => {
     let release: () => void = () => {}
     const waiting = new Promise<void>((resolve) => {

@@ -50,6 +50,17 @@ describe('task limits', () => {
     expect(await taskRecords()).toBe(before + CAP + 1)
   }, 60_000)
 
+  it(`holds no place for a call answered directly: ${CAP + 100} of them from one caller, then a task still created`, async () => {
+    const before = await taskRecords()
+    const quick = () => postModern(app.url, 'tools/call', { name: 'task_quick', arguments: { text: 'q' } }, { capabilities: TASKS, headers: { 'x-user': 'grace' } })
+    for (let batch = 0; batch < (CAP + 100) / 50; batch++) {
+      const answered = await Promise.all(Array.from({ length: 50 }, quick))
+      for (const { message } of answered) expect(message.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'Done: q' }] })
+    }
+    expect(await taskRecords()).toBe(before)
+    expect((await createTask('grace')).message.result).toMatchObject({ resultType: 'task' })
+  }, 60_000)
+
   it(`forgets ${CAP} tasks once the ttl their 2025-11-25 client asked for is over`, async () => {
     const before = await taskRecords()
     const session = await openRawLegacy(app)

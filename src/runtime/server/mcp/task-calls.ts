@@ -4,8 +4,7 @@ import { runInMcpFrame } from '../common/context'
 import { executeHandler } from '../elicitation/engine'
 import type { HandlerOutcome } from '../elicitation/engine'
 import type { ElicitationRun } from '../elicitation/run'
-import type { TaskRecord } from '../tasks/record'
-import type { TaskEnd } from '../tasks/runner'
+import type { TaskError, TaskRecord } from '../tasks/record'
 import type { TaskDirectory } from '../tasks/directory'
 import { TaskLimitError } from '../tasks/table'
 import { createdTask, legacyTask } from '../tasks/wire'
@@ -47,7 +46,7 @@ export interface TaskCall {
 }
 
 /** A handler's end as a task's end: a result (a thrown error is a tool error), or a protocol error as the task's error. */
-export async function endOf(work: Promise<HandlerOutcome<unknown>>, finish: TaskCall['finish']): Promise<TaskEnd> {
+export async function endOf(work: Promise<HandlerOutcome<unknown>>, finish: TaskCall['finish']): Promise<{ result: CallToolResult } | { error: TaskError }> {
   try {
     const outcome = await work
     if (outcome.kind !== 'done') return { error: { code: ProtocolErrorCode.InternalError, message: 'The handler asked a question before its task began, after the call had become a task.' } }
@@ -57,6 +56,14 @@ export async function endOf(work: Promise<HandlerOutcome<unknown>>, finish: Task
     if (error instanceof ProtocolError) return { error: { code: error.code, message: error.message, ...(error.data !== undefined && { data: error.data }) } }
     return { result: toolError(error instanceof Error ? error.message : String(error)) }
   }
+}
+
+/**
+ * Resolves after the current turn of the event loop: what a handler finishes without waiting on
+ * I/O or a timer has finished by then.
+ */
+function nextTurn(): Promise<undefined> {
+  return new Promise(resolve => typeof setImmediate === 'function' ? setImmediate(resolve, undefined) : setTimeout(resolve, 0, undefined))
 }
 
 /** The answer that hands the task to the client: 2026-07-28's flat `resultType: "task"`, or 2025-11-25's `{ task }`. */
@@ -124,15 +131,24 @@ export async function callAsTask(call: TaskCall): Promise<CallToolResult | Input
     },
   }
   const work = runInMcpFrame({ task: control }, () => executeHandler(run, secret, invoke))
-  if (record) {
-    runner.settleWith(record, endOf(work, finish))
-    return handle(record)
+  const handOut = async (task: TaskRecord, direct: boolean): Promise<CallToolResult> => {
+    const end = endOf(work, finish)
+    // 2026-07-28's immediate-result shortcut: a handler that ended by the time its handle would
+    // go out answers the call itself, saving the client a `tasks/get` after its poll interval.
+    // Not where the client asked for a task with 2025-11-25's `params.task`, nor after a
+    // handler's own `begin()`: it said the rest is a task.
+    const early = direct ? await Promise.race([end, nextTurn()]) : undefined
+    if (early) {
+      await tasks.withdraw(task)
+      if ('error' in early) throw new ProtocolError(early.error.code, early.error.message, early.error.data)
+      return early.result
+    }
+    runner.settleWith(task, end)
+    return handle(task)
   }
+  if (record) return handOut(record, era === 'modern')
   const first = await Promise.race([begun.then(task => ({ task })), work.then(outcome => ({ outcome }))])
-  if ('task' in first) {
-    runner.settleWith(first.task, endOf(work, finish))
-    return handle(first.task)
-  }
+  if ('task' in first) return handOut(first.task, false)
   // Ended (or asked, 2026-07-28's ordinary round) before its task began.
   if (first.outcome.kind !== 'done') return first.outcome.result
   const result = await finish(first.outcome.value)

@@ -97,6 +97,17 @@ export class TaskDirectory {
     return { record: found, local: false, runner }
   }
 
+  /**
+   * Forgets a task whose call was answered directly (it ended before its handle went out): here,
+   * and, shared, its copy and its place under its owner's cap, so it counts against nothing.
+   */
+  async withdraw(record: TaskRecord): Promise<void> {
+    this.runner.withdraw(record)
+    const shared = await this.sharing
+    // The answer is already the client's: a copy left behind only holds a place until its ttl.
+    await shared?.withdraw(record).catch(error => console.error(`[nuxt-mcp-elicitation] Could not remove the shared copy of task ${record.id}, answered directly (it expires with its ttl):`, error))
+  }
+
   /** Gives the task the answers of a `tasks/update`. */
   async answer(found: FoundTask, responses: Record<string, unknown>): Promise<void> {
     if (found.local) return this.runner.answer(found.record, responses)

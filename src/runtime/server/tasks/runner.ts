@@ -162,6 +162,13 @@ export class TaskRunner {
     return () => this.watchers.delete(watcher)
   }
 
+  /** Forgets `record` as if it had never been: the call was answered directly, so no client holds its id. */
+  withdraw(record: TaskRecord): void {
+    this.stop(record.id)
+    this.seen.forget(record.id)
+    this.table.discard(record.id)
+  }
+
   /** Whether `record`'s handler runs in this process. */
   isRunningHere(record: TaskRecord): boolean {
     return this.live.has(record.id)

@@ -17,6 +17,11 @@ export type TaskMessage =
 
 const STATUSES: ReadonlySet<string> = new Set<TaskStatus>(['working', 'input_required', 'completed', 'failed', 'cancelled'])
 
+/** The ranked set that counts one principal's tasks against `mcp.tasks.maxPerPrincipal`, across instances. */
+function ownerKey(record: TaskRecord): string {
+  return `tasks-of:${encodeURIComponent(record.owner.principal)}`
+}
+
 function isStatus(value: unknown): value is TaskStatus {
   return typeof value === 'string' && STATUSES.has(value)
 }
@@ -129,7 +134,7 @@ export class SharedTasks {
   /** Counts `record` against its principal's cap across instances; `false` when the cap is reached. */
   async admit(record: TaskRecord, max: number): Promise<boolean> {
     const expires = record.createdAt + record.ttlMs
-    return await this.shared.rankWithin([{ key: `tasks-of:${encodeURIComponent(record.owner.principal)}`, max }], record.id, expires, record.ttlMs, Date.now()) < 0
+    return await this.shared.rankWithin([{ key: ownerKey(record), max }], record.id, expires, record.ttlMs, Date.now()) < 0
   }
 
   /**
@@ -148,6 +153,14 @@ export class SharedTasks {
       if (this.writes.get(record.id) === settled) this.writes.delete(record.id)
     })
     return write
+  }
+
+  /** Removes `record`'s copy and its place under its owner's cap, after the writes of it still under way. */
+  withdraw(record: TaskRecord): Promise<void> {
+    const previous = this.writes.get(record.id) ?? Promise.resolve()
+    return previous.then(async () => {
+      await Promise.all([this.shared.delete(`task:${record.id}`), this.shared.unrank(ownerKey(record), record.id)])
+    })
   }
 
   /** The shared copy of task `id`, or `undefined` (unknown, expired, unreadable). */
