@@ -1,4 +1,4 @@
-import { addServerHandler, addServerImports, addServerPlugin, addServerTemplate, addTypeTemplate, createResolver, defineNuxtModule, tryResolveModule, useLogger, useNitro } from '@nuxt/kit'
+import { addServerHandler, addServerImports, addServerPlugin, addServerTemplate, addTypeTemplate, createResolver, defineNuxtModule, tryResolveModule, useLogger } from '@nuxt/kit'
 import { existsSync, readFileSync } from 'node:fs'
 import { defu } from 'defu'
 import { resolve } from 'pathe'
@@ -15,6 +15,7 @@ import type { ModuleOptions } from './module-options'
 import { watchEndpointFolders } from './dev-endpoint-folders'
 import { setupMcpViews, VIRTUAL_VIEWS } from './apps/setup-views'
 import { checkToolApps } from './apps/scan-views'
+import { setupPresetWings } from './preset-wings'
 
 export type { ModuleOptions } from './module-options'
 
@@ -23,31 +24,12 @@ const VIRTUAL_DEFINITIONS = '#mcp-elicitation/definitions'
 const VIRTUAL_OPTIONS = '#mcp-elicitation/options'
 /** The app's OpenTelemetry API, or `undefined` when it has none (or `mcp.telemetry` is false). */
 const VIRTUAL_OTEL = '#mcp-elicitation/otel'
-const VIRTUAL_TASKS = '#mcp-elicitation/tasks'
-const VIRTUAL_LEGACY = '#mcp-elicitation/legacy'
-
-/**
- * Presets whose platform serves the app only under hostnames it controls (a rebound DNS name
- * never reaches it), so the Host check has nothing to protect there.
- */
-function isPublicPreset(preset: string): boolean {
-  return /^(?:cloudflare|vercel|netlify|deno-deploy)/.test(preset.replace(/_/g, '-'))
-}
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /** The app's package.json `name`, the default server name clients show. */
-/**
- * A server template `name` exporting `exportName` from `file` when `included()` says so at build
- * time, else `undefined`, with its type: how a wing the preset rules out stays out of the bundle.
- */
-function addOptionalExport(name: string, exportName: string, file: string, included: () => boolean): void {
-  addServerTemplate({ filename: name, getContents: () => included() ? `export { ${exportName} } from ${JSON.stringify(file)}\n` : `export const ${exportName} = undefined\n` })
-  addTypeTemplate({ filename: `types/${name.slice(1).replace('/', '-')}.d.ts`, getContents: () => `declare module '${name}' {\n  export const ${exportName}: typeof import('${file}').${exportName} | undefined\n}\n` }, { nitro: true })
-}
-
 function readPackageName(rootDir: string): string | undefined {
   const file = resolve(rootDir, 'package.json')
   if (!existsSync(file)) return undefined
@@ -121,34 +103,11 @@ export default defineNuxtModule<ModuleOptions>({
       logger.warn('runtimeConfig.mcp.stateSecret is set in nuxt.config: it is baked into .output, where anyone who can read the build can forge requestState. Remove it and set NUXT_MCP_STATE_SECRET in the server\'s environment instead.')
     }
     nuxt.options.runtimeConfig.mcp = defu(isRecord(existing) ? existing : {}, serverConfig)
-    // Whether the build includes the task runtime: decided with the preset, below.
-    let tasksCompiled = serverConfig.tasks.background
-    // Whether the build includes legacy sessions: likewise (a Worker's default leaves them out).
-    let legacyCompiled = serverConfig.legacy !== false
-    let redisCompiled = true
-    // The preset is final only once Nitro starts (it may be detected from the platform).
-    nuxt.hook('ready', () => {
-      const nitro = useNitro()
-      const config = nitro.options.runtimeConfig.mcp
-      const preset = nitro.options.preset
-      if (!isRecord(config)) return
-      if (options.allowedHosts.length === 0 && isPublicPreset(preset)) {
-        config.allowedHosts = ['*']
-        logger.info(`Preset ${preset}: the platform serves only its own hostnames, so the MCP endpoint's DNS-rebinding check is off (allowedHosts: ['*']).`)
-      }
-      // No TCP sockets on Workers: the Redis side (loaded only for NUXT_MCP_REDIS_URL) stays out.
-      redisCompiled = !preset.startsWith('cloudflare')
-      if (options.tasks?.background === undefined && preset.startsWith('cloudflare') && isRecord(config.tasks)) {
-        // A Worker's request cannot outlive its response, so no task runs on after its call.
-        config.tasks.background = false
-        tasksCompiled = false
-        logger.info(`Preset ${preset}: tasks run inline (taskSupport 'optional') or are refused ('required'), as a Worker's request cannot outlive its response; the task runtime is left out of the bundle. Set mcp.tasks.background to decide yourself.`)
-      }
-      if (options.legacy === undefined && preset.startsWith('cloudflare')) {
-        config.legacy = false
-        legacyCompiled = false
-        logger.info(`Preset ${preset}: legacy sessions (initialize, ≤ 2025-11-25) are off, as a Worker holds no session; 2026-07-28 clients are served in full. Set mcp.legacy to decide yourself.`)
-      }
+    setupPresetWings(nuxt, options, logger, {
+      tasks: resolver.resolve('./runtime/server/mcp/task-runtime'),
+      legacy: resolver.resolve('./runtime/server/transport/sessions/create-legacy-sessions'),
+      redis: resolver.resolve('./runtime/server/common/shared/load-redis-state'),
+      bearer: resolver.resolve('./runtime/server/transport/oauth/bearer'),
     })
 
     const layers = nuxt.options._layers.map(layer => ({
@@ -221,11 +180,6 @@ export default defineNuxtModule<ModuleOptions>({
         : 'export const otel = undefined\n',
     })
     addTypeTemplate({ filename: 'types/mcp-elicitation-otel.d.ts', getContents: () => `declare module '${VIRTUAL_OTEL}' {\n  export const otel: import('${resolver.resolve('./runtime/server/mcp/tracing')}').McpOtelApi | undefined\n}\n` }, { nitro: true })
-    // The task runtime only where tasks can run, legacy sessions only where they are on, the Redis
-    // side only where TCP connections can be opened: a Worker bundles none of them.
-    addOptionalExport(VIRTUAL_TASKS, 'createTaskRuntime', resolver.resolve('./runtime/server/mcp/task-runtime'), () => tasksCompiled)
-    addOptionalExport(VIRTUAL_LEGACY, 'createLegacySessions', resolver.resolve('./runtime/server/transport/sessions/create-legacy-sessions'), () => legacyCompiled)
-    addOptionalExport('#mcp-elicitation/redis', 'connectSharedState', resolver.resolve('./runtime/server/common/shared/load-redis-state'), () => redisCompiled)
     addServerPlugin(resolver.resolve('./runtime/server/plugins/check-config'))
     addServerPlugin(resolver.resolve('./runtime/server/plugins/shared-state'))
 

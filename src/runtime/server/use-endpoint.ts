@@ -8,6 +8,7 @@ import { endpointKeys, route as defaultRoute } from '#mcp-elicitation/options'
 import { otel } from '#mcp-elicitation/otel'
 import { createTaskRuntime } from '#mcp-elicitation/tasks'
 import { createLegacySessions } from '#mcp-elicitation/legacy'
+import { createBearerCheck } from '#mcp-elicitation/bearer'
 import { createMcpEndpoint } from './transport/door/endpoint'
 import type { McpEndpoint } from './transport/door/endpoint'
 import { configOfEndpoint } from './common/config'
@@ -211,6 +212,7 @@ export function useMcpEndpointAt(route: string, appConfig: McpServerConfig): Mcp
     shared: useMcpSharedState(config, route),
     ...(createTaskRuntime && { tasks: createTaskRuntime }),
     ...(createLegacySessions && { legacy: createLegacySessions }),
+    ...(createBearerCheck && { bearerCheck: createBearerCheck }),
   })
   // Questions are watched once for every endpoint (each event carries its endpoint's route).
   if (otel && !stopTracingQuestions) stopTracingQuestions = traceQuestions(otel)

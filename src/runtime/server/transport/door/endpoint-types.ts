@@ -10,6 +10,7 @@ import type { McpTaskRuntime, TaskRuntimeOptions } from '../../mcp/task-runtime'
 import type { TaskLimits } from '../../tasks/table'
 import type { LegacySessions } from '../sessions/legacy-sessions'
 import type { createLegacySessions } from '../sessions/create-legacy-sessions'
+import type { createBearerCheck } from '../oauth/bearer'
 import type { McpAppHook } from './app-hook'
 import type { McpAuthContext, McpTokenContext } from './auth'
 import type { McpRequestContext } from './middleware'
@@ -41,6 +42,11 @@ export interface McpEndpointOptions {
    * when it was built, a Worker's default), and then legacy clients are refused.
    */
   legacy?: typeof createLegacySessions
+  /**
+   * Makes the OAuth token check; absent where the build left it out (a Worker built while
+   * `mcp.auth` named no issuer), and then an endpoint with issuers refuses every request.
+   */
+  bearerCheck?: typeof createBearerCheck
   /** Makes the endpoint's task runtime; absent where tasks cannot run (the build leaves them out on Workers). */
   tasks?: (limits: TaskLimits, options: TaskRuntimeOptions) => McpTaskRuntime
   /** Where modern `once()` steps are guarded against replays (default: in this process, or `shared`). */

@@ -2,7 +2,6 @@ import type { H3Event } from 'h3'
 import { InMemoryServerEventBus, createMcpHandler } from '@modelcontextprotocol/server'
 import type { McpHttpHandler } from '@modelcontextprotocol/server'
 import { createAuthContext, McpUnauthorizedError, settlePrincipal } from './auth'
-import { createBearerCheck } from '../oauth/bearer'
 import { resolveOAuthSettings } from '../oauth/settings'
 import type { McpAuthContext, McpCaller, McpTokenContext } from './auth'
 import { resolveStateSecret, toList } from '../../common/config'
@@ -50,6 +49,13 @@ function legacyOff(body: unknown): Response {
 
 const MODERN_VERSION = '2026-07-28'
 
+/** Says (once, in the server's log) and returns why an endpoint with OAuth issuers refuses every request. */
+function bearerLeftOut(route: string): string {
+  const message = `The MCP endpoint ${route} has OAuth issuers (mcp.auth.issuers, or NUXT_MCP_AUTH_ISSUERS at run time), but this build left the token check out: it was built for Cloudflare Workers while mcp.auth named no issuer. Every request is refused rather than served without its token check. Name the issuers in nuxt.config (mcp.auth.issuers) and build again.`
+  console.error(`[nuxt-mcp-elicitation] ${message}`)
+  return message
+}
+
 /**
  * Creates the endpoint: Origin/Host policy, authentication, one body read, then per request the
  * era decision — `initialize` and session traffic go to legacy sessions, requests carrying the
@@ -92,7 +98,9 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const policy: OriginPolicy = { allowedHosts: toList(config.allowedHosts), allowedOrigins: toList(config.allowedOrigins), ...(publicHost && { publicHost }) }
 
   const oauth = resolveOAuthSettings(config, endpointRoute, options.baseURL)
-  const bearer = oauth && createBearerCheck(oauth)
+  const bearer = oauth && options.bearerCheck?.(oauth)
+  // Issuers set at run time on a build without the token check: refused, never served unchecked.
+  const unchecked = oauth && !bearer ? bearerLeftOut(endpointRoute) : undefined
 
   /**
    * Who is calling: the built-in OAuth check (when `mcp.auth` is on), then the app's `mcp:auth`
@@ -124,6 +132,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   }
 
   async function route(event: H3Event, res: ResponseSink): Promise<Response | undefined> {
+    if (unchecked) return jsonRpcError(500, -32603, unchecked)
     const refusal = checkOriginPolicy(event, policy)
     if (refusal) return refusal
     const method = event.method
