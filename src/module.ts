@@ -1,5 +1,6 @@
 import { addServerHandler, addServerImports, addServerPlugin, addServerTemplate, addTypeTemplate, createResolver, defineNuxtModule, tryResolveModule, useLogger } from '@nuxt/kit'
 import { existsSync, readFileSync } from 'node:fs'
+import { pathToFileURL } from 'node:url'
 import { defu } from 'defu'
 import { resolve } from 'pathe'
 import type { McpServerConfig } from './runtime/server/common/config'
@@ -16,6 +17,8 @@ import { watchEndpointFolders } from './dev-endpoint-folders'
 import { setupMcpViews, VIRTUAL_VIEWS } from './apps/setup-views'
 import { checkToolApps } from './apps/scan-views'
 import { setupPresetWings } from './preset-wings'
+import { anyMayDeclareJsonSchema } from './scan-json-schema'
+import type { SfcCompiler } from './apps/ast'
 
 export type { ModuleOptions } from './module-options'
 
@@ -103,12 +106,6 @@ export default defineNuxtModule<ModuleOptions>({
       logger.warn('runtimeConfig.mcp.stateSecret is set in nuxt.config: it is baked into .output, where anyone who can read the build can forge requestState. Remove it and set NUXT_MCP_STATE_SECRET in the server\'s environment instead.')
     }
     nuxt.options.runtimeConfig.mcp = defu(isRecord(existing) ? existing : {}, serverConfig)
-    setupPresetWings(nuxt, options, logger, {
-      tasks: resolver.resolve('./runtime/server/mcp/task-runtime'),
-      legacy: resolver.resolve('./runtime/server/transport/sessions/create-legacy-sessions'),
-      redis: resolver.resolve('./runtime/server/common/shared/load-redis-state'),
-      bearer: resolver.resolve('./runtime/server/transport/oauth/bearer'),
-    })
 
     const layers = nuxt.options._layers.map(layer => ({
       rootDir: layer.config.rootDir,
@@ -129,6 +126,22 @@ export default defineNuxtModule<ModuleOptions>({
       mcp.endpoints = Object.fromEntries(extra.map(plan => [plan.key, defu(mcp.endpoints?.[plan.key] ?? {}, endpointConfig(plan, options.endpoints?.[plan.key] ?? {}, serverConfig))]))
     }
     const scanAll = async () => new Map(await Promise.all(plans.map(async plan => [plan.key, await scanDefinitions(layers, plan.key)] as const)))
+    // What the preset leaves out of the bundle (a Worker: much), decided once Nitro knows it.
+    setupPresetWings(nuxt, options, logger, {
+      tasks: resolver.resolve('./runtime/server/mcp/task-runtime'),
+      legacy: resolver.resolve('./runtime/server/transport/sessions/create-legacy-sessions'),
+      redis: resolver.resolve('./runtime/server/common/shared/load-redis-state'),
+      bearer: resolver.resolve('./runtime/server/transport/oauth/bearer'),
+      jsonSchema: resolver.resolve('./runtime/server/mcp/json-schema-arguments'),
+      sdkShims: resolver.resolve('./runtime/server/common/sdk-shims'),
+      mayDeclareJsonSchema: async () => {
+        const sfcPath = await tryResolveModule('vue/compiler-sfc', nuxt.options.modulesDir)
+        if (!sfcPath) return true
+        const sfc: SfcCompiler = await import(pathToFileURL(sfcPath).href)
+        const tools = [...(await scanAll()).values()].flat().filter(entry => entry.kind === 'tools').map(entry => entry.path)
+        return anyMayDeclareJsonSchema(sfc, tools, (await views.views()).map(view => view.path))
+      },
+    })
     // `nuxi dev`: a new or removed endpoint folder restarts Nuxt in place, so its route is served or gone.
     const checkEndpointFolders = watchEndpointFolders(nuxt, logger, options, layers.map(layer => layer.serverDir), folders)
     let scanned = await scanAll()

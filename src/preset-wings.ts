@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { addServerTemplate, addTypeTemplate, useNitro } from '@nuxt/kit'
 import type { Nuxt } from '@nuxt/schema'
+import { dirname, resolve } from 'pathe'
 import type { ModuleOptions } from './module-options'
 
 /** What this file needs of the module's logger. */
@@ -7,12 +10,36 @@ interface WingLogger {
   info: (message: string) => void
 }
 
-/** The runtime files of the wings a preset may leave out of the bundle. */
+/** The runtime files of the wings a preset may leave out of the bundle, and how to tell. */
 export interface WingFiles {
   tasks: string
   legacy: string
   redis: string
   bearer: string
+  jsonSchema: string
+  /** What a Worker's bundle puts in place of the SDK's own `_shims` (no default validator). */
+  sdkShims: string
+  /** Whether any tool may hand a JSON Schema written by hand to `inputSchema` (read at each build). */
+  mayDeclareJsonSchema: () => Promise<boolean>
+}
+
+/** The names the SDK's Workers shims module exports, as `sdk-shims.ts` stands in for them. */
+const SDK_SHIM_EXPORTS = 'DefaultJsonSchemaValidator,process'
+
+/**
+ * Whether the installed MCP SDK's Workers shims export exactly what `sdk-shims.ts` does: only
+ * then may the build point the SDK's import of them there (a newer SDK may need more of them).
+ */
+function sdkShimsMatch(): boolean {
+  try {
+    const dist = dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/server'))
+    const source = readFileSync(resolve(dist, 'shimsWorkerd.mjs'), 'utf8')
+    const names = [...source.matchAll(/export\s*\{([^}]*)\}/g)].flatMap(match => match[1]!.split(',').map(item => item.trim().split(/\s+as\s+/).pop()!).filter(Boolean))
+    return names.sort().join(',') === SDK_SHIM_EXPORTS
+  }
+  catch {
+    return false
+  }
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -37,8 +64,8 @@ function namesAnIssuer(options: ModuleOptions): boolean {
  * A server template `name` exporting `exportName` from `file` when `included()` says so at build
  * time, else `undefined`, with its type: how a wing the preset rules out stays out of the bundle.
  */
-function addOptionalExport(name: string, exportName: string, file: string, included: () => boolean): void {
-  addServerTemplate({ filename: name, getContents: () => included() ? `export { ${exportName} } from ${JSON.stringify(file)}\n` : `export const ${exportName} = undefined\n` })
+function addOptionalExport(name: string, exportName: string, file: string, included: () => boolean | Promise<boolean>): void {
+  addServerTemplate({ filename: name, getContents: async () => await included() ? `export { ${exportName} } from ${JSON.stringify(file)}\n` : `export const ${exportName} = undefined\n` })
   addTypeTemplate({ filename: `types/${name.slice(1).replace('/', '-')}.d.ts`, getContents: () => `declare module '${name}' {\n  export const ${exportName}: typeof import('${file}').${exportName} | undefined\n}\n` }, { nitro: true })
 }
 
@@ -59,6 +86,8 @@ export function setupPresetWings(nuxt: Nuxt, options: ModuleOptions, logger: Win
   let legacy = options.legacy !== false
   let redis = true
   let bearer = true
+  // Elsewhere always; on a Worker only when a tool may write a JSON Schema by hand.
+  let jsonSchemaWhenDeclared = false
   // The preset is final only once Nitro starts (it may be detected from the platform).
   nuxt.hook('ready', () => {
     const nitro = useNitro()
@@ -82,6 +111,10 @@ export function setupPresetWings(nuxt: Nuxt, options: ModuleOptions, logger: Win
       legacy = false
       logger.info(`Preset ${preset}: legacy sessions (initialize, ≤ 2025-11-25) are off, as a Worker holds no session; 2026-07-28 clients are served in full. Set mcp.legacy to decide yourself.`)
     }
+    // The SDK's own default validator is never asked for (see sdk-shims.ts): a Worker goes without it.
+    if (sdkShimsMatch()) nitro.options.alias['@modelcontextprotocol/server/_shims'] = files.sdkShims
+    else logger.info(`Preset ${preset}: the installed MCP SDK's Workers shims are not the ones this module knows, so its default JSON Schema validator stays in the bundle (6 kB).`)
+    jsonSchemaWhenDeclared = true
     if (!namesAnIssuer(options)) {
       bearer = false
       logger.info(`Preset ${preset}: mcp.auth names no issuer, so the OAuth token check (and jose) is left out of the bundle. To use OAuth, name the issuers in nuxt.config (mcp.auth.issuers) when you build; NUXT_MCP_AUTH_* can still change them at run time.`)
@@ -91,4 +124,9 @@ export function setupPresetWings(nuxt: Nuxt, options: ModuleOptions, logger: Win
   addOptionalExport('#mcp-elicitation/legacy', 'createLegacySessions', files.legacy, () => legacy)
   addOptionalExport('#mcp-elicitation/redis', 'connectSharedState', files.redis, () => redis)
   addOptionalExport('#mcp-elicitation/bearer', 'createBearerCheck', files.bearer, () => bearer)
+  addOptionalExport('#mcp-elicitation/json-schema', 'jsonSchemaArguments', files.jsonSchema, async () => {
+    if (!jsonSchemaWhenDeclared || await files.mayDeclareJsonSchema()) return true
+    logger.info('No tool writes a JSON Schema by hand in inputSchema: the JSON Schema validator is left out of the Worker\'s bundle.')
+    return false
+  })
 }

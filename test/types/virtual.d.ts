@@ -19,6 +19,9 @@ declare module '#mcp-elicitation/redis' {
 declare module '#mcp-elicitation/legacy' {
   export const createLegacySessions: typeof import('../../src/runtime/server/transport/sessions/create-legacy-sessions').createLegacySessions | undefined
 }
+declare module '#mcp-elicitation/json-schema' {
+  export const jsonSchemaArguments: typeof import('../../src/runtime/server/mcp/json-schema-arguments').jsonSchemaArguments | undefined
+}
 declare module '#mcp-elicitation/bearer' {
   export const createBearerCheck: typeof import('../../src/runtime/server/transport/oauth/bearer').createBearerCheck | undefined
 }

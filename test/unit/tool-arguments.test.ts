@@ -3,14 +3,22 @@ import { z } from 'zod'
 import { defineMcpTool } from '../../src/runtime/server/mcp/definitions'
 import type { McpToolArguments } from '../../src/runtime/server/mcp/definitions'
 import { createMcpRegistry } from '../../src/runtime/server/mcp/registry'
+import { jsonSchemaArguments } from '../../src/runtime/server/mcp/json-schema-arguments'
 import type { ErasedTool } from '../../src/runtime/server/mcp/registry'
 import contactSchema from '../fixtures/basic/contact-schema.json'
 
-function registryOf(definition: ErasedTool) {
-  return createMcpRegistry({ tools: [{ file: 'server/mcp/tools/t.ts', fallbackName: 't', definition }], resources: [], prompts: [] })
+/** A registry as a build that kept the JSON Schema validator makes it (every build but a Worker's without one). */
+function registryOf(definition: ErasedTool, kept = true) {
+  return createMcpRegistry({ tools: [{ file: 'server/mcp/tools/t.ts', fallbackName: 't', definition }], resources: [], prompts: [], ...(kept && { jsonSchemaArguments }) })
 }
 
 describe('a tool\'s inputSchema as a JSON Schema written by hand', () => {
+  it('fails at startup, naming the tool and the way out, where the build left the validator out', () => {
+    expect(() => registryOf({ inputSchema: contactSchema, handler: () => '' }, false)).toThrow(/The tool "t" \(server\/mcp\/tools\/t\.ts\): its inputSchema is a JSON Schema written by hand, but this Worker build left the JSON Schema validator out.*object literal with type: 'object', or as an imported value/)
+    // A Zod shape needs no validator.
+    expect(registryOf({ inputSchema: { type: z.string() }, handler: () => '' }, false).lists.tools[0]?.inputSchema).toMatchObject({ properties: { type: { type: 'string' } } })
+  })
+
   it('is listed as written and checks arguments as JSON Schema 2020-12 does', () => {
     const registry = registryOf({ inputSchema: contactSchema, handler: () => '' })
     expect(JSON.stringify(registry.lists.tools[0]?.inputSchema)).toBe(JSON.stringify(contactSchema))

@@ -9,6 +9,7 @@ import { otel } from '#mcp-elicitation/otel'
 import { createTaskRuntime } from '#mcp-elicitation/tasks'
 import { createLegacySessions } from '#mcp-elicitation/legacy'
 import { createBearerCheck } from '#mcp-elicitation/bearer'
+import { jsonSchemaArguments } from '#mcp-elicitation/json-schema'
 import { createMcpEndpoint } from './transport/door/endpoint'
 import type { McpEndpoint } from './transport/door/endpoint'
 import { configOfEndpoint } from './common/config'
@@ -139,7 +140,7 @@ function definitionsAt(route: string): McpDefinitions {
   const key = endpointKeys[route] ?? ''
   const found = definitions[key] ?? { tools: [], resources: [], prompts: [] }
   // Tools declared inside views belong to the default endpoint, as their files are not in any endpoint's folder.
-  return { ...found, tools: key === '' ? [...found.tools, ...viewTools] : found.tools, views }
+  return { ...found, tools: key === '' ? [...found.tools, ...viewTools] : found.tools, views, ...(jsonSchemaArguments && { jsonSchemaArguments }) }
 }
 
 /**

@@ -260,32 +260,34 @@ describe('OAuth on a Worker built without issuers', () => {
   }, 120_000)
 })
 
-// The module's share of a Worker: the runtime-workers fixture (the module, six tools, one of them
-// a raw JSON Schema, two task-capable) against the same app without them. Measured today (Nitro
-// 2.13, SDK 2.4.0): 282.0 kB against 158.7 kB, a share of 123.2 kB (133.3 before the build left
-// the OAuth token check and jose out of a Worker whose mcp.auth names no issuer, 135.3 before it left
-// the Redis side out, 148.3 before it left legacy sessions out; 146.2 before resource caching and the mcp:server hook, 145.4
-// before MCP Apps, 143.6 kB before tasks: the task runtime is left out of a Worker, what stays is
-// the call's decision and the parked-run path); see docs/deploy/cloudflare-workers.md. The ceiling catches a dependency or a wing that
-// grows the bundle unnoticed; moving it is a decision for the docs' Size section, with the new
-// measurement. (Where the fixture is built moves the result by about 0.1 kB.) Without the raw JSON
-// Schema tool the share is 0.2 kB smaller: the SDK's Workers build carries the validator that checks
-// it (its default), so such a tool adds only its own bytes.
-const WORKER_SHARE_CEILING_KB = 124
+// The module's share of a Worker: the runtime-workers-plain fixture (the module and the runtime
+// tools, two task-capable, none with a JSON Schema written by hand) against the same app without
+// them, held at 120 kB gzip (issue 30); and runtime-workers, which adds ship.ts (a JSON Schema
+// written by hand), reported beside it. Measured today (Nitro 2.13, SDK 2.4.0): see the Size
+// section of docs/deploy/cloudflare-workers.md, which keeps the history (133.3 kB before the build
+// left OAuth and the JSON Schema validator out of a Worker that uses neither). The ceiling catches
+// a dependency or a wing that grows the bundle unnoticed; moving it is a decision for that
+// section, with the new measurement. (Where the fixture is built moves the result by about 0.1 kB.)
+const WORKER_SHARE_CEILING_KB = 120
 
 describe('the Workers bundle', () => {
   beforeAll(async () => {
+    await buildFixture('runtime-workers-plain', { reuse: true })
     await buildFixture('runtime-workers-bare', { reuse: true })
   }, 300_000)
 
-  it(`keeps the module's share of the Worker's server output at most ${WORKER_SHARE_CEILING_KB} kB gzip`, () => {
-    const withModule = serverGzipBytes('runtime-workers')
+  it(`keeps the module's share of the Worker's server output at most ${WORKER_SHARE_CEILING_KB} kB gzip when no tool writes a JSON Schema by hand, and reports it when one does`, () => {
+    const plain = serverGzipBytes('runtime-workers-plain')
+    const withJsonSchema = serverGzipBytes('runtime-workers')
     const bare = serverGzipBytes('runtime-workers-bare')
-    const shareKb = (withModule - bare) / 1000
-    console.info(`Workers server output, gzip: ${(withModule / 1000).toFixed(1)} kB with the module and its tools (a raw JSON Schema tool among them), ${(bare / 1000).toFixed(1)} kB without: the module's share is ${shareKb.toFixed(1)} kB.`)
+    const shareKb = (plain - bare) / 1000
+    const jsonSchemaShareKb = (withJsonSchema - bare) / 1000
+    console.info(`Workers server output, gzip: ${(bare / 1000).toFixed(1)} kB for the app alone; the module's share ${shareKb.toFixed(1)} kB with its tools (no JSON Schema written by hand), ${jsonSchemaShareKb.toFixed(1)} kB with one such tool more (the validator kept).`)
     // A measure that is not measuring (an empty output) would pass any ceiling.
     expect(bare).toBeGreaterThan(100_000)
     expect(shareKb).toBeGreaterThan(50)
     expect(shareKb).toBeLessThanOrEqual(WORKER_SHARE_CEILING_KB)
+    // The validator is left out only where no tool needs it: the tool with a JSON Schema brings it back.
+    expect(jsonSchemaShareKb - shareKb).toBeGreaterThan(4)
   })
 })

@@ -1,11 +1,10 @@
-import { z } from 'zod'
 import { UriTemplate } from '@modelcontextprotocol/server'
-import type { JSONObject, ListResourceTemplatesResult, Prompt, Resource, Tool } from '@modelcontextprotocol/server'
-import type { McpCompleter, McpHandlerContext, McpPromptShape, McpToolInput, McpToolOutput, McpZodShape } from './definitions'
-import { isStandardSchema, type McpStandardSchema } from '../common/standard-schema'
-import { standardArguments } from './standard-schema'
+import type { ListResourceTemplatesResult, Prompt, Resource, Tool } from '@modelcontextprotocol/server'
+import type { McpCompleter, McpHandlerContext, McpPromptShape, McpToolInput, McpToolOutput } from './definitions'
+import type { McpStandardSchema } from '../common/standard-schema'
 import { promptArguments } from './prompt-arguments'
-import { isMcpJsonSchema, jsonSchemaArguments, zodArguments } from './tool-arguments'
+import { toolArguments, toolOutput } from './tool-arguments'
+import type { JsonSchemaArguments } from './json-schema-arguments'
 import type { ArgumentsCheck } from './arguments-check'
 import { headerParamsOf, type McpHeaderParam } from './header-params'
 import { planToolCache, type McpToolCache, type ToolCachePlan } from './tool-cache'
@@ -70,6 +69,12 @@ export interface McpDefinitions {
   prompts: DefinitionEntry<ErasedPrompt>[]
   /** The app's MCP App views (`app/mcp/*.vue`), served as `ui://` resources on every endpoint. */
   views?: McpView[]
+  /**
+   * How a JSON Schema written by hand is listed and checked (`json-schema-arguments.ts`). Absent
+   * where the build left the validator out (a Worker none of whose tools writes one): such a
+   * schema then fails when the server starts, naming the tool.
+   */
+  jsonSchemaArguments?: JsonSchemaArguments
 }
 
 export interface RegisteredTool {
@@ -120,37 +125,13 @@ function indexByName<D extends { name?: string }>(kind: string, entries: Definit
   return byName
 }
 
-/** A Zod object as plain JSON Schema data (a JSON round trip drops Zod's non-data members). */
-function toJsonSchemaObject(shape: McpZodShape, io: 'input' | 'output'): JSONObject {
-  const { $schema: _dialect, ...schema } = z.toJSONSchema(z.object(shape), { io, unrepresentable: 'any' })
-  const data: JSONObject = JSON.parse(JSON.stringify(schema))
-  return data
-}
-
-/** How a tool's arguments are listed and checked: from its Zod shape, or its JSON Schema as written. */
-function toolArguments(inputSchema: McpToolInput | undefined, where: string): { listed: Tool['inputSchema'], check: ArgumentsCheck } {
-  if (isStandardSchema(inputSchema)) return standardArguments(inputSchema, where, 'input')
-  if (isMcpJsonSchema(inputSchema)) return jsonSchemaArguments(inputSchema, where)
-  const shape = inputSchema ?? {}
-  // The check first: it says which field is no Zod schema, before the conversion trips on it.
-  const check = zodArguments(shape, where)
-  return { listed: { ...toJsonSchemaObject(shape, 'input'), type: 'object' }, check }
-}
-
-/** How a tool's structured output is listed and checked: from its Zod shape or its Standard Schema. */
-function toolOutput(outputSchema: McpToolOutput, where: string): { listed: NonNullable<Tool['outputSchema']>, check: ArgumentsCheck } {
-  if (isStandardSchema(outputSchema)) return standardArguments(outputSchema, where, 'output')
-  const check = zodArguments(outputSchema, where, '(root)')
-  return { listed: { ...toJsonSchemaObject(outputSchema, 'output'), type: 'object' }, check }
-}
-
-function buildTools(entries: DefinitionEntry<ErasedTool>[], views: McpView[]) {
+function buildTools(entries: DefinitionEntry<ErasedTool>[], views: McpView[], jsonSchema: JsonSchemaArguments | undefined) {
   const tools = new Map<string, RegisteredTool>()
   const list: Tool[] = []
   for (const [name, { file, definition }] of indexByName('tool', entries)) {
     const { title, description, annotations, inputSchema, outputSchema, execution } = definition
     const where = `The tool "${name}" (${file})`
-    const input = toolArguments(inputSchema, where)
+    const input = toolArguments(inputSchema, where, jsonSchema)
     const headerParams = headerParamsOf(input.listed, where)
     const output = outputSchema && toolOutput(outputSchema, where)
     const cache = definition.cache === undefined ? undefined : planToolCache(definition.cache, where)
@@ -218,7 +199,7 @@ function buildPrompts(entries: DefinitionEntry<ErasedPrompt>[]) {
  */
 export function createMcpRegistry(input: McpDefinitions): McpRegistry {
   const views = input.views ?? []
-  const tools = buildTools(input.tools, views)
+  const tools = buildTools(input.tools, views, input.jsonSchemaArguments)
   const resources = buildResources([...input.resources, ...viewResources(views)])
   const prompts = buildPrompts(input.prompts)
   return {

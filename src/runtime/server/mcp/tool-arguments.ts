@@ -1,9 +1,11 @@
 import { z } from 'zod'
-import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/server/validators/cf-worker'
 import type { JSONObject, Tool } from '@modelcontextprotocol/server'
 import { isRecord } from '../common/is-record'
+import { isStandardSchema } from '../common/standard-schema'
+import { standardArguments } from './standard-schema'
+import type { JsonSchemaArguments } from './json-schema-arguments'
 import { isZod4Schema } from '../elicitation/schema/zod4'
-import type { McpJsonSchema, McpZodShape } from './definitions'
+import type { McpJsonSchema, McpToolInput, McpToolOutput, McpZodShape } from './definitions'
 import { describeIssues } from './results'
 import type { ArgumentsCheck } from './arguments-check'
 
@@ -22,60 +24,6 @@ export function isMcpJsonSchema(value: unknown): value is McpJsonSchema {
   return isRecord(value) && value.type === 'object' && !('~standard' in value)
 }
 
-/** A JSON copy: what is listed and what is checked no longer change if the definition's object does. */
-function copyOf(schema: McpJsonSchema, where: string): JSONObject {
-  try {
-    const copy: JSONObject = JSON.parse(JSON.stringify(schema))
-    if (isRecord(copy)) return copy
-  }
-  catch {}
-  throw new Error(`[nuxt-mcp-elicitation] ${where}: its inputSchema is not JSON data (a cycle, or a BigInt). Write it as plain JSON Schema.`)
-}
-
-/** The lines of a validator message that say something (the validator adds "A subschema had errors." above each cause). */
-function causesOf(message: string): string {
-  const causes = message.split('; ').filter(line => !/A subschema had errors\.$/.test(line))
-  return (causes.length > 0 ? causes : [message]).join('; ')
-}
-
-/**
- * The listed form and the check of a hand-written JSON Schema (2020-12 unless its `$schema` names
- * 2019-09 or draft-07): listed exactly as written, key order kept, and checked by
- * `@cfworker/json-schema` (bundled in the MCP SDK), which compiles nothing, so it runs on
- * Cloudflare Workers as on Node. A schema it cannot use fails when the server starts, naming the tool.
- *
- * @example
- * ```ts
- * const { listed, check } = jsonSchemaArguments({ type: 'object', properties: { n: { type: 'integer' } } }, 'tool "count"')
- * check({ n: 'x' }) // { ok: false, problem: '#/n: Instance type "string" is invalid. Expected "integer".' }
- * ```
- */
-export function jsonSchemaArguments(schema: McpJsonSchema, where: string): { listed: Tool['inputSchema'], check: ArgumentsCheck } {
-  const listed = copyOf(schema, where)
-  let validate: ReturnType<CfWorkerJsonSchemaValidator['getValidator']>
-  try {
-    // Its own copy: the validator marks every subschema it walks.
-    validate = new CfWorkerJsonSchemaValidator({ shortcircuit: false }).getValidator(copyOf(schema, where))
-  }
-  catch (error) {
-    throw new Error(`[nuxt-mcp-elicitation] ${where}: its inputSchema cannot be used (${error instanceof Error ? error.message : String(error)}). Supported: JSON Schema 2020-12, 2019-09 and draft-07.`)
-  }
-  return {
-    listed: { ...listed, type: 'object' },
-    check: (value) => {
-      try {
-        const result = validate(value)
-        if (!result.valid) return { ok: false, problem: causesOf(result.errorMessage) }
-        return isRecord(result.data) ? { ok: true, data: result.data } : { ok: false, problem: '(arguments): must be an object' }
-      }
-      catch (error) {
-        // (An unresolvable $ref surfaces only when it is reached.)
-        return { ok: false, problem: `the tool's inputSchema could not be applied: ${error instanceof Error ? error.message : String(error)}` }
-      }
-    },
-  }
-}
-
 /** The check of a Zod raw shape's arguments (or structured output, `root` naming the whole); `where` names the tool when a value is no Zod schema. */
 export function zodArguments(shape: McpZodShape, where: string, root = '(arguments)'): ArgumentsCheck {
   const [field] = Object.entries(shape).find(([, value]) => !isZod4Schema(value)) ?? []
@@ -87,4 +35,31 @@ export function zodArguments(shape: McpZodShape, where: string, root = '(argumen
     const parsed = schema.safeParse(value)
     return parsed.success ? { ok: true, data: parsed.data } : { ok: false, problem: describeIssues(parsed.error, root) }
   }
+}
+
+/** A Zod object as plain JSON Schema data (a JSON round trip drops Zod's non-data members). */
+function toJsonSchemaObject(shape: McpZodShape, io: 'input' | 'output'): JSONObject {
+  const { $schema: _dialect, ...schema } = z.toJSONSchema(z.object(shape), { io, unrepresentable: 'any' })
+  const data: JSONObject = JSON.parse(JSON.stringify(schema))
+  return data
+}
+
+/** How a tool's arguments are listed and checked: from its Zod shape, or its JSON Schema as written. */
+export function toolArguments(inputSchema: McpToolInput | undefined, where: string, jsonSchema: JsonSchemaArguments | undefined): { listed: Tool['inputSchema'], check: ArgumentsCheck } {
+  if (isStandardSchema(inputSchema)) return standardArguments(inputSchema, where, 'input')
+  if (isMcpJsonSchema(inputSchema)) {
+    if (jsonSchema) return jsonSchema(inputSchema, where)
+    throw new Error(`[nuxt-mcp-elicitation] ${where}: its inputSchema is a JSON Schema written by hand, but this Worker build left the JSON Schema validator out, as it read none in the tool files. Give inputSchema in the tool file as an object literal with type: 'object', or as an imported value, and build again: the build then keeps the validator.`)
+  }
+  const shape = inputSchema ?? {}
+  // The check first: it says which field is no Zod schema, before the conversion trips on it.
+  const check = zodArguments(shape, where)
+  return { listed: { ...toJsonSchemaObject(shape, 'input'), type: 'object' }, check }
+}
+
+/** How a tool's structured output is listed and checked: from its Zod shape or its Standard Schema. */
+export function toolOutput(outputSchema: McpToolOutput, where: string): { listed: NonNullable<Tool['outputSchema']>, check: ArgumentsCheck } {
+  if (isStandardSchema(outputSchema)) return standardArguments(outputSchema, where, 'output')
+  const check = zodArguments(outputSchema, where, '(root)')
+  return { listed: { ...toJsonSchemaObject(outputSchema, 'output'), type: 'object' }, check }
 }
