@@ -6,31 +6,11 @@
  * counts as one. The runtime refuses a JSON Schema this reading missed, naming the tool.
  */
 import { readFile } from 'node:fs/promises'
-import { childOf, childrenOf, isNode } from './apps/ast'
+import { childOf, childrenOf, findCall } from './apps/ast'
 import type { AstNode, SfcCompiler } from './apps/ast'
 
 /** The calls whose object literal declares a tool: in `server/mcp/tools/*`, and in a view. */
 const DEFINE_CALLS = new Set(['defineMcpTool', 'defineMcpApp'])
-
-/** The first `defineMcpTool(…)` / `defineMcpApp(…)` call under `node`, depth first. */
-function findDefineCall(node: unknown): AstNode | undefined {
-  if (Array.isArray(node)) {
-    for (const child of node) {
-      const found = findDefineCall(child)
-      if (found) return found
-    }
-    return undefined
-  }
-  if (!isNode(node)) return undefined
-  const callee = childOf(node, 'callee')
-  if (node.type === 'CallExpression' && callee?.type === 'Identifier' && DEFINE_CALLS.has(String(callee.name))) return node
-  for (const [key, value] of Object.entries(node)) {
-    if (key === 'loc' || key === 'leadingComments' || key === 'trailingComments') continue
-    const found = typeof value === 'object' ? findDefineCall(value) : undefined
-    if (found) return found
-  }
-  return undefined
-}
 
 /** `x as const`, `x satisfies T`, `(x)`: the expression inside. */
 function unwrap(node: AstNode): AstNode {
@@ -91,7 +71,7 @@ export function mayDeclareJsonSchema(parse: SfcCompiler['babelParse'], source: s
   catch {
     return true
   }
-  const call = findDefineCall(program)
+  const call = findCall(program, DEFINE_CALLS)
   if (!call) return withoutCall
   const [argument] = childrenOf(call, 'arguments')
   const object = argument && unwrap(argument)

@@ -2,47 +2,18 @@
 // server (10 sessions with GET streams open; then the same with 1000 unanswered ask_form calls),
 // diffed by constructor. An investigation aid, not part of `npm run bench`:
 //   node bench/measure/heap-pending.mjs [server id, default us] [pending, default 1000]
-import { readFileSync } from 'node:fs'
-import { mkdir, readdir, rm, stat } from 'node:fs/promises'
+import { mkdir, rm } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { agent, closeSession, legacyCall, openGetStream, openSession } from '../lib/mcp-http.mjs'
+import { byKind, readSnapshot, takeSnapshot } from '../lib/heap-snapshot.mjs'
 import { workDir } from '../lib/paths.mjs'
-import { memory, sleep } from '../lib/proc.mjs'
+import { sleep } from '../lib/proc.mjs'
 import { prepareServers } from '../servers/catalog.mjs'
 import { startTimed } from './cold-start.mjs'
 
-async function snapshot(server, dir) {
-  const before = new Set(await readdir(dir))
-  await memory(server)
-  server.child.kill('SIGUSR2')
-  for (let i = 0; i < 600; i++) {
-    await sleep(100)
-    const file = (await readdir(dir)).find(f => f.endsWith('.heapsnapshot') && !before.has(f))
-    if (!file) continue
-    const size = (await stat(resolve(dir, file))).size
-    await sleep(500)
-    if ((await stat(resolve(dir, file))).size === size && size > 0) return resolve(dir, file)
-  }
-  throw new Error('no heap snapshot written')
-}
-
-/** { "type:name": { count, bytes } } over every node of the snapshot. */
+/** { kind: { count, bytes } } over every object of a snapshot. */
 function byConstructor(file) {
-  const { snapshot: { meta }, nodes, strings } = JSON.parse(readFileSync(file, 'utf8'))
-  const width = meta.node_fields.length
-  const [typeAt, nameAt, sizeAt] = ['type', 'name', 'self_size'].map(f => meta.node_fields.indexOf(f))
-  const types = meta.node_types[typeAt]
-  const out = new Map()
-  for (let i = 0; i < nodes.length; i += width) {
-    const type = types[nodes[i + typeAt]]
-    const name = type === 'object' || type === 'closure' ? strings[nodes[i + nameAt]] : `(${type})`
-    const key = `${type}:${name}`
-    const entry = out.get(key) ?? { count: 0, bytes: 0 }
-    entry.count += 1
-    entry.bytes += nodes[i + sizeAt]
-    out.set(key, entry)
-  }
-  return out
+  return byKind(readSnapshot(file).values())
 }
 
 const id = process.argv[2] ?? 'us'
@@ -58,10 +29,10 @@ try {
   const count = (message) => { if (message.method === 'elicitation/create') seen++ }
   const streams = sessions.map(s => openGetStream(server.url, s, count))
   await sleep(500)
-  const a = byConstructor(await snapshot(server, dir))
+  const a = byConstructor(await takeSnapshot(server, dir))
   const calls = Array.from({ length: total }, (_, i) => legacyCall(server.url, sessions[i % 10], 'tools/call', { name: 'ask_form', arguments: {} }, count).catch(() => {}))
   for (let i = 0; i < 600 && seen < total; i++) await sleep(100)
-  const b = byConstructor(await snapshot(server, dir))
+  const b = byConstructor(await takeSnapshot(server, dir))
   const rows = [...b].map(([key, v]) => ({ key, count: v.count - (a.get(key)?.count ?? 0), bytes: v.bytes - (a.get(key)?.bytes ?? 0) }))
     .filter(r => r.bytes > 0).sort((x, y) => y.bytes - x.bytes)
   const sum = rows.reduce((s, r) => s + r.bytes, 0)

@@ -59,30 +59,32 @@ export function childrenOf(node: AstNode, key: string): AstNode[] {
   return Array.isArray(value) ? value.filter(isNode) : []
 }
 
+const DEFINE_APP: ReadonlySet<string> = new Set(['defineMcpApp'])
+
 /**
- * Depth-first search for the first `defineMcpApp(…)` call.
+ * Depth-first search for the first call of one of `names` (by default `defineMcpApp(…)`).
  *
  * @example
  * ```ts
  * const call = findCall(program.body)
+ * const tool = findCall(program.body, new Set(['defineMcpTool']))
  * ```
  */
-export function findCall(node: unknown): AstNode | undefined {
+export function findCall(node: unknown, names: ReadonlySet<string> = DEFINE_APP): AstNode | undefined {
   if (Array.isArray(node)) {
     for (const child of node) {
-      const found = findCall(child)
+      const found = findCall(child, names)
       if (found) return found
     }
     return undefined
   }
   if (!isNode(node)) return undefined
   const callee = node.callee
-  if (node.type === 'CallExpression' && isNode(callee) && callee.type === 'Identifier' && callee.name === 'defineMcpApp') return node
+  if (node.type === 'CallExpression' && isNode(callee) && callee.type === 'Identifier' && names.has(String(callee.name))) return node
   for (const [key, child] of Object.entries(node)) {
     if (key === 'loc' || key === 'start' || key === 'end' || key === 'extra') continue
-    const found = findCall(child)
+    const found = findCall(child, names)
     if (found) return found
   }
   return undefined
 }
-

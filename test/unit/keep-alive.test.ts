@@ -2,8 +2,11 @@ import { createServer } from 'node:http'
 import type { Server } from 'node:http'
 import { connect } from 'node:net'
 import type { AddressInfo } from 'node:net'
+import { createEvent } from 'h3'
 import { afterEach, describe, expect, it } from 'vitest'
 import { graceIdleConnection } from '../../src/runtime/server/transport/door/keep-alive'
+import { getMcpScope, runInMcpScope } from '../../src/runtime/server/common/context'
+import type { McpRequestScope } from '../../src/runtime/server/common/context'
 
 let server: Server | undefined
 
@@ -47,6 +50,23 @@ describe('graceIdleConnection', () => {
     expect(plain).toBeLessThan(1_800)
     expect(graced).toBeGreaterThanOrEqual(1_900)
     expect(graced).toBeLessThan(4_000)
+  })
+
+  it('arms the idle socket\'s timer outside the MCP request scope the response ended in, so the timer keeps no request alive', async () => {
+    // A timer keeps the async context it was made in: made in the scope, it would hold the scope's
+    // event, request and response for as long as the socket idles (every keep-alive connection).
+    const seen: Array<McpRequestScope | undefined> = []
+    server = createServer((req, res) => {
+      // Past Node's own idle timer (keepAliveTimeout + its 1 s), so the grace arms a timer of its own.
+      graceIdleConnection(req, res, 1_500)
+      req.socket.once('timeout', () => seen.push(getMcpScope()))
+      const scope: McpRequestScope = { event: createEvent(req, res), era: 'legacy', route: '/mcp', signal: new AbortController().signal }
+      runInMcpScope(scope, () => res.end('ok'))
+    })
+    server.keepAliveTimeout = 100
+    await new Promise<void>(resolve => server!.listen(0, '127.0.0.1', resolve))
+    await idleLifetime((server.address() as AddressInfo).port)
+    expect(seen).toEqual([undefined])
   })
 
   it('serves a late client\'s next request on the same socket, after Node alone would have closed it', async () => {

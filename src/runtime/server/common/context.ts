@@ -50,6 +50,20 @@ export function runInMcpScope<T>(scope: McpRequestScope, fn: () => T): T {
 }
 
 /**
+ * Runs `fn` outside any MCP request scope. What `fn` creates that outlives the request (a timer
+ * on a keep-alive socket) then holds no request: a timer keeps the async context it was made in,
+ * and with it the scope's event, request and response, until it is cleared.
+ *
+ * @example
+ * ```ts
+ * res.once('finish', () => outsideMcpScope(() => socket.setTimeout(ms)))
+ * ```
+ */
+export function outsideMcpScope<T>(fn: () => T): T {
+  return storage.exit(fn)
+}
+
+/**
  * The scope of the MCP request being served, or `undefined` outside one.
  *
  * @example

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { outsideMcpScope } from '../../common/context'
 
 /** How long past the advertised `Keep-Alive: timeout` an idle MCP connection stays open. */
 const IDLE_GRACE_MS = 5_000
@@ -37,7 +38,9 @@ export function graceIdleConnection(req: IncomingMessage, res: ServerResponse, g
     // open with nothing queued; a socket that closes, or has another request waiting, is left alone.
     const armed = socket.timeout
     if (armed !== undefined && armed >= keepAliveTimeout && armed < keepAliveTimeout + graceMs) {
-      socket.setTimeout(keepAliveTimeout + graceMs)
+      // Armed again outside the request's scope: a legacy response ends inside it, and the idle
+      // socket's timer would otherwise keep that request's scope (event, request, response) alive.
+      outsideMcpScope(() => socket.setTimeout(keepAliveTimeout + graceMs))
     }
   })
 }
