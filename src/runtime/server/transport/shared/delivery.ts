@@ -5,6 +5,29 @@ export const DELIVERY_DEADLINE_MS = 10_000
 /** How often it is tried meanwhile: about the time Redis takes to come back after a reset. */
 const RETRY_EVERY_MS = 200
 
+/**
+ * Calls `attempt` until it returns something other than `undefined`, every 200 ms, for
+ * `withinMs`; resolves with what it returned, or `undefined` once the time has run out (the caller
+ * then says what was given up, and why). `attempt` does not throw: it turns a failure into
+ * `undefined` and keeps the reason for that message.
+ *
+ * @example
+ * ```ts
+ * let reason = ''
+ * const sent = await tryUntil(DELIVERY_DEADLINE_MS, async () => (reason = await send()) === '' || undefined)
+ * if (!sent) console.error(`not delivered: ${reason}`)
+ * ```
+ */
+export async function tryUntil<T>(withinMs: number, attempt: () => Promise<T | undefined>): Promise<T | undefined> {
+  const deadline = Date.now() + withinMs
+  for (;;) {
+    const value = await attempt()
+    if (value !== undefined) return value
+    if (Date.now() >= deadline) return undefined
+    await new Promise(resolve => setTimeout(resolve, RETRY_EVERY_MS))
+  }
+}
+
 /** Says that a message a call was waiting for could not be delivered, and why. */
 function logUndelivered(envelope: SessionEnvelope, to: string, reason: string): void {
   console.error(`[nuxt-mcp-elicitation] A message between instances (${envelope.kind}) was not delivered to ${to} within ${DELIVERY_DEADLINE_MS / 1000} s: ${reason}. The call waiting for it ends with its own timeout.`)
@@ -25,19 +48,16 @@ const reasonOf = (error: unknown) => error instanceof Error ? error.message : St
  * ```
  */
 export async function deliverTo(directory: SharedSessionDirectory, instanceId: string, envelope: SessionEnvelope): Promise<boolean> {
-  const deadline = Date.now() + DELIVERY_DEADLINE_MS
-  for (;;) {
-    const reason = await directory.sendTo(instanceId, envelope).then(
-      listeners => listeners > 0 ? undefined : `instance ${instanceId} is not listening (restarting, or gone)`,
+  let reason = ''
+  const delivered = await tryUntil(DELIVERY_DEADLINE_MS, async () => {
+    reason = await directory.sendTo(instanceId, envelope).then(
+      listeners => listeners > 0 ? '' : `instance ${instanceId} is not listening (restarting, or gone)`,
       reasonOf,
     )
-    if (reason === undefined) return true
-    if (Date.now() >= deadline) {
-      logUndelivered(envelope, `instance ${instanceId}`, reason)
-      return false
-    }
-    await new Promise(resolve => setTimeout(resolve, RETRY_EVERY_MS))
-  }
+    return reason === '' || undefined
+  })
+  if (!delivered) logUndelivered(envelope, `instance ${instanceId}`, reason)
+  return delivered === true
 }
 
 /**
@@ -51,14 +71,11 @@ export async function deliverTo(directory: SharedSessionDirectory, instanceId: s
  * ```
  */
 export async function broadcastSurely(directory: SharedSessionDirectory, envelope: SessionEnvelope): Promise<boolean> {
-  const deadline = Date.now() + DELIVERY_DEADLINE_MS
-  for (;;) {
-    const reason = await directory.broadcast(envelope).then(() => undefined, reasonOf)
-    if (reason === undefined) return true
-    if (Date.now() >= deadline) {
-      logUndelivered(envelope, 'the other instances', reason)
-      return false
-    }
-    await new Promise(resolve => setTimeout(resolve, RETRY_EVERY_MS))
-  }
+  let reason = ''
+  const sent = await tryUntil(DELIVERY_DEADLINE_MS, async () => {
+    reason = await directory.broadcast(envelope).then(() => '', reasonOf)
+    return reason === '' || undefined
+  })
+  if (!sent) logUndelivered(envelope, 'the other instances', reason)
+  return sent === true
 }

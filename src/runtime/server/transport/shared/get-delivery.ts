@@ -2,11 +2,8 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/server'
 import { instanceOfStream } from '../streams/journal'
 import { newTag, sendAcknowledged } from './acknowledged'
 import type { Acknowledgements } from './acknowledged'
-import { DELIVERY_DEADLINE_MS } from './delivery'
+import { DELIVERY_DEADLINE_MS, tryUntil } from './delivery'
 import type { SharedSessionDirectory } from './sessions'
-
-/** The pause between tries while no live instance holds the stream (a client reconnecting its GET). */
-const RETRY_EVERY_MS = 200
 
 /** What one GET-stream delivery needs: where the stream is, and how this instance keeps a message itself. */
 export interface GetDelivery {
@@ -36,11 +33,10 @@ export interface GetDelivery {
  */
 export async function deliverToGetHolder(delivery: GetDelivery): Promise<boolean> {
   const { directory, sessionId, message } = delivery
-  const deadline = Date.now() + DELIVERY_DEADLINE_MS
   // One tag for every try: a holder that kept it already only acknowledges again.
   const tag = newTag(directory)
   let reason = 'no instance holds the session\'s GET stream (the client has none open)'
-  for (;;) {
+  const kept = await tryUntil(DELIVERY_DEADLINE_MS, async () => {
     const holder = await delivery.holderOf().catch(() => undefined)
     const instance = holder && instanceOfStream(holder)
     if (instance === directory.instanceId) {
@@ -52,10 +48,8 @@ export async function deliverToGetHolder(delivery: GetDelivery): Promise<boolean
       if (sent.acknowledged) return true
       reason = sent.listeners > 0 ? `instance ${instance} did not say it kept it` : `instance ${instance}, which holds the GET stream, is not listening (restarting, or gone)`
     }
-    if (Date.now() >= deadline) {
-      console.error(`[nuxt-mcp-elicitation] A question for session ${sessionId}'s GET stream was not delivered within ${DELIVERY_DEADLINE_MS / 1000} s: ${reason}. The call waiting for its answer ends with its own timeout.`)
-      return false
-    }
-    await new Promise(resolve => setTimeout(resolve, RETRY_EVERY_MS))
-  }
+    return undefined
+  })
+  if (!kept) console.error(`[nuxt-mcp-elicitation] A question for session ${sessionId}'s GET stream was not delivered within ${DELIVERY_DEADLINE_MS / 1000} s: ${reason}. The call waiting for its answer ends with its own timeout.`)
+  return kept === true
 }

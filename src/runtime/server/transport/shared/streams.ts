@@ -4,6 +4,7 @@ import { isRecord } from '../../common/is-record'
 import type { McpSharedState } from '../../common/shared/shared-state'
 import { BEAT_EVERY_MS, beat, isAlive } from '../../common/shared/liveness'
 import { logLost } from './sessions'
+import { DELIVERY_DEADLINE_MS, tryUntil } from './delivery'
 import { JOURNAL_TTL_MS, MAX_EVENTS } from '../streams/journal'
 import type { JournalEvent, JournalSink } from '../streams/journal'
 
@@ -42,22 +43,14 @@ function parseKept(items: string[]): KeptStream | undefined {
   return { requests: head.requests.filter(isRequestId), events }
 }
 
-/** How long a copy of a stream's event is tried while Redis is away, and how often. */
-const COPY_DEADLINE_MS = 10_000
-const COPY_RETRY_MS = 200
-
 /** Appends `value` to the list `key`, tried again every 200 ms for 10 s while Redis cannot take it; then logged as lost. */
 async function appendSurely(shared: McpSharedState, key: string, value: string, keepLast?: number): Promise<void> {
-  const deadline = Date.now() + COPY_DEADLINE_MS
-  for (;;) {
-    try {
-      return await shared.append(key, [value], JOURNAL_TTL_MS, keepLast)
-    }
-    catch (error) {
-      if (Date.now() >= deadline) return logLost(error)
-      await new Promise(resolve => setTimeout(resolve, COPY_RETRY_MS))
-    }
-  }
+  let failure: unknown
+  const copied = await tryUntil(DELIVERY_DEADLINE_MS, () => shared.append(key, [value], JOURNAL_TTL_MS, keepLast).then(() => true, (error: unknown) => {
+    failure = error
+    return undefined
+  }))
+  if (!copied) logLost(failure)
 }
 
 /**

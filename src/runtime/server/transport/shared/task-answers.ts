@@ -4,7 +4,7 @@ import { readQuestionNote } from '../../tasks/question-note'
 import type { QuestionNote } from '../../tasks/question-note'
 import { newTag, sendAcknowledged } from './acknowledged'
 import type { Acknowledgements } from './acknowledged'
-import { DELIVERY_DEADLINE_MS } from './delivery'
+import { DELIVERY_DEADLINE_MS, tryUntil } from './delivery'
 import type { SharedSessionDirectory } from './sessions'
 
 // A 2025-11-25 task's question and its answer with several instances: the instance that pushed
@@ -34,9 +34,6 @@ async function readNote(directory: SharedSessionDirectory, sessionId: string, re
   return readQuestionNote(JSON.parse(text))
 }
 
-/** The pause between tries while the instance that asked does not listen (restarting, or gone). */
-const RETRY_EVERY_MS = 200
-
 /**
  * Hands the client's answer to the instance that sent the request it answers, until that instance
  * says it heard it ({@link sendAcknowledged}), for {@link DELIVERY_DEADLINE_MS}. When that instance
@@ -52,22 +49,20 @@ const RETRY_EVERY_MS = 200
 export async function forwardAnswer(directory: SharedSessionDirectory, acknowledgements: Acknowledgements, sessionId: string, instanceId: string, message: JSONRPCMessage): Promise<void> {
   const tag = newTag(directory)
   const envelope = { kind: 'response', sessionId, message, from: directory.instanceId, tag } as const
-  const deadline = Date.now() + DELIVERY_DEADLINE_MS
-  // Whether the answer is kept for a takeover: not yet tried (or Redis could not say), kept, or
-  // not a task's question (nothing to keep).
-  let keeping: 'pending' | 'kept' | 'none' = 'pending'
-  for (;;) {
+  // The last try's listeners, and whether the answer is kept for a takeover: not yet tried (or
+  // Redis could not say), kept, or not a task's question (nothing to keep).
+  const last: { listeners: number, keeping: 'pending' | 'kept' | 'none' } = { listeners: 0, keeping: 'pending' }
+  const heard = await tryUntil(DELIVERY_DEADLINE_MS, async () => {
     const sent = await sendAcknowledged(directory, acknowledgements, instanceId, envelope, tag)
-    if (sent.acknowledged) return
-    if (sent.listeners === 0 && keeping === 'pending') {
-      keeping = await keepForTakeover(directory, sessionId, message).then(kept => (kept ? 'kept' : 'none'), () => 'pending')
+    if (sent.acknowledged) return true
+    last.listeners = sent.listeners
+    if (sent.listeners === 0 && last.keeping === 'pending') {
+      last.keeping = await keepForTakeover(directory, sessionId, message).then(kept => (kept ? 'kept' : 'none'), () => 'pending')
     }
-    if (Date.now() >= deadline) {
-      console.error(`[nuxt-mcp-elicitation] An answer for instance ${instanceId} was not delivered within ${DELIVERY_DEADLINE_MS / 1000} s: ${sent.listeners > 0 ? 'it did not say it heard it' : 'it is not listening (restarting, or gone)'}. The call waiting for it ends with its own timeout${keeping === 'kept' ? '; the task question it answers keeps it, for the instance that takes the task over' : ''}.`)
-      return
-    }
-    await new Promise(resolve => setTimeout(resolve, RETRY_EVERY_MS))
-  }
+    return undefined
+  })
+  if (heard) return
+  console.error(`[nuxt-mcp-elicitation] An answer for instance ${instanceId} was not delivered within ${DELIVERY_DEADLINE_MS / 1000} s: ${last.listeners > 0 ? 'it did not say it heard it' : 'it is not listening (restarting, or gone)'}. The call waiting for it ends with its own timeout${last.keeping === 'kept' ? '; the task question it answers keeps it, for the instance that takes the task over' : ''}.`)
 }
 
 /**
