@@ -126,22 +126,6 @@ export default defineNuxtModule<ModuleOptions>({
       mcp.endpoints = Object.fromEntries(extra.map(plan => [plan.key, defu(mcp.endpoints?.[plan.key] ?? {}, endpointConfig(plan, options.endpoints?.[plan.key] ?? {}, serverConfig))]))
     }
     const scanAll = async () => new Map(await Promise.all(plans.map(async plan => [plan.key, await scanDefinitions(layers, plan.key)] as const)))
-    // What the preset leaves out of the bundle (a Worker: much), decided once Nitro knows it.
-    setupPresetWings(nuxt, options, logger, {
-      tasks: resolver.resolve('./runtime/server/mcp/task-runtime'),
-      legacy: resolver.resolve('./runtime/server/transport/sessions/create-legacy-sessions'),
-      redis: resolver.resolve('./runtime/server/common/shared/load-redis-state'),
-      bearer: resolver.resolve('./runtime/server/transport/oauth/bearer'),
-      jsonSchema: resolver.resolve('./runtime/server/mcp/json-schema-arguments'),
-      sdkShims: resolver.resolve('./runtime/server/common/sdk-shims'),
-      mayDeclareJsonSchema: async () => {
-        const sfcPath = await tryResolveModule('vue/compiler-sfc', nuxt.options.modulesDir)
-        if (!sfcPath) return true
-        const sfc: SfcCompiler = await import(pathToFileURL(sfcPath).href)
-        const tools = [...(await scanAll()).values()].flat().filter(entry => entry.kind === 'tools').map(entry => entry.path)
-        return anyMayDeclareJsonSchema(sfc, tools, (await views.views()).map(view => view.path))
-      },
-    })
     // `nuxi dev`: a new or removed endpoint folder restarts Nuxt in place, so its route is served or gone.
     const checkEndpointFolders = watchEndpointFolders(nuxt, logger, options, layers.map(layer => layer.serverDir), folders)
     let scanned = await scanAll()
@@ -164,6 +148,23 @@ export default defineNuxtModule<ModuleOptions>({
         if (devUrl) devReport = reportRescan(logger, devUrl, devReport, scanned.get('') ?? [])
         if (nuxt.options.dev) await checkEndpointFolders()
         return renderDefinitionsModule(scanned)
+      },
+    })
+    // What the preset leaves out of the bundle (a Worker: much), decided once Nitro knows it.
+    setupPresetWings(nuxt, options, logger, {
+      tasks: resolver.resolve('./runtime/server/mcp/task-runtime'),
+      legacy: resolver.resolve('./runtime/server/transport/sessions/create-legacy-sessions'),
+      redis: resolver.resolve('./runtime/server/common/shared/load-redis-state'),
+      bearer: resolver.resolve('./runtime/server/transport/oauth/bearer'),
+      jsonSchema: resolver.resolve('./runtime/server/mcp/json-schema-arguments'),
+      sdkShims: resolver.resolve('./runtime/server/common/sdk-shims'),
+      mayDeclareJsonSchema: async () => {
+        const sfcPath = await tryResolveModule('vue/compiler-sfc', nuxt.options.modulesDir)
+        if (!sfcPath) return true
+        const sfc: SfcCompiler = await import(pathToFileURL(sfcPath).href)
+        // The definitions as last scanned (the definitions template scans again on every build).
+        const tools = [...scanned.values()].flat().filter(entry => entry.kind === 'tools').map(entry => entry.path)
+        return anyMayDeclareJsonSchema(sfc, tools, (await views.views()).map(view => view.path))
       },
     })
     addTypeTemplate({
