@@ -487,7 +487,8 @@ describe('load: 500 concurrent elicitation flows in both eras, and no leaks', ()
   }, 120_000)
 
   it('leaves nothing behind: no pending elicitation, sessions evicted (old id 404), heap and native memory back at the baseline', async () => {
-    expect((await internals(loadApp)).pendingLegacy).toBe(0)
+    const rightAfter = await internals(loadApp)
+    expect(rightAfter.pendingLegacy).toBe(0)
     console.info(`[hostile] sessions right after the load: ${JSON.stringify((await internals(loadApp)).sessions)}`)
     // Clients that closed without DELETE: their sessions go once idle.
     await until(async () => {
@@ -514,9 +515,13 @@ describe('load: 500 concurrent elicitation flows in both eras, and no leaks', ()
     // allocator keeps much of that too (whole RSS +33 to +58 MB on Node 22, +140 MB on Node 24 of
     // which 70 outside the heap). The bound catches a leak outside the heap of a quarter megabyte
     // per flow.
-    const outsideHeap = (memory: Internals) => memory.rss - memory.heapTotal
-    console.info(`[hostile] resident outside V8's heap: ${mb(outsideHeap(after))} (baseline ${mb(outsideHeap(baseline))})`)
-    expect(outsideHeap(after) - outsideHeap(baseline)).toBeLessThan(128 * MB)
+    // Pages V8 committed under load and gives back later may stay resident in its own pool,
+    // counted in RSS but no longer in heapTotal (one run: heapTotal 179 → 58 MB, RSS unchanged):
+    // the heap is counted at the most it was committed after the load.
+    const outsideHeap = (memory: Internals, heapTotal = memory.heapTotal) => memory.rss - heapTotal
+    const outsideAfter = outsideHeap(after, Math.max(after.heapTotal, rightAfter.heapTotal))
+    console.info(`[hostile] resident outside V8's heap: ${mb(outsideAfter)} (baseline ${mb(outsideHeap(baseline))}); heapTotal right after the load ${mb(rightAfter.heapTotal)}`)
+    expect(outsideAfter - outsideHeap(baseline)).toBeLessThan(128 * MB)
     expect(loadApp.process.exitCode).toBeNull()
   }, 3 * IDLE_MS)
 })

@@ -60,7 +60,8 @@ export async function endOf(work: Promise<HandlerOutcome<unknown>>, finish: Task
 
 /**
  * Resolves after the current turn of the event loop: what a handler finishes without waiting on
- * I/O or a timer has finished by then.
+ * I/O or a timer has finished by then. (Deno's `setImmediate` is itself a timer, so there a
+ * handler waiting on a timer of a millisecond may finish first: answered directly, as allowed.)
  */
 function nextTurn(): Promise<undefined> {
   return new Promise(resolve => typeof setImmediate === 'function' ? setImmediate(resolve, undefined) : setTimeout(resolve, 0, undefined))
