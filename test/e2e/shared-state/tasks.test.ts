@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Redis } from 'ioredis'
 import { afterAll, describe, expect, it } from 'vitest'
+import { redisCommand } from '../../../scripts/cluster.mjs'
 import { connectLegacy, textOf } from '../../utils/clients'
 import type { ScriptedAnswer } from '../../utils/clients'
 import { useCluster } from '../../utils/cluster'
@@ -75,6 +76,22 @@ describe('tasks across instances, through Redis', () => {
     expect(textOf(done?.result)).toBe(`across: went on in ${runner}`)
     // Another principal gets what an unknown id gets, on either instance.
     for (const url of [a, b]) expect((await call(url, 'tasks/get', { taskId }, 'mallory')).message.error).toMatchObject({ code: -32602 })
+  })
+
+  it('answers given through another instance while its subscriber reconnects reach the task', async () => {
+    const [a, b] = [endpointOf(0), endpointOf(1)]
+    const created = await call(a, 'tools/call', { name: 'task_where', arguments: { label: 'reset' } })
+    const taskId = String(created.message.result?.taskId)
+    await until(async () => (await statusOf(b, taskId))?.status === 'input_required', 'the question, seen from the other instance')
+    const [key] = Object.keys(((await statusOf(b, taskId))?.inputRequests ?? {}) as Record<string, unknown>)
+    // The running instance's subscriber is gone for its first reconnect delay (200 ms), while the
+    // other instance's commands go on: an update sent once then was heard by nobody, acknowledged
+    // all the same, and the task waited forever (the chaos run, seed 28, after a Redis restart).
+    expect(await redisCommand(cluster().redis.port, 'CLIENT KILL TYPE pubsub')).toMatch(/^:[1-9]/)
+    const updated = await postModern(b, 'tasks/update', { taskId, inputResponses: { [String(key)]: { action: 'accept', content: { confirm: true } } } }, { capabilities: TASKS, headers: { 'x-user': 'ada', 'mcp-name': taskId } })
+    expect(updated.message.result).toMatchObject({ resultType: 'complete' })
+    await until(async () => (await statusOf(b, taskId))?.status === 'completed', 'the task to complete after the reset')
+    expect(textOf((await statusOf(a, taskId))?.result)).toBe(`reset: went on in ${cluster().instances[0]?.pid}`)
   })
 
   it('a task waiting on one instance is cancelled through the other', async () => {

@@ -1,8 +1,28 @@
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server'
+import { DELIVERY_DEADLINE_MS, tryUntil } from '../common/shared/try-until'
 import { isTerminal, moveTask } from './record'
 import type { TaskOwner, TaskRecord } from './record'
 import type { TaskRunner } from './runner'
 import type { SharedTasks, TaskMessage } from './shared-tasks'
 import { TaskLimitError } from './table'
+
+/** How a message reached the instance that runs a task: heard, that instance found gone, or neither in time. */
+type Delivery = 'heard' | 'gone' | 'unreachable'
+
+/**
+ * Hands `message` to the instance `runner` until it hears it (Redis counts the listeners a
+ * message reached) or is found gone. After a Redis restart nobody listens by its tag until its
+ * subscriber is back: a message sent once then is lost while the client believes it delivered
+ * (the chaos run caught a task that waited forever on an answer lost that way).
+ */
+async function deliver(shared: SharedTasks, runner: string, message: TaskMessage): Promise<Delivery> {
+  const delivery = await tryUntil<Delivery>(DELIVERY_DEADLINE_MS, async () => {
+    if (await shared.send(runner, message).catch(() => false)) return 'heard'
+    if (await shared.isGone(runner, message.taskId).catch(() => false)) return 'gone'
+    return undefined
+  })
+  return delivery ?? 'unreachable'
+}
 
 /** A task found for a caller: the record, and whether its handler runs in this process. */
 export interface FoundTask {
@@ -108,10 +128,22 @@ export class TaskDirectory {
     await shared?.withdraw(record).catch(error => console.error(`[nuxt-mcp-elicitation] Could not remove the shared copy of task ${record.id}, answered directly (it expires with its ttl):`, error))
   }
 
-  /** Gives the task the answers of a `tasks/update`. */
+  /**
+   * Gives the task the answers of a `tasks/update`. Run elsewhere, they are kept for a takeover
+   * first, then handed to the running instance until it hears them; when it cannot be reached
+   * within {@link DELIVERY_DEADLINE_MS}, the update is refused, so the client sends them again
+   * rather than wait on answers nobody heard.
+   */
   async answer(found: FoundTask, responses: Record<string, unknown>): Promise<void> {
     if (found.local) return this.runner.answer(found.record, responses)
-    if (found.runner) await this.relay(found.runner, { kind: 'update', taskId: found.record.id, responses }, found.record)
+    const shared = await this.sharing
+    if (!shared || !found.runner) return
+    const message: TaskMessage = { kind: 'update', taskId: found.record.id, responses }
+    // Kept first: the running instance may die before it hears, and its successor reads them.
+    await shared.keepRequest(found.record, message)
+    if (await deliver(shared, found.runner, message) === 'unreachable') {
+      throw new ProtocolError(ProtocolErrorCode.InternalError, `The instance that runs task "${found.record.id}" (${found.runner}) did not hear these answers within ${DELIVERY_DEADLINE_MS / 1000} s: it is restarting, or its connection to the shared state is. Send tasks/update again: an answer the task already has counts once.`)
+    }
   }
 
   /** Cancels the task; `false` when it had already ended. */
@@ -120,21 +152,20 @@ export class TaskDirectory {
     if (isTerminal(found.record.status)) return false
     const shared = await this.sharing
     const message: TaskMessage = { kind: 'cancel', taskId: found.record.id }
-    await shared?.keepRequest(found.record, message)
-    if (found.runner && await shared?.send(found.runner, message)) {
-      // The running instance moves it; this answer says what the client asked for.
-      moveTask(found.record, 'cancelled', 'The client cancelled the task.')
-      return true
-    }
     moveTask(found.record, 'cancelled', 'The client cancelled the task.')
-    await shared?.save(found.record, found.runner)
+    if (!shared || !found.runner) return true
+    await shared.keepRequest(found.record, message)
+    // Heard: the running instance moves it, and this answer says what the client asked for.
+    // Otherwise the shared copy says it, and the instance that takes the task over reads it.
+    if (await deliver(shared, found.runner, message) !== 'heard') await shared.save(found.record, found.runner)
     return true
   }
 
   /** Notes that the client holds the task, wherever it runs (a legacy task's questions wait for it). */
   async markSeen(found: FoundTask): Promise<void> {
     if (found.local) return this.runner.seen.mark(found.record.id)
-    if (found.runner) await this.relay(found.runner, { kind: 'seen', taskId: found.record.id })
+    // A note that went nowhere is sent again with the client's next request: once is enough.
+    if (found.runner) await (await this.sharing)?.send(found.runner, { kind: 'seen', taskId: found.record.id })
   }
 
   /** Resolves once the task has ended, or `signal` aborts: at once here, by its shared copy elsewhere. */
@@ -149,14 +180,6 @@ export class TaskDirectory {
     }
     if (current.local) await Promise.race([this.runner.settled(current.record), new Promise(resolve => signal.addEventListener('abort', resolve, { once: true }))])
     return current.record
-  }
-
-  private async relay(runner: string, message: TaskMessage, record?: TaskRecord): Promise<void> {
-    const shared = await this.sharing
-    if (!shared) return
-    // Kept first: the running instance may die before it hears, and its successor reads them.
-    if (record) await shared.keepRequest(record, message)
-    await shared.send(runner, message)
   }
 
   private receive(message: TaskMessage): void {

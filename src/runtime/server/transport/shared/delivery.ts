@@ -1,32 +1,5 @@
+import { DELIVERY_DEADLINE_MS, tryUntil } from '../../common/shared/try-until'
 import type { SessionEnvelope, SharedSessionDirectory } from './sessions'
-
-/** How long a message that a waiting call depends on is tried before it is given up. */
-export const DELIVERY_DEADLINE_MS = 10_000
-/** How often it is tried meanwhile: about the time Redis takes to come back after a reset. */
-const RETRY_EVERY_MS = 200
-
-/**
- * Calls `attempt` until it returns something other than `undefined`, every 200 ms, for
- * `withinMs`; resolves with what it returned, or `undefined` once the time has run out (the caller
- * then says what was given up, and why). `attempt` does not throw: it turns a failure into
- * `undefined` and keeps the reason for that message.
- *
- * @example
- * ```ts
- * let reason = ''
- * const sent = await tryUntil(DELIVERY_DEADLINE_MS, async () => (reason = await send()) === '' || undefined)
- * if (!sent) console.error(`not delivered: ${reason}`)
- * ```
- */
-export async function tryUntil<T>(withinMs: number, attempt: () => Promise<T | undefined>): Promise<T | undefined> {
-  const deadline = Date.now() + withinMs
-  for (;;) {
-    const value = await attempt()
-    if (value !== undefined) return value
-    if (Date.now() >= deadline) return undefined
-    await new Promise(resolve => setTimeout(resolve, RETRY_EVERY_MS))
-  }
-}
 
 /** Says that a message a call was waiting for could not be delivered, and why. */
 function logUndelivered(envelope: SessionEnvelope, to: string, reason: string): void {

@@ -4,7 +4,7 @@ import { isRecord } from '../../common/is-record'
 import type { McpSharedState } from '../../common/shared/shared-state'
 import { BEAT_EVERY_MS, beat, isAlive } from '../../common/shared/liveness'
 import { logLost } from './sessions'
-import { DELIVERY_DEADLINE_MS, tryUntil } from './delivery'
+import { DELIVERY_DEADLINE_MS, tryUntil } from '../../common/shared/try-until'
 import { JOURNAL_TTL_MS, MAX_EVENTS } from '../streams/journal'
 import type { JournalEvent, JournalSink } from '../streams/journal'
 
