@@ -21,7 +21,13 @@ function runWrk({ url, headers, body, connections, seconds, expect }) {
       if (!line) return reject(new Error(`wrk gave no summary (${error?.message ?? ''}): ${stdout}\n${stderr}`))
       const r = JSON.parse(line.slice('BENCHJSON '.length))
       const errors = r.connect + r.read + r.write + r.status + r.timeout + r.bad
-      resolveRun({ rps: r.requests / (r.duration_us / 1e6), p50_ms: r.p50_us / 1000, p99_ms: r.p99_us / 1000, requests: r.requests, errors })
+      // Latencies are the script's own, one per request (mcp.lua says why not wrk's): every good
+      // answer must have been matched to its request by id, or the percentiles would be a sample.
+      if (r.timed < r.requests - errors) return reject(new Error(`wrk timed ${r.timed} of ${r.requests} answers: the answers do not carry their request's JSON-RPC id where mcp.lua looks for it`))
+      // Little's law: one at a time per connection, latencies add up to at most the run's length.
+      const busy = (r.mean_us * r.timed) / (r.duration_us * connections)
+      if (busy > 1.02) return reject(new Error(`wrk's timings add up to ${busy.toFixed(2)}× the run's ${connections} connection(s) × ${(r.duration_us / 1e6).toFixed(1)} s: they are not one latency per request`))
+      resolveRun({ rps: r.requests / (r.duration_us / 1e6), p50_ms: r.p50_us / 1000, p99_ms: r.p99_us / 1000, mean_ms: r.mean_us / 1000, wrk_p99_ms: r.wrk_p99_us / 1000, requests: r.requests, errors })
     })
   })
 }
@@ -50,7 +56,7 @@ export function loadTool() {
   return process.env.BENCH_LOAD_TOOL ?? 'wrk'
 }
 
-/** Runs one load; resolves with rps, p50/p99 latency (ms), request and error counts. */
+/** Runs one load; resolves with rps, p50/p99 latency per request (ms), request and error counts. */
 export function runLoad(options) {
   if (loadTool() === 'autocannon') {
     if (!existsSync(resolve(benchDir, 'node_modules/autocannon'))) throw new Error('autocannon is not installed in bench/node_modules')

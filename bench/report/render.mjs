@@ -89,7 +89,7 @@ export async function writeResults({ meta, servers, summary, builds, rounds, not
     '',
     '## How each figure is taken',
     '',
-    '- Throughput/latency: `wrk -t1 -cN` for a fixed time, after a warm-up run; every answer is checked (HTTP 200 and the expected text); legacy requests go to one session opened first (its `Mcp-Session-Id` in the script), modern ones carry `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` and the `_meta` envelope.',
+    '- Throughput/latency: `wrk -t1 -cN` for a fixed time, after a warm-up run; every answer is checked (HTTP 200 and the expected text) and timed on its own by the script, matched to its request by JSON-RPC id (p50/p99 per request: the histogram wrk keeps itself over-weights slow requests, see bench/README.md); legacy requests go to one session opened first (its `Mcp-Session-Id` in the script), modern ones carry `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` and the `_meta` envelope.',
     '- Modern elicitation flow, paired (what the flow targets judge): once per round, `us` and the v2 floor up at once, one v2 `Client` each in one process, calls alternating (`ask_form` on each, then ours with the shape at module level and behind a `once()` step, then `echo` on each), so machine drift hits both alike; medians of 150 calls each (30 with `--quick`).',
     '- Elicitation RTT: one SDK client answering at once, `echo` and `ask_form` calls interleaved; legacy = v1 `Client` (pushed `elicitation/create`), modern = v2 `Client` pinned to 2026-07-28 (`input_required` + retry: both HTTP rounds inside one measured call).',
     '- Cold start: spawn of `node` to the first answered `initialize`. Idle RSS: 1 s after that. RSS after load: after the throughput and RTT runs.',
