@@ -1,5 +1,4 @@
 import type { IncomingMessage } from 'node:http'
-import { isInitializeRequest, parseJSONRPCMessage } from '@modelcontextprotocol/server'
 import type { AuthInfo, JSONRPCMessage, JSONRPCRequest, RequestId, Transport, TransportSendOptions } from '@modelcontextprotocol/server'
 import { openSseStream, writeJsonRpcError } from './sse'
 import type { ResponseSink } from '../http/response-sink'
@@ -10,20 +9,15 @@ import type { LegacyExchange } from './request'
 import { isGetStream, parseEventId } from './journal'
 import { GetStream } from './get-stream'
 import { isRequest, isResponse, isValidSetLevel } from './message-kinds'
+import { readLegacyPost } from './legacy-post'
 import { takeQuestionNote } from '../../tasks/question-note'
 
 export type { SessionRouting } from './routing'
 export type { LegacyExchange } from './request'
 
-/** The SDK's own cap on a JSON-RPC batch in one POST. */
-const MAX_BATCH = 100
 /** The first revision whose clients parse a priming event (an event id with empty data) and resume. */
 const FIRST_RESUMING_VERSION = '2025-11-25'
 const SESSION_CLOSED = 'Session not found: it was closed. Send a new initialize request without the Mcp-Session-Id header.'
-
-function acceptsBoth(accept: string | undefined): boolean {
-  return accept !== undefined && accept.includes('application/json') && accept.includes('text/event-stream')
-}
 
 /**
  * The SDK `Transport` of one legacy (≤ 2025-11-25) Streamable HTTP session, served on Node's own
@@ -148,27 +142,13 @@ export class NodeSessionTransport implements Transport {
 
   private post(exchange: LegacyExchange): void {
     const { req, res, body, authInfo } = exchange
-    if (!acceptsBoth(req.headers.accept)) {
-      return writeJsonRpcError(res, 406, -32000, `Not Acceptable: the Accept header is "${req.headers.accept ?? '(none)'}"; a legacy MCP POST must accept both application/json and text/event-stream.`)
-    }
-    if (Array.isArray(body) && body.length > MAX_BATCH) {
-      return writeJsonRpcError(res, 400, -32600, `Invalid Request: a batch of ${body.length} messages exceeds ${MAX_BATCH}. Send them in smaller batches.`)
-    }
-    let messages: JSONRPCMessage[]
-    try {
-      messages = Array.isArray(body) ? body.map(item => parseJSONRPCMessage(item)) : [parseJSONRPCMessage(body)]
-    }
-    catch {
-      return writeJsonRpcError(res, 400, -32700, 'Parse error: the body is not a JSON-RPC 2.0 message (or batch of them). Send {"jsonrpc":"2.0","method":…} with an id for requests.')
-    }
-    const initialize = messages.some(message => isRequest(message) && message.method === 'initialize' && isInitializeRequest(message))
-    if (initialize) {
-      if (this.initialized) return writeJsonRpcError(res, 400, -32600, 'Invalid Request: this session is already initialized. Send initialize without Mcp-Session-Id to open a new one.')
-      if (messages.length > 1) return writeJsonRpcError(res, 400, -32600, 'Invalid Request: initialize must be sent alone, not in a batch.')
+    const post = readLegacyPost(req, body, this.initialized)
+    if ('refusal' in post) return writeJsonRpcError(res, post.refusal.status, post.refusal.code, post.refusal.message)
+    const { messages } = post
+    if (post.initialize) {
       this.initialized = true
     }
     else {
-      if (!this.initialized) return writeJsonRpcError(res, 400, -32000, 'Bad Request: the session is not initialized. Send an initialize request first.')
       const versionError = this.protocolVersionError(req)
       if (versionError) return writeJsonRpcError(res, 400, -32000, versionError)
     }
