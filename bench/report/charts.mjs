@@ -71,7 +71,7 @@ export function p99Chart(metrics, servers) {
       data: connections.map(c => metrics[`echo_${era}_c${c}_p99_ms`]?.[id]?.median ?? null),
     })))
   return renderSvg({
-    title: [{ text: 'echo p99 (ms), legacy sessions', left: '22%', textAlign: 'center', textStyle: { ...FONT, fontSize: 13 } }, { text: 'echo p99 (ms), 2026-07-28', left: '75%', textAlign: 'center', textStyle: { ...FONT, fontSize: 13 } }],
+    title: [{ text: 'echo p99 per request (ms), legacy sessions', left: '22%', textAlign: 'center', textStyle: { ...FONT, fontSize: 13 } }, { text: 'echo p99 per request (ms), 2026-07-28', left: '75%', textAlign: 'center', textStyle: { ...FONT, fontSize: 13 } }],
     legend: { bottom: 0, itemGap: 24, data: [...new Set(series.map(s => s.name))] },
     grid: [{ left: 50, right: '53%', top: 40, bottom: 60 }, { left: '55%', right: 20, top: 40, bottom: 60 }],
     xAxis: [0, 1].map(gridIndex => ({ type: 'category', gridIndex, name: 'connections', nameLocation: 'middle', nameGap: 25, data: connections.map(String) })),
