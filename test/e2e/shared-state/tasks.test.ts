@@ -94,6 +94,39 @@ describe('tasks across instances, through Redis', () => {
     expect(textOf((await statusOf(a, taskId))?.result)).toBe(`reset: went on in ${cluster().instances[0]?.pid}`)
   })
 
+  it('refuses a tasks/update the running instance cannot hear within 10 s, and takes the same answers once it can', async () => {
+    const [a, b] = [endpointOf(0), endpointOf(1)]
+    const created = await call(a, 'tools/call', { name: 'task_where', arguments: { label: 'unheard' } })
+    const taskId = String(created.message.result?.taskId)
+    await until(async () => (await statusOf(b, taskId))?.status === 'input_required', 'the question, seen from the other instance')
+    const [key] = Object.keys(((await statusOf(b, taskId))?.inputRequests ?? {}) as Record<string, unknown>)
+    const update = () => postModern(b, 'tasks/update', { taskId, inputResponses: { [String(key)]: { action: 'accept', content: { confirm: true } } } }, { capabilities: TASKS, headers: { 'x-user': 'ada', 'mcp-name': taskId } })
+    const { port } = cluster().redis
+    // The instances stay alive (their heartbeats go on) but cannot subscribe again: the running
+    // one hears nothing on its channel, however long the update is tried.
+    expect(await redisCommand(port, 'ACL SETUSER default -subscribe -psubscribe -ssubscribe')).toBe('+OK\r\n')
+    try {
+      expect(await redisCommand(port, 'CLIENT KILL TYPE pubsub')).toMatch(/^:[1-9]/)
+      const refused = await update()
+      expect(refused.message.error).toMatchObject({ code: -32603 })
+      expect(refused.message.error?.message).toContain(`task "${taskId}"`)
+      expect(refused.message.error?.message).toContain('Send tasks/update again')
+      expect((await statusOf(b, taskId))?.status).toBe('input_required')
+    }
+    finally {
+      await redisCommand(port, 'ACL SETUSER default +subscribe +psubscribe +ssubscribe')
+    }
+    // Refused, each subscriber connects again until Redis accepts its SUBSCRIBE. The answers sent
+    // again, as the refusal says, are heard once it is back, and the task goes on.
+    expect((await update()).message.result).toMatchObject({ resultType: 'complete' })
+    await until(async () => (await statusOf(b, taskId))?.status === 'completed', 'the task to complete once its instance hears')
+    expect(textOf((await statusOf(a, taskId))?.result)).toBe(`unheard: went on in ${cluster().instances[0]?.pid}`)
+    // Said once per endpoint (the fixture has two), though each subscriber connected again every
+    // 200 ms for 10 s.
+    const said = cluster().instances[0]?.output().split('\n').filter(line => line.includes('refused this instance\'s SUBSCRIBE')) ?? []
+    expect(said.map(line => /SUBSCRIBE for (\S+) \(NOPERM/.exec(line)?.[1]).sort(), said.join('\n')).toEqual(['/mcp', '/mcp/second'])
+  }, 40_000)
+
   it('a task waiting on one instance is cancelled through the other', async () => {
     const [a, b] = [endpointOf(0), endpointOf(1)]
     const created = await call(a, 'tools/call', { name: 'task_where', arguments: { label: 'cancel' } })

@@ -156,9 +156,19 @@ export async function connectRedisState(options: RedisStateOptions): Promise<Mcp
   // The subscriptions come back with the connection. ioredis's own resubscribe leaves its promise
   // unhandled when the connection closes again at once (a Redis stopped right after it came
   // back); here that failure is caught, the 'error' listener reports the outage, and the next
-  // 'ready' subscribes again.
+  // 'ready' subscribes again. A SUBSCRIBE that Redis itself refuses on a live connection (an ACL
+  // without it) would leave this instance deaf for as long as that connection lasts: it is said
+  // once, and the connection is made again until Redis accepts.
+  let refusal = ''
   subscriber.on('ready', () => {
-    if (listeners.size > 0) subscriber.subscribe(...listeners.keys()).catch(() => {})
+    if (listeners.size === 0) return
+    subscriber.subscribe(...listeners.keys()).then(() => { refusal = '' }, (error: unknown) => {
+      if (subscriber.status !== 'ready') return
+      const reason = error instanceof Error ? error.message : String(error)
+      if (reason !== refusal) console.error(`[nuxt-mcp-elicitation] Redis at ${redactRedisUrl(options.url)} refused this instance's SUBSCRIBE for ${options.route} (${reason}): messages from other instances do not reach it until Redis accepts; connecting again until then.`)
+      refusal = reason
+      subscriber.disconnect(true)
+    })
   })
 
   async function run<T>(command: () => Promise<T>): Promise<T> {
