@@ -44,6 +44,20 @@ async function redisKeys(pattern: string): Promise<string[]> {
   return redis.keys(pattern)
 }
 
+/**
+ * A `task_where` task running on the first instance, waiting on its question as the second sees
+ * it; `confirm()` answers that question through the second instance.
+ */
+async function questionOnFirst(label: string) {
+  const [a, b] = [endpointOf(0), endpointOf(1)]
+  const created = await call(a, 'tools/call', { name: 'task_where', arguments: { label } })
+  const taskId = String(created.message.result?.taskId)
+  await until(async () => (await statusOf(b, taskId))?.status === 'input_required', 'the question, seen from the other instance')
+  const [key] = Object.keys(((await statusOf(b, taskId))?.inputRequests ?? {}) as Record<string, unknown>)
+  const confirm = () => postModern(b, 'tasks/update', { taskId, inputResponses: { [String(key)]: { action: 'accept', content: { confirm: true } } } }, { capabilities: TASKS, headers: { 'x-user': 'ada', 'mcp-name': taskId } })
+  return { a, b, taskId, confirm }
+}
+
 describe('tasks across instances, through Redis', () => {
   it('a task answered directly (its handler ended at once) leaves no record and no place under its caller\'s cap in Redis', async () => {
     const records = (await redisKeys('*:task:*')).length
@@ -79,28 +93,18 @@ describe('tasks across instances, through Redis', () => {
   })
 
   it('answers given through another instance while its subscriber reconnects reach the task', async () => {
-    const [a, b] = [endpointOf(0), endpointOf(1)]
-    const created = await call(a, 'tools/call', { name: 'task_where', arguments: { label: 'reset' } })
-    const taskId = String(created.message.result?.taskId)
-    await until(async () => (await statusOf(b, taskId))?.status === 'input_required', 'the question, seen from the other instance')
-    const [key] = Object.keys(((await statusOf(b, taskId))?.inputRequests ?? {}) as Record<string, unknown>)
+    const { a, b, taskId, confirm } = await questionOnFirst('reset')
     // The running instance's subscriber is gone for its first reconnect delay (200 ms), while the
     // other instance's commands go on: an update sent once then was heard by nobody, acknowledged
     // all the same, and the task waited forever (the chaos run, seed 28, after a Redis restart).
     expect(await redisCommand(cluster().redis.port, 'CLIENT KILL TYPE pubsub')).toMatch(/^:[1-9]/)
-    const updated = await postModern(b, 'tasks/update', { taskId, inputResponses: { [String(key)]: { action: 'accept', content: { confirm: true } } } }, { capabilities: TASKS, headers: { 'x-user': 'ada', 'mcp-name': taskId } })
-    expect(updated.message.result).toMatchObject({ resultType: 'complete' })
+    expect((await confirm()).message.result).toMatchObject({ resultType: 'complete' })
     await until(async () => (await statusOf(b, taskId))?.status === 'completed', 'the task to complete after the reset')
     expect(textOf((await statusOf(a, taskId))?.result)).toBe(`reset: went on in ${cluster().instances[0]?.pid}`)
   })
 
   it('refuses a tasks/update the running instance cannot hear within 10 s, and takes the same answers once it can', async () => {
-    const [a, b] = [endpointOf(0), endpointOf(1)]
-    const created = await call(a, 'tools/call', { name: 'task_where', arguments: { label: 'unheard' } })
-    const taskId = String(created.message.result?.taskId)
-    await until(async () => (await statusOf(b, taskId))?.status === 'input_required', 'the question, seen from the other instance')
-    const [key] = Object.keys(((await statusOf(b, taskId))?.inputRequests ?? {}) as Record<string, unknown>)
-    const update = () => postModern(b, 'tasks/update', { taskId, inputResponses: { [String(key)]: { action: 'accept', content: { confirm: true } } } }, { capabilities: TASKS, headers: { 'x-user': 'ada', 'mcp-name': taskId } })
+    const { a, b, taskId, confirm: update } = await questionOnFirst('unheard')
     const { port } = cluster().redis
     // The instances stay alive (their heartbeats go on) but cannot subscribe again: the running
     // one hears nothing on its channel, however long the update is tried.
