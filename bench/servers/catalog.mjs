@@ -3,7 +3,7 @@
 // reused from bench/.work when --quick and nothing they are built from changed).
 import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
-import { readFile, readdir, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { benchDir, repoRoot, workDir } from '../lib/paths.mjs'
 import { appDirOf, buildApp, generateApp } from './nuxt-apps.mjs'
@@ -75,6 +75,8 @@ export async function prepareServers({ reuse, log }) {
             await installPackedModule()
           }
           log(`  building ${server.id}-${variant} (nuxi build)…`)
+          // The standalone tools in measure/ come here without run.mjs having made the folder.
+          await mkdir(resolve(workDir, 'logs'), { recursive: true })
           await generateApp(server.id, variant)
           const built = await buildApp(dir, resolve(workDir, 'logs', `build-${server.id}-${variant}.log`))
           info = { hash, entry: built.entry, buildMs: built.buildMs, outputBytes: built.outputBytes }

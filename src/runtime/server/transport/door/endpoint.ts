@@ -11,6 +11,7 @@ import { createMemoryStore } from '../../common/store/memory'
 import { deferredStore } from '../../common/shared/deferred-store'
 import type { McpRequestScope } from '../../common/context'
 import { refuseParamHeaders } from './param-headers'
+import { RequestScope } from './request-scope'
 import { jsonRpcError } from '../http/errors'
 import { readLimitedBody } from '../../common/read-body'
 import { isJsonContentType, parseJson, sendResponse, toSdkRequest, watchDisconnect } from './http-io'
@@ -84,8 +85,10 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   }
   const sessions = config.legacy === false ? undefined : options.legacy?.(deps, config, shared)
   // Each modern request gets a server built for it, holding its scope: nothing on the modern path
-  // depends on the request context following the SDK's awaits.
-  const scopes = new WeakMap<Request, McpRequestScope>()
+  // depends on the request context following the SDK's awaits. A Map emptied when the request is
+  // handled, not a WeakMap: young-generation GCs keep a WeakMap's values whatever their keys, so
+  // every request's scope (event, request, response) outlived them until the next full GC.
+  const scopes = new Map<Request, McpRequestScope>()
   // List changes travel on one bus: to this process's listeners, or through Redis to every instance's.
   const bus = shared ? createSharedEventBus(shared) : new InMemoryServerEventBus()
   const stopListChanges = connectListChanges(endpointRoute, bus, advertisesListChanged(deps))
@@ -165,16 +168,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       const refused = await runRequestMiddleware(beforeRequest, middleware)
       if (refused) return refused
     }
-    const scope: McpRequestScope = {
-      event,
-      era: legacy ? 'legacy' : 'modern',
-      route: endpointRoute,
-      get signal() {
-        return disconnected.signal()
-      },
-      body: parsedBody,
-      ...caller,
-    }
+    const scope = new RequestScope(event, legacy ? 'legacy' : 'modern', endpointRoute, disconnected, parsedBody, caller)
     if (legacy) {
       if (!sessions) return legacyOff(parsedBody)
       const exchange = { req: event.node.req, res, body: parsedBody, deferAbort: disconnected.defer }
@@ -187,7 +181,8 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     const requestOptions = { parsedBody, ...(caller.authInfo && { authInfo: caller.authInfo }) }
     const request = toSdkRequest(event)
     scopes.set(request, scope)
-    return runInMcpScope(scope, () => modern.fetch(request, requestOptions))
+    // (The SDK builds the request's server before `fetch` settles: the scope is not needed after.)
+    return runInMcpScope(scope, () => modern.fetch(request, requestOptions)).finally(() => scopes.delete(request))
   }
 
   return {

@@ -1,0 +1,43 @@
+import type { H3Event } from 'h3'
+import type { AuthInfo } from '@modelcontextprotocol/server'
+import type { McpEra, McpRequestScope } from '../../common/context'
+import type { McpCaller } from './auth'
+import type { DisconnectWatch } from './http-io'
+
+/**
+ * The scope of one request the endpoint serves. A class, not an object literal with a `signal`
+ * getter: V8 builds a literal's getter as an accessor pair in the old generation, and that pair
+ * keeps the getter's closure, and through it the request's event, request and response, alive
+ * through every young-generation GC until the next full one (sse.ts says more). The getter on
+ * the prototype is built once.
+ *
+ * @example
+ * ```ts
+ * const scope = new RequestScope(event, 'legacy', '/mcp', watchDisconnect(res), body, caller)
+ * runInMcpScope(scope, () => sessions.handle(exchange, owner, (id) => { scope.sessionId = id }))
+ * ```
+ */
+export class RequestScope implements McpRequestScope {
+  // `declare`: no own property until set, as with the object spread this replaces, so
+  // `'principal' in scope` keeps its meaning.
+  declare principal?: string
+  declare authInfo?: AuthInfo
+  declare sessionId?: string
+
+  constructor(
+    readonly event: H3Event,
+    readonly era: McpEra,
+    readonly route: string,
+    private readonly disconnected: DisconnectWatch,
+    readonly body: unknown,
+    caller: McpCaller,
+  ) {
+    if (caller.principal !== undefined) this.principal = caller.principal
+    if (caller.authInfo !== undefined) this.authInfo = caller.authInfo
+  }
+
+  /** Aborted when the client goes away; built on first read (most requests never ask). */
+  get signal(): AbortSignal {
+    return this.disconnected.signal()
+  }
+}
