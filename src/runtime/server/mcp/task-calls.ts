@@ -94,6 +94,14 @@ export async function callAsTask(call: TaskCall): Promise<CallToolResult | Input
   const outlet = era === 'legacy' ? legacyOutlet(call.server, runner) : undefined
   let record: TaskRecord | undefined
   let creating: Promise<TaskRecord> | undefined
+  // A plain object whose `id` is set once the task exists, not a literal with an `id` getter: a
+  // literal's getter outlives the call in the old generation (transport/streams/sse.ts says more).
+  const control: { id: string | undefined, begin: () => Promise<void> } = {
+    id: undefined,
+    begin: async () => {
+      await begin()
+    },
+  }
   let announce: (record: TaskRecord) => void = () => {}
   const begun = new Promise<TaskRecord>((resolve) => {
     announce = resolve
@@ -102,6 +110,7 @@ export async function callAsTask(call: TaskCall): Promise<CallToolResult | Input
     try {
       const owner = { principal: run.scope.principal ?? '', ...(era === 'legacy' && run.scope.sessionId !== undefined && { sessionId: run.scope.sessionId }) }
       record = await tasks.create(owner, era, tool.name, { arguments: args, ...(run.capabilities && { capabilities: run.capabilities }) }, ttlMs)
+      control.id = record.id
     }
     catch (error) {
       if (error instanceof TaskLimitError) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, error.message)
@@ -123,14 +132,6 @@ export async function callAsTask(call: TaskCall): Promise<CallToolResult | Input
   }
   const begin = (): Promise<TaskRecord> => (creating ??= create())
   if (tool.execution?.taskStart !== 'on-begin') await begin()
-  const control: McpTaskControl = {
-    get id() {
-      return record?.id
-    },
-    begin: async () => {
-      await begin()
-    },
-  }
   const work = runInMcpFrame({ task: control }, () => executeHandler(run, secret, invoke))
   const handOut = async (task: TaskRecord, direct: boolean): Promise<CallToolResult> => {
     const end = endOf(work, finish)

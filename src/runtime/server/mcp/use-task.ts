@@ -45,11 +45,22 @@ export function useMcpTask(): McpTask {
   }
   const control: McpTaskControl | undefined = frame.task
   if (!control) return ORDINARY_CALL
-  return {
-    isTask: true,
-    get id() {
-      return control.id
-    },
-    begin: () => control.begin(),
+  return new TaskHandle(control)
+}
+
+/** A task call's handle: `id` read through to the control as it becomes known (a getter on the prototype, see sse.ts). */
+class TaskHandle implements McpTask {
+  readonly isTask = true
+  readonly begin: () => Promise<void>
+  readonly #control: McpTaskControl
+
+  constructor(control: McpTaskControl) {
+    this.#control = control
+    // Its own function: a handler may destructure `begin`.
+    this.begin = () => control.begin()
+  }
+
+  get id(): string | undefined {
+    return this.#control.id
   }
 }
