@@ -18,7 +18,6 @@ import { benchApps } from './measure/apps.mjs'
 import { benchObserve } from './measure/observe.mjs'
 import { benchNodes } from './measure/nodes.mjs'
 import { benchSchemas } from './measure/schemas.mjs'
-import { renderCharts } from './report/charts.mjs'
 import { SERVERS, prepareServers } from './servers/catalog.mjs'
 import { summarizeRun } from './report/summarize.mjs'
 import { readAnalysis, textTable, writeResults } from './report/render.mjs'
@@ -122,6 +121,16 @@ const ONLY_PHASES = [
   { name: 'schemas', load: true, run: () => schemasPhase() },
   { name: 'nodes', load: true, charts: true, run: async () => nodesPhase((await prepareServers({ reuse: true, log })).entries) },
 ]
+
+/**
+ * The charts, drawn with bench/'s own echarts: imported once `ensureBenchDeps` has installed it
+ * (a static import failed `npm run bench` on a fresh checkout before setup could run).
+ */
+async function renderCharts(dir) {
+  await ensureBenchDeps(log)
+  const charts = await import('./report/charts.mjs')
+  return charts.renderCharts(dir)
+}
 
 async function main() {
   await mkdir(resultsDir, { recursive: true })
