@@ -15,8 +15,8 @@ import type { McpToolExecution } from './task-support'
 
 /** What a handler reads of its task (`useMcpTask()`): its id once it exists, and where it begins. */
 export interface McpTaskControl {
-  /** The task's id, once it exists. */
-  readonly id: string | undefined
+  /** The task's id, set once the task exists (a field, not a getter: see sse.ts on accessor literals). */
+  id: string | undefined
   /** Begins the task here (a tool with `taskStart: 'on-begin'`); does nothing where it already runs. */
   begin: () => Promise<void>
 }
@@ -94,9 +94,7 @@ export async function callAsTask(call: TaskCall): Promise<CallToolResult | Input
   const outlet = era === 'legacy' ? legacyOutlet(call.server, runner) : undefined
   let record: TaskRecord | undefined
   let creating: Promise<TaskRecord> | undefined
-  // A plain object whose `id` is set once the task exists, not a literal with an `id` getter: a
-  // literal's getter outlives the call in the old generation (transport/streams/sse.ts says more).
-  const control: { id: string | undefined, begin: () => Promise<void> } = {
+  const control: McpTaskControl = {
     id: undefined,
     begin: async () => {
       await begin()
