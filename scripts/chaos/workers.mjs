@@ -3,20 +3,45 @@
 // ended. Each legacy session a result names is also checked, once, to refuse another principal.
 import { connectChaosClient } from './clients.mjs'
 
-/** How a failed call ended, by kind. `hang` and `unclassified` break the run's invariants. */
+/**
+ * How a failed call ended, by kind: the first pattern that matches the failure's text wins, so
+ * the order matters. `hang` and `unclassified` break the run's invariants; every other kind is a
+ * clear error. Every message the module writes under src/runtime/server has a kind here
+ * (test/unit/chaos-classifier.test.ts reads them all from the source), so whichever message a kill
+ * happens to cause, the verdict is the same; what stays `unclassified` is what the module did not
+ * write itself (a crash inside the SDK, a TypeError).
+ */
 export const FAILURE_KINDS = {
   'hang': /Request timed out|did not end within/i,
   // The tool's own side effect (its step's Redis command, the fixture's client) failed: the tool
   // says so in its error result. Not the module's doing, and not silent.
   'step-side-effect-failed': /chaos counter's own Redis command failed/i,
+  // A task whose instance was killed while its once() step ran: the step may or may not have
+  // happened, so the task ends saying so instead of running it again (the designed refusal;
+  // whether a kill lands inside a step is up to timing).
+  'step-interrupted': /was running when the instance that ran it stopped/i,
   // A call, or a task no instance could continue, whose instance died under it.
   'instance-stopped': /stopped before it (answered|ended)/i,
-  // The per-caller task cap (ended tasks count until they expire): the fixture keeps tasks 2
-  // minutes so a run stays under it; met, it is a clear refusal, not a fault.
-  'task-limit': /most tasks allowed/i,
+  // The per-caller or global task cap: the fixture keeps tasks 2 minutes so a run stays under
+  // it; met, it is a clear refusal, not a fault.
+  'task-limit': /most (tasks )?allowed|tasks\.max\w*/i,
   'session-ended': /session\b.*\b(not found|ended|expired|unknown|closed)|\b404\b/i,
   'shared-state-unavailable': /shared state|could not be reached|Service unavailable|\b503\b/i,
-  'connection-lost': /fetch failed|ECONNRESET|ECONNREFUSED|socket hang up|terminated|other side closed|Connection closed|disconnected|\b502\b|Bad Gateway/i,
+  'connection-lost': /fetch failed|ECONNRESET|ECONNREFUSED|socket hang up|terminated|other side closed|Connection closed|disconnected|\b502\b|Bad Gateway|client closed it/i,
+  // A task that ended (cancelled, out of its time to live, the server shutting down) or that its
+  // caller can no longer find.
+  'task-ended': /The task (ended|ran out|was \w+)|task "[^"]*" (was|has not ended)|Task not found|Cannot cancel task|The server is shutting down/i,
+  // A question that got no usable answer: none in time, refused, malformed, or a once() step that
+  // could not run (its store full or unreachable, or another copy of the round running it).
+  'elicitation-failed': /answered the elicitation|refused the elicitation|client's answer|inputResponses\[|question could not reach|question waited|asked a question before its task began|once\("[^"]*"\) (did not run|is still running)|store holds \S+ unexpired/i,
+  // A request the module refused at its door or in its handlers, saying why and what to send.
+  'refused': /Forbidden|Unauthorized|Bad Request|Unsupported Media Type|Parse error|Method not found|Method \S+ is not (allowed|used)|Method not allowed|Unknown (tool|prompt)|Resource not found|Invalid (arguments|cursor)|Too many|speaks MCP|requestState|taskSupport|tasks cannot run here/i,
+  // The tool's own code used the module wrongly (a form, a URL, a step): never in a correct fixture,
+  // and still a message that names the fix.
+  'tool-misuse': /url\(\)|form\(\{ app|Form field|The form|Field "[^"]*" is a multi-select|outside an MCP|outside the module endpoint|Two different questions|not JSON-serialisable|did not declare the|useMcpSession\(\)|not available in a task|Zod shape/i,
+  // The app's definitions or configuration are wrong (the server log says what to change), or an
+  // instance lacks a tool another one has.
+  'misconfigured': /\[nuxt-mcp-elicitation\]|misconfigured|is not on this instance/i,
 }
 
 /** A failure's message and its causes' (ext-tasks wraps what failed: "MCP client request failed" ← …). */
