@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -9,7 +10,7 @@ import { connectLegacy, connectModern, textOf } from '../../utils/clients'
 import type { ScriptedAnswer } from '../../utils/clients'
 import { repoRoot } from '../../utils/fixture'
 import type { RunningFixture } from '../../utils/fixture'
-import { buildApp, installApp, packModule, typecheckApp, writeFiles } from '../../utils/pack'
+import { buildApp, installApp, packModule, typecheckApp, userEnv, writeFiles } from '../../utils/pack'
 import type { PackedModule } from '../../utils/pack'
 
 // What a user gets from the registry: the packed tarball, installed into a fresh Nuxt 4 app that
@@ -68,7 +69,10 @@ export { mcpModule, McpElicitationError }
   }, null, 2),
 }
 
-function scratchPackageJson(tarball: string): string {
+/** The versions this repo builds and tests with (its own package.json). */
+const REPO_MANIFEST = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }
+
+function scratchPackageJson(tarball: string, nuxt: string): string {
   return JSON.stringify({
     name: 'scratch-mcp-app',
     private: true,
@@ -76,10 +80,22 @@ function scratchPackageJson(tarball: string): string {
     dependencies: {
       'nuxt-mcp-elicitation': `file:${tarball}`,
       // Nothing else: no vite or cssnano pin, which a user on Node 22, 24 or 26 needs none of.
-      'nuxt': '4.5.2',
-      'zod': '4.6.7',
+      nuxt,
+      'zod': REPO_MANIFEST.devDependencies.zod,
     },
   }, null, 2)
+}
+
+/**
+ * The newest Nuxt 4 release on the registry now: what `npm install nuxt` gives a new app today,
+ * which the suite's pinned Nuxt may lag behind. Asked online at each run, so a Nuxt release that
+ * breaks the module fails this test the day it is out.
+ */
+function newestNuxt4(): string {
+  const listed: unknown = JSON.parse(execFileSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['view', 'nuxt@^4', 'version', '--json'], { encoding: 'utf8', env: userEnv(), timeout: 60_000 }))
+  const newest = Array.isArray(listed) ? listed.at(-1) : listed
+  if (typeof newest !== 'string') throw new Error(`npm view nuxt@^4 version gave ${JSON.stringify(listed)}, not a version.`)
+  return newest
 }
 
 
@@ -102,9 +118,12 @@ function declaredEntryPaths(manifest: Record<string, unknown>): string[] {
  * the others from npm (22 in maintenance, 26 the active LTS in December 2026).
  */
 const SUITE_MAJOR = Number(process.versions.node.split('.')[0])
+const PINNED_NUXT = REPO_MANIFEST.devDependencies.nuxt!
 const NODES = [
-  { label: `Node ${process.versions.node} (the suite's)`, major: SUITE_MAJOR, binary: () => process.execPath },
-  ...([22, 24, 26] as const).filter(major => major !== SUITE_MAJOR).map(major => ({ label: `Node ${major}`, major, binary: () => nodeBinary(major) })),
+  { label: `Node ${process.versions.node} (the suite's), Nuxt ${PINNED_NUXT}`, major: SUITE_MAJOR, binary: () => process.execPath, nuxt: () => PINNED_NUXT },
+  ...([22, 24, 26] as const).filter(major => major !== SUITE_MAJOR).map(major => ({ label: `Node ${major}, Nuxt ${PINNED_NUXT}`, major, binary: () => nodeBinary(major), nuxt: () => PINNED_NUXT })),
+  // And on the suite's Node, the Nuxt a new app gets today.
+  { label: `Node ${process.versions.node}, the newest Nuxt 4`, major: SUITE_MAJOR, binary: () => process.execPath, nuxt: newestNuxt4 },
 ]
 
 let scratch: string
@@ -133,15 +152,17 @@ describe('the packed module', () => {
   })
 })
 
-describe.each(NODES)('a fresh app with the packed module on $label', ({ major, binary }) => {
+describe.each(NODES)('a fresh app with the packed module on $label', ({ major, binary, nuxt }) => {
   let node: string
+  let nuxtVersion: string
   let appDir: string
   let app: RunningFixture
 
   beforeAll(async () => {
     node = binary()
+    nuxtVersion = nuxt()
     appDir = await mkdtemp(join(scratch, 'app-'))
-    await writeFiles(appDir, { 'package.json': scratchPackageJson(packed.tarball), ...SCRATCH_FILES })
+    await writeFiles(appDir, { 'package.json': scratchPackageJson(packed.tarball, nuxtVersion), ...SCRATCH_FILES })
     await installApp(appDir, node)
     await buildApp(appDir, node)
     // An absolute path resolves to itself; the app runs on the same Node that built it.
@@ -152,9 +173,12 @@ describe.each(NODES)('a fresh app with the packed module on $label', ({ major, b
     await app?.stop()
   })
 
-  it('was installed, built and served on that Node', () => {
+  it('was installed, built and served on that Node and that Nuxt', async () => {
     expect(execFileSync(node, ['--version'], { encoding: 'utf8' }).trim()).toMatch(new RegExp(`^v${major}\\.`))
     expect(app.process.spawnargs[0]).toBe(node)
+    const installed = JSON.parse(await readFile(join(appDir, 'node_modules/nuxt/package.json'), 'utf8')) as { version: string }
+    console.log(`packaging: a fresh app on Node ${major} with Nuxt ${installed.version}`)
+    expect(installed.version).toBe(nuxtVersion)
   })
 
   it('type-checks a consumer importing both entry points', async () => {
