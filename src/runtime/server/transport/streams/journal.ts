@@ -25,6 +25,8 @@ export interface JournalSink {
   /** The stream became resumable, with these events so far (the priming event is number 0). */
   opened: (journal: StreamJournal) => void
   appended: (journal: StreamJournal, event: JournalEvent) => void
+  /** The stream was forgotten here (its answer taken, or made room for, or its session closed): its copy may go too. */
+  forgotten?: (journal: StreamJournal) => void
 }
 
 /** What counts a journal's size (its session's share, the process's budget): told each change of it. */

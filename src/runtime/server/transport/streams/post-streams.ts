@@ -77,6 +77,7 @@ export class PostStreams {
   constructor(private readonly instanceTag: string, private readonly sink?: JournalSink, budget?: JournalBudget) {
     this.journals = new JournalShelf<PostStream>((entry) => {
       for (const id of entry.waiting) if (this.byRequest.get(id) === entry) this.byRequest.delete(id)
+      if (entry.journal) this.sink?.forgotten?.(entry.journal)
     }, budget)
   }
 
@@ -196,6 +197,7 @@ export class PostStreams {
       entry.unhold?.()
       entry.stream?.end()
       for (const remote of entry.remotes.values()) remote.end()
+      if (entry.journal) this.sink?.forgotten?.(entry.journal)
     }
     this.byRequest.clear()
     this.journals.clear()
