@@ -18,11 +18,11 @@ let processJournals: JournalBudget | undefined
  *
  * @example
  * ```ts
- * resumableBytesOf(useRuntimeConfig().mcp) // 67108864
+ * resumableBytesOf(useRuntimeConfig().mcp.sessions) // 67108864
  * ```
  */
-export function resumableBytesOf(config: McpServerConfig): number {
-  const value: unknown = config.sessions.maxResumableBytes
+export function resumableBytesOf(sessions: { maxResumableBytes?: unknown }): number {
+  const value = sessions.maxResumableBytes
   if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return value
   console.warn(`[nuxt-mcp-elicitation] mcp.sessions.maxResumableBytes is ${JSON.stringify(value)}, not a number of bytes: using the default, ${DEFAULT_RESUMABLE_BYTES} (64 MiB). Set it (or NUXT_MCP_SESSIONS_MAX_RESUMABLE_BYTES) to a number, e.g. 16777216.`)
   return DEFAULT_RESUMABLE_BYTES
@@ -41,6 +41,6 @@ export function resumableBytesOf(config: McpServerConfig): number {
  */
 export function createLegacySessions(deps: HandlerDeps, config: McpServerConfig, shared: Promise<McpSharedState> | undefined): LegacySessions {
   const directory = shared?.then(state => new SharedSessionDirectory(state, sharedRecordTtl(config)))
-  processJournals ??= new JournalBudget(resumableBytesOf(config), 'oldest')
+  processJournals ??= new JournalBudget(resumableBytesOf(config.sessions), 'oldest')
   return new LegacySessions(deps, directory, processJournals)
 }
