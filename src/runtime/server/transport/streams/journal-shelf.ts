@@ -53,11 +53,6 @@ export class JournalShelf<S extends ShelvedStream> {
     return this.streams.size
   }
 
-  /** The characters of events the session keeps now, across its streams. */
-  get bytes(): number {
-    return this.budget.size
-  }
-
   /** Whether one more stream may be kept, after forgetting the oldest finished ones that are in the way. */
   makeRoom(): boolean {
     while (this.streams.size >= MAX_JOURNALS_PER_SESSION) {

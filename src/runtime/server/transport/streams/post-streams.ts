@@ -81,11 +81,6 @@ export class PostStreams {
     }, budget)
   }
 
-  /** The characters of events this session keeps for resumption now. */
-  get keptBytes(): number {
-    return this.journals.bytes
-  }
-
   /**
    * Opens the SSE response of a POST that carries `requests`. `deferAbort` lets a resumable
    * stream keep its requests running when the connection drops.
