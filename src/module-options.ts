@@ -113,6 +113,15 @@ export interface ModuleOptions {
    * ```
    */
   trustedProxies: string[]
+  /**
+   * Legacy sessions' limits: idle timeout, caps on their number, and what their resumable streams
+   * may keep in this process. See docs/configuration.md.
+   *
+   * @example
+   * ```ts
+   * export default defineNuxtConfig({ mcp: { sessions: { max: 200, maxResumableBytes: 16 * 1024 * 1024 } } })
+   * ```
+   */
   sessions: Partial<McpServerConfig['sessions']>
   /**
    * In `nuxi dev`, an "MCP" tab in Nuxt DevTools (also at `/__mcp-elicitation/devtools`): every

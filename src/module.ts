@@ -77,7 +77,7 @@ export default defineNuxtModule<ModuleOptions>({
       allowedHosts: options.allowedHosts,
       allowedOrigins: options.allowedOrigins,
       maxBodySize: options.maxBodySize,
-      sessions: { idleTimeoutMs: 30 * 60_000, max: 1000, maxPerPrincipal: 100, ...options.sessions },
+      sessions: { idleTimeoutMs: 30 * 60_000, max: 1000, maxPerPrincipal: 100, maxResumableBytes: 64 * 1024 * 1024, ...options.sessions },
       trustedProxies: options.trustedProxies,
       legacy: options.legacy ?? true,
       listChanged: options.listChanged ?? false,

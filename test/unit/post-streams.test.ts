@@ -4,6 +4,7 @@ import { WebResponseSink } from '../../src/runtime/server/transport/http/respons
 import { RESUME_GRACE_MS } from '../../src/runtime/server/transport/streams/journal'
 import { MAX_JOURNALS_PER_SESSION, MAX_JOURNAL_SIZE_PER_SESSION } from '../../src/runtime/server/transport/streams/journal-shelf'
 import { PostStreams } from '../../src/runtime/server/transport/streams/post-streams'
+import { JournalBudget } from '../../src/runtime/server/transport/streams/journal-budget'
 
 // What one legacy session keeps for resumption is bounded: a finished stream goes a grace after
 // its answer was written, and a session holds at most 32 streams and 4 MiB of events however many
@@ -92,5 +93,63 @@ describe('the resumable streams of one session', () => {
       expect(text).not.toContain('"data":"0 ')
       expect(text).toContain('"id":1,"result"')
     })
+  })
+})
+
+describe('the resumable streams of every session together', () => {
+  // The per-session bounds alone let 1,000 sessions (sessions.max) keep 4 GiB: the process's
+  // budget (mcp.sessions.maxResumableBytes) bounds them all, whatever each session does.
+  const budgetBytes = 16 * 1024 * 1024
+
+  /** Resumes stream `streamId` from its start, ends it with its answer, and reads what came. */
+  async function replayed(streams: PostStreams, streamId: string, id: number): Promise<string> {
+    const sink = new WebResponseSink()
+    expect(streams.resumeHere(streamId, 0, sink, headers)).toBe(true)
+    streams.send(answer(id), id)
+    return (await sink.response).text()
+  }
+
+  it('keep at most the process budget: 24 sessions each sending 4 MB, close to their own 4 MiB, keep under 16 MiB', async () => {
+    const budget = new JournalBudget(budgetBytes, 'oldest')
+    const sessions = Array.from({ length: 24 }, (_, n) => {
+      const streams = new PostStreams(`i${n}`, undefined, budget)
+      streams.resumable = true
+      return streams
+    })
+    const bulk = 'p'.repeat(100_000)
+    for (const [n, streams] of sessions.entries()) {
+      openAsking(streams, 1)
+      for (let k = 0; k < 40; k++) streams.send({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: `${n}/${k} ${bulk}` } }, 1)
+      expect(budget.size).toBeLessThanOrEqual(budgetBytes)
+    }
+    const texts = await Promise.all(sessions.map((streams, n) => replayed(streams, `i${n}.s1`, 1)))
+    const kept = texts.reduce((sum, text) => sum + text.length, 0)
+    // (The SSE framing adds about 40 characters an event to what the budget counts.)
+    expect(kept).toBeLessThan(budgetBytes + 24 * 1_000)
+    expect(kept).toBeGreaterThan(budgetBytes - 200_000)
+    // Every stream, still running when the budget was reached, resumed and got its answer; the
+    // oldest gave up their events first, and the newest session kept all of its own.
+    for (const text of texts) expect(text).toContain('"id":1,"result"')
+    expect(texts[0]).not.toContain('"data":"0/0 ')
+    for (let k = 0; k < 40; k++) expect(texts[23]).toContain(`"data":"23/${k} `)
+  })
+
+  it('forget finished streams first, those finished longest ago first, in any session', () => {
+    const budget = new JournalBudget(budgetBytes, 'oldest')
+    const sessions = Array.from({ length: 8 }, (_, n) => {
+      const streams = new PostStreams(`i${n}`, undefined, budget)
+      streams.resumable = true
+      return streams
+    })
+    const bulk = 'x'.repeat(3_000_000)
+    // Session 0's stream keeps running; sessions 1 to 7 each finish one stream of 3 MB.
+    openAsking(sessions[0]!, 1)
+    for (let n = 1; n < 8; n++) {
+      openAsking(sessions[n]!, 1, bulk)
+      sessions[n]!.send(answer(1), 1)
+    }
+    expect(budget.size).toBeLessThanOrEqual(budgetBytes)
+    const resumableNow = sessions.map((streams, n) => streams.resumeHere(`i${n}.s1`, 0, new WebResponseSink(), headers))
+    expect(resumableNow).toEqual([true, false, false, true, true, true, true, true])
   })
 })

@@ -19,7 +19,7 @@ const config: McpServerConfig = {
   name: 'shop', version: '1.0.0', instructions: '', listChanged: false, legacy: true, observe: { answers: false },
   cache: { storage: '' },
   publicUrl: '', allowedHosts: [], allowedOrigins: [], maxBodySize: 1024, trustedProxies: [],
-  sessions: { idleTimeoutMs: 1000, max: 10, maxPerPrincipal: 5 },
+  sessions: { idleTimeoutMs: 1000, max: 10, maxPerPrincipal: 5, maxResumableBytes: 64 * 1024 * 1024 },
   elicitation: { timeoutMs: 1000, stateTtlSeconds: 60, maxAttempts: 3, progressIntervalMs: 1000, allowInsecureUrls: false },
   tasks: { ttlMs: 60_000, maxTtlMs: 60_000, pollIntervalMs: 1000, maxPerPrincipal: 10, maxResultBytes: 1024, background: true },
   auth: { issuers: [], resource: '', audiences: [], scopes: [], clockToleranceSeconds: 60, jwksMaxAgeSeconds: 3600, introspection: { clientId: '', clientSecret: '', endpoint: '', issuer: '' } },

@@ -23,6 +23,12 @@ export interface McpServerConfig {
     max: number
     /** Most legacy sessions of one principal (or, anonymous, one client address); at it that principal's least recently used idle one is closed. */
     maxPerPrincipal: number
+    /**
+     * Most characters (of their JSON) this process keeps of the events of every legacy session's
+     * resumable streams, together (each session keeps at most 4 MiB of its own): over it, finished
+     * streams are forgotten first, then running streams drop their oldest events.
+     */
+    maxResumableBytes: number
   }
   /** Proxies whose `X-Forwarded-For` is believed (addresses or IPv4 CIDR ranges; comma-separated string from env is fine). */
   trustedProxies: string[] | string

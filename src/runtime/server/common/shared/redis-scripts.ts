@@ -26,17 +26,34 @@ if held then return held == ARGV[1] and 1 or 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return 1`
 
-/** RPUSH of ARGV[3..] with PEXPIRE ARGV[1]; then the list keeps its head and its last ARGV[2] items after it. */
+/**
+ * RPUSH of ARGV[4..] to the list KEYS[1], whose items after its head have their bytes counted in
+ * KEYS[2]; then the list keeps its head and, of the items after it, the last ARGV[2] that fit in
+ * ARGV[3] bytes (the newest one always). Both keys expire ARGV[1] ms from now. The count beside
+ * the list is what lets a trim by bytes read only the items it drops.
+ */
 export const BOUNDED_APPEND = `
-local length = redis.call('RPUSH', KEYS[1], unpack(ARGV, 3))
-redis.call('PEXPIRE', KEYS[1], ARGV[1])
-local excess = length - 1 - tonumber(ARGV[2])
-if excess > 0 then
-  local head = redis.call('LINDEX', KEYS[1], 0)
-  redis.call('LTRIM', KEYS[1], excess, -1)
-  redis.call('LSET', KEYS[1], 0, head)
+local length = redis.call('RPUSH', KEYS[1], unpack(ARGV, 4))
+local added = 0
+for i = 4, #ARGV do added = added + string.len(ARGV[i]) end
+local bytes = redis.call('INCRBY', KEYS[2], added)
+local keepLast = tonumber(ARGV[2])
+local keepBytes = tonumber(ARGV[3])
+local kept = length - 1
+local drop = 0
+while kept - drop > 1 and (kept - drop > keepLast or bytes > keepBytes) do
+  drop = drop + 1
+  bytes = bytes - string.len(redis.call('LINDEX', KEYS[1], drop))
 end
-return length`
+if drop > 0 then
+  local head = redis.call('LINDEX', KEYS[1], 0)
+  redis.call('LTRIM', KEYS[1], drop, -1)
+  redis.call('LSET', KEYS[1], 0, head)
+  redis.call('SET', KEYS[2], bytes)
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+redis.call('PEXPIRE', KEYS[2], ARGV[1])
+return length - drop`
 
 /** ZADD into every set of KEYS, only when none is full (ARGV[4+i] members besides ARGV[1], after dropping scores under ARGV[4]): -1, or the index of the first full set. */
 export const RANK_WITHIN = `

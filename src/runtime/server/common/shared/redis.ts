@@ -1,5 +1,6 @@
 import type { Redis, RedisOptions } from 'ioredis'
 import { McpStoreUnavailableError, SHARED_STATE_UNAVAILABLE } from '../store/store'
+import { byteCountKey } from './shared-state'
 import type { McpSharedState } from './shared-state'
 import { BOUNDED_APPEND, CAPPED_HASH_SET, CLAIM, RANK_WITHIN } from './redis-scripts'
 import { redactRedisUrl } from './redact-redis-url'
@@ -198,9 +199,9 @@ export async function connectRedisState(options: RedisStateOptions): Promise<Mcp
       const list = members?.[1]
       return Array.isArray(list) ? list.filter((member): member is string => typeof member === 'string') : []
     }),
-    append: (key, values, ttlMs, keepLast) => run(async () => {
+    append: (key, values, ttlMs, keepLast, keepBytes = Number.MAX_SAFE_INTEGER) => run(async () => {
       if (keepLast === undefined) await commands.multi().rpush(base + key, ...values).pexpire(base + key, Math.max(1, Math.ceil(ttlMs))).exec()
-      else await commands.eval(BOUNDED_APPEND, 1, base + key, Math.max(1, Math.ceil(ttlMs)), keepLast, ...values)
+      else await commands.eval(BOUNDED_APPEND, 2, base + key, base + byteCountKey(key), Math.max(1, Math.ceil(ttlMs)), keepLast, keepBytes, ...values)
     }),
     list: key => run(async () => await commands.lrange(base + key, 0, -1)),
     hashGet: (key, field) => run(async () => await commands.hget(base + key, field) ?? undefined),

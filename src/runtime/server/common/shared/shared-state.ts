@@ -29,9 +29,12 @@ export interface McpSharedState extends McpStateStore {
   ranked: (key: string, minScore: number) => Promise<string[]>
   /**
    * Adds `values` at the end of the list `key` and keeps the list `ttlMs` from now, in one step;
-   * with `keepLast`, the list then holds its first item (a header) and its last `keepLast` others.
+   * with `keepLast`, the list then holds its first item (a header) and its last `keepLast` others,
+   * and with `keepBytes` too, only as many of the newest of those as fit in `keepBytes` bytes
+   * (the newest always): their bytes are counted beside the list, in {@link byteCountKey}, which
+   * expires with it.
    */
-  append: (key: string, values: string[], ttlMs: number, keepLast?: number) => Promise<void>
+  append: (key: string, values: string[], ttlMs: number, keepLast?: number, keepBytes?: number) => Promise<void>
   /** The whole list `key` (empty when it is absent). */
   list: (key: string) => Promise<string[]>
   /** One field of the hash `key`. */
@@ -52,6 +55,19 @@ export interface McpSharedState extends McpStateStore {
   /** Listens on `channel` for as long as the state is open. */
   subscribe: (channel: string, listener: (message: string) => void) => Promise<void>
   close: () => Promise<void>
+}
+
+/**
+ * Where a bounded list's bytes are counted (`append` with `keepLast`): beside the list, so that
+ * trimming by bytes never reads the whole list.
+ *
+ * @example
+ * ```ts
+ * byteCountKey('events:abc:x.s1') // 'events:abc:x.s1:bytes'
+ * ```
+ */
+export function byteCountKey(key: string): string {
+  return `${key}:bytes`
 }
 
 /** The channel only this instance listens on. */

@@ -2,6 +2,7 @@ import type { Server } from '@modelcontextprotocol/server'
 import { jsonRpcError } from '../http/errors'
 import type { HandlerDeps } from '../../mcp/handlers'
 import { NodeSessionTransport } from '../streams/legacy-transport'
+import type { JournalBudget } from '../streams/journal-budget'
 import type { LegacyExchange } from '../streams/legacy-transport'
 import { createMcpServer } from '../../mcp/server-factory'
 import { beginSession, forgetSession } from '../../mcp/session-lifecycle'
@@ -47,8 +48,10 @@ export class LegacySessions {
   /**
    * @param shared With `NUXT_MCP_REDIS_URL`: the directory every instance shares, so any
    * instance serves any session. Without it, sessions live in this process.
+   * @param journals What every session's resumable streams draw on: the process's one budget,
+   * shared by its endpoints (`createLegacySessions`, `mcp.sessions.maxResumableBytes`).
    */
-  constructor(private readonly deps: HandlerDeps, shared?: Promise<SharedSessionDirectory>) {
+  constructor(private readonly deps: HandlerDeps, shared: Promise<SharedSessionDirectory> | undefined, private readonly journals: JournalBudget) {
     if (shared) this.link = new SharedSessionLink(this.deps.route, shared, envelope => this.receive(envelope), id => this.sessions.get(id)?.transport)
     const idle = deps.config.sessions.idleTimeoutMs
     if (idle > 0) {
@@ -133,7 +136,7 @@ export class LegacySessions {
 
   private async connect(id: string, directory: SharedSessionDirectory | undefined): Promise<{ server: Server, transport: NodeSessionTransport }> {
     const server = createMcpServer(this.deps, 'legacy')
-    const transport = new NodeSessionTransport(id, directory && this.link?.routing(directory, id))
+    const transport = new NodeSessionTransport(id, directory && this.link?.routing(directory, id), this.journals)
     // (With several instances, only the one holding the GET stream tells the session of list changes.)
     const untrack = trackLegacyServer(this.deps.route, server, () => !this.link || transport.get.isOpen)
     transport.onclose = () => {

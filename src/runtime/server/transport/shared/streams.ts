@@ -1,6 +1,7 @@
 import { parseJSONRPCMessage } from '@modelcontextprotocol/server'
 import type { RequestId } from '@modelcontextprotocol/server'
 import { isRecord } from '../../common/is-record'
+import { byteCountKey } from '../../common/shared/shared-state'
 import type { McpSharedState } from '../../common/shared/shared-state'
 import { BEAT_EVERY_MS, beat, isAlive } from '../../common/shared/liveness'
 import { logLost } from './sessions'
@@ -14,6 +15,15 @@ import type { JournalEvent, JournalSink } from '../streams/journal'
  * instance dying.
  */
 export const DEAD_AFTER_MISSING_MS = BEAT_EVERY_MS + 1500
+
+/**
+ * Most bytes of events one stream's copy keeps (besides its head, and its newest event whatever
+ * its size), as well as at most {@link MAX_EVENTS}: a copy is read back only when the instance
+ * that ran the stream is gone (for the answers it kept) or for a GET stream's replay, and the
+ * newest events are what those need. With the copies of forgotten streams removed, a session's
+ * copies are those of the streams its instances keep (32 a session, and its GET streams').
+ */
+export const MAX_COPY_BYTES = 1024 * 1024
 
 function eventsKey(sessionId: string, streamId: string): string {
   return `events:${sessionId}:${streamId}`
@@ -46,7 +56,7 @@ function parseKept(items: string[]): KeptStream | undefined {
 /** Appends `value` to the list `key`, tried again every 200 ms for 10 s while Redis cannot take it; then logged as lost. */
 async function appendSurely(shared: McpSharedState, key: string, value: string, keepLast?: number): Promise<void> {
   let failure: unknown
-  const copied = await tryUntil(DELIVERY_DEADLINE_MS, () => shared.append(key, [value], JOURNAL_TTL_MS, keepLast).then(() => true, (error: unknown) => {
+  const copied = await tryUntil(DELIVERY_DEADLINE_MS, () => shared.append(key, [value], JOURNAL_TTL_MS, keepLast, keepLast === undefined ? undefined : MAX_COPY_BYTES).then(() => true, (error: unknown) => {
     failure = error
     return undefined
   }))
@@ -84,6 +94,7 @@ export class SharedStreamLog {
       // As many events as a journal keeps here, after the head (the stream's requests) a resume
       // on another instance needs: a session's GET stream would otherwise grow for its life.
       appended: (journal, event) => this.appendInOrder(eventsKey(sessionId, journal.streamId), JSON.stringify(event), MAX_EVENTS),
+      forgotten: journal => this.forget(eventsKey(sessionId, journal.streamId)),
     }
   }
 
@@ -100,16 +111,26 @@ export class SharedStreamLog {
   }
 
   private appendInOrder(key: string, value: string, keepLast?: number): void {
-    const write = (this.writes.get(key) ?? Promise.resolve()).then(() => appendSurely(this.shared, key, value, keepLast))
-    this.writes.set(key, write)
-    void write.then(() => {
-      if (this.writes.get(key) === write) this.writes.delete(key)
+    this.inOrder(key, () => appendSurely(this.shared, key, value, keepLast))
+  }
+
+  /** Removes a forgotten stream's copy, after the copies still being written (which would bring it back); once, and logged when Redis is away (it expires anyway). */
+  private forget(key: string): void {
+    this.inOrder(key, () => Promise.all([this.shared.delete(key), this.shared.delete(byteCountKey(key))]).then(() => {}, logLost))
+  }
+
+  /** Runs `write` after the writes of `key` still under way. */
+  private inOrder(key: string, write: () => Promise<void>): void {
+    const next = (this.writes.get(key) ?? Promise.resolve()).then(write)
+    this.writes.set(key, next)
+    void next.then(() => {
+      if (this.writes.get(key) === next) this.writes.delete(key)
     })
   }
 
   /** Keeps `events` after a stream's others (answers given for a dead instance). */
   keep(sessionId: string, streamId: string, events: JournalEvent[]): Promise<void> {
-    return this.shared.append(eventsKey(sessionId, streamId), events.map(event => JSON.stringify(event)), JOURNAL_TTL_MS, MAX_EVENTS)
+    return this.shared.append(eventsKey(sessionId, streamId), events.map(event => JSON.stringify(event)), JOURNAL_TTL_MS, MAX_EVENTS, MAX_COPY_BYTES)
   }
 
   /** A stream's kept events; `undefined` when none are kept (never resumable, or expired). */

@@ -4,6 +4,7 @@ import type { SseStream } from './sse'
 import type { ResponseSink } from '../http/response-sink'
 import { RESUME_RETRY_MS, StreamJournal, eventIdOf } from './journal'
 import type { JournalEvent, JournalSink } from './journal'
+import type { JournalBudget } from './journal-budget'
 
 /**
  * The standalone `GET` stream of one legacy session: server messages unrelated to a request
@@ -29,8 +30,11 @@ export class GetStream {
    * @param nextStreamId Names a new journal (`<instance>.g<n>`).
    * @param held Told each time a connection takes the stream here, with its journal: the other
    * instances then stop keeping events of theirs ({@link retireUnless}).
+   * @param budget The process's budget for every session's resumable streams: the journal counts
+   * towards it, and sheds its oldest events when the budget is over (it never finishes, so it is
+   * never forgotten whole).
    */
-  constructor(private readonly nextStreamId: () => string, private readonly sink?: JournalSink, private readonly held?: (streamId: string) => void) {}
+  constructor(private readonly nextStreamId: () => string, private readonly sink?: JournalSink, private readonly held?: (streamId: string) => void, private readonly budget?: JournalBudget) {}
 
   /** Whether a GET stream is open here now. */
   get isOpen(): boolean {
@@ -45,7 +49,9 @@ export class GetStream {
     const stream = this.attach(res, headers)
     for (const event of replay.events) stream.write(event.message, eventIdOf(replay.streamId, event.seq))
     if (!resumable) return
+    this.drop()
     this.journal = new StreamJournal(this.nextStreamId(), [], this.sink)
+    this.budget?.hold(this.journal, () => {})
     stream.prime(this.journal.primingId, RESUME_RETRY_MS)
     this.held?.(this.journal.streamId)
   }
@@ -77,8 +83,13 @@ export class GetStream {
     const holder = await currentHolder()
     // (Unknown: the record expired or could not be read. Keeping events costs less than losing them.)
     if (holder === undefined || holder === mine || this.attached !== attached || this.journal?.streamId !== mine) return
-    this.journal = undefined
     this.close()
+  }
+
+  /** Stops keeping the journal: its events go, and the process's budget stops counting them. */
+  private drop(): void {
+    if (this.journal) this.budget?.release(this.journal)
+    this.journal = undefined
   }
 
   /** Makes a new connection the GET stream; one still open (a client that came back before it noticed the drop) ends. */
@@ -103,6 +114,7 @@ export class GetStream {
    */
   write(message: JSONRPCMessage): boolean {
     const event = this.journal?.record(message)
+    if (this.journal) this.budget?.fit(this.journal)
     if (!this.stream || this.stream.closed) return false
     this.stream.write(message, event && this.journal ? eventIdOf(this.journal.streamId, event.seq) : undefined)
     return true
@@ -117,7 +129,9 @@ export class GetStream {
     return this.write(message) || recorded
   }
 
+  /** Ends the connection open here, and drops the journal (the session closed, or another instance took the stream). */
   close(): void {
+    this.drop()
     this.stream?.end()
     this.stream = undefined
   }

@@ -25,6 +25,14 @@ export interface JournalSink {
   /** The stream became resumable, with these events so far (the priming event is number 0). */
   opened: (journal: StreamJournal) => void
   appended: (journal: StreamJournal, event: JournalEvent) => void
+  /** The stream was forgotten here (its answer taken, or made room for, or its session closed): its copy may go too. */
+  forgotten?: (journal: StreamJournal) => void
+}
+
+/** What counts a journal's size (its session's share, the process's budget): told each change of it. */
+export interface JournalAccount {
+  /** The journal's size changed by `delta` characters (an event kept, or one shed). */
+  resized: (delta: number) => void
 }
 
 /** `<streamId>_<seq>`: the event id the client sends back as `Last-Event-ID`. */
@@ -74,6 +82,8 @@ export class StreamJournal {
   lastUsed = Date.now()
   /** The size of the events kept, in characters of their JSON (what a session's budget counts). */
   size = 0
+  /** Told of every change of {@link size}, so that budgets keep running totals instead of summing (`journal-budget.ts`). */
+  account?: JournalAccount
 
   constructor(readonly streamId: string, readonly requests: readonly RequestId[], private readonly sink?: JournalSink) {
     sink?.opened(this)
@@ -91,6 +101,7 @@ export class StreamJournal {
     this.events.push(event)
     this.sizes.set(event, size)
     this.size += size
+    this.account?.resized(size)
     if (this.events.length > MAX_EVENTS) this.shed()
     this.lastUsed = Date.now()
     this.sink?.appended(this, event)
@@ -106,7 +117,9 @@ export class StreamJournal {
     if (this.events.length <= 1) return false
     const ping = this.events.findIndex(kept => 'method' in kept.message && !('id' in kept.message))
     const [dropped] = this.events.splice(ping >= 0 && ping < this.events.length - 1 ? ping : 0, 1)
-    this.size -= (dropped && this.sizes.get(dropped)) ?? 0
+    const size = (dropped && this.sizes.get(dropped)) ?? 0
+    this.size -= size
+    this.account?.resized(-size)
     return true
   }
 

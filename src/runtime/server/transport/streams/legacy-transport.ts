@@ -8,6 +8,7 @@ import { PostStreams } from './post-streams'
 import type { LegacyExchange } from './request'
 import { isGetStream, parseEventId } from './journal'
 import { GetStream } from './get-stream'
+import type { JournalBudget } from './journal-budget'
 import { isRequest, isResponse, isValidSetLevel } from './message-kinds'
 import { readLegacyPost } from './legacy-post'
 import { takeQuestionNote } from '../../tasks/question-note'
@@ -45,11 +46,12 @@ export class NodeSessionTransport implements Transport {
   readonly get: GetStream
   private hydrated?: () => void
 
-  constructor(readonly sessionId: string, private readonly routing?: SessionRouting) {
+  /** @param budget The process's budget for every session's resumable streams (`mcp.sessions.maxResumableBytes`). */
+  constructor(readonly sessionId: string, private readonly routing?: SessionRouting, budget?: JournalBudget) {
     const tag = routing?.instanceId ?? 'local'
-    this.posts = new PostStreams(tag, routing?.journals)
+    this.posts = new PostStreams(tag, routing?.journals, budget)
     let gets = 0
-    this.get = new GetStream(() => `${tag}.g${++gets}`, routing?.journals, routing?.holdGet)
+    this.get = new GetStream(() => `${tag}.g${++gets}`, routing?.journals, routing?.holdGet, budget)
   }
 
   /**

@@ -4,6 +4,7 @@ import type { SseStream } from './sse'
 import type { ResponseSink } from '../http/response-sink'
 import { RESUME_GRACE_MS, RESUME_RETRY_MS, StreamJournal, eventIdOf } from './journal'
 import { JournalShelf } from './journal-shelf'
+import type { JournalBudget } from './journal-budget'
 import type { ShelvedStream } from './journal-shelf'
 import type { JournalEvent, JournalSink } from './journal'
 import { isResponse } from './message-kinds'
@@ -24,8 +25,6 @@ interface PostStream extends ShelvedStream {
   /** Ends that hold. */
   unhold?: () => void
   abandon?: AbandonRequest
-  /** The grace ran out: the requests were abandoned. */
-  abandoned?: boolean
   grace?: ReturnType<typeof setTimeout>
   /**
    * Where events go too: clients that resumed the stream on other instances, by tag. Several,
@@ -65,16 +64,22 @@ export interface ResumeTarget {
 export class PostStreams {
   private readonly byRequest = new Map<RequestId, PostStream>()
   /** The resumable streams kept, within the session's bounds; a forgotten one's requests are unmapped. */
-  private readonly journals = new JournalShelf<PostStream>((entry) => {
-    for (const id of entry.waiting) if (this.byRequest.get(id) === entry) this.byRequest.delete(id)
-  })
+  private readonly journals: JournalShelf<PostStream>
 
   private count = 0
   /** Whether the session negotiated a version whose clients resume (2025-11-25 or later). */
   resumable = false
 
-  /** @param instanceTag Starts every stream id, so that ids stay unique across instances. */
-  constructor(private readonly instanceTag: string, private readonly sink?: JournalSink) {}
+  /**
+   * @param instanceTag Starts every stream id, so that ids stay unique across instances.
+   * @param budget The process's budget for every session's resumable streams (`mcp.sessions.maxResumableBytes`).
+   */
+  constructor(private readonly instanceTag: string, private readonly sink?: JournalSink, budget?: JournalBudget) {
+    this.journals = new JournalShelf<PostStream>((entry) => {
+      for (const id of entry.waiting) if (this.byRequest.get(id) === entry) this.byRequest.delete(id)
+      if (entry.journal) this.sink?.forgotten?.(entry.journal)
+    }, budget)
+  }
 
   /**
    * Opens the SSE response of a POST that carries `requests`. `deferAbort` lets a resumable
@@ -187,6 +192,7 @@ export class PostStreams {
       entry.unhold?.()
       entry.stream?.end()
       for (const remote of entry.remotes.values()) remote.end()
+      if (entry.journal) this.sink?.forgotten?.(entry.journal)
     }
     this.byRequest.clear()
     this.journals.clear()
@@ -242,7 +248,7 @@ export class PostStreams {
       if (entry.stream || entry.remotes.size > 0 || entry.waiting.size === 0) return
       // The requests stay mapped: the answers the abort brings (cancelled waits) are journaled
       // and end the stream, for a client that comes back later still.
-      entry.abandoned = true
+      this.journals.abandoned(entry)
       entry.abandon?.()
       entry.unhold?.()
     }, RESUME_GRACE_MS)
