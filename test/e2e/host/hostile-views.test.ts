@@ -129,6 +129,24 @@ describe('the sandbox page puts the view\'s CSP before anything in the view', ()
   }, TEST_TIMEOUT)
 })
 
+describe('what a view with no csp can still reach (docs/apps.md says exactly this)', () => {
+  it('navigates its own frame anywhere, but opens no popup and does not navigate the chat page', async () => {
+    await step('navigation', async (server) => {
+      const pages = browser?.context.pages().length
+      const roamer = `<!doctype html><html><head><title>roamer</title></head><body><script>
+        try { window.open(${JSON.stringify(`${spyOrigin}/nav-popup`)}) } catch {}
+        try { top.location.href = ${JSON.stringify(`${spyOrigin}/nav-top`)} } catch {}
+        location.href = ${JSON.stringify(`${spyOrigin}/nav-self?d=what-the-view-knows`)}
+      </script></body></html>`
+      await showParts(server.origin, [appPart('roamer', roamer, sandboxUrlOf(server.origin), '/api/_mcp/apps/00000000-0000-4000-8000-000000000000/call')])
+      // The frame's own navigation is a request the CSP does not govern: the URL leaves with it.
+      await expect.poll(() => received.filter(line => line.startsWith('GET /nav-')), { timeout: 30_000 }).toEqual(['GET /nav-self?d=what-the-view-knows'])
+      expect(new URL(page.url()).pathname).toBe('/chat')
+      expect(browser?.context.pages().length).toBe(pages)
+    })
+  }, TEST_TIMEOUT)
+})
+
 describe('<McpAppFrame> and useMcpChatElicitations take only the host\'s own URLs from message data', () => {
   it('a part whose sandboxUrl is another origin is not framed, and says why', async () => {
     await step('foreign-sandbox', async (server) => {
