@@ -223,6 +223,8 @@ describe('where an MCP App view runs', () => {
     expect(at('http://localhost:3000/api/chat', '', true)).toBe('http://127.0.0.1:3000/_mcp/apps/sandbox?host=http%3A%2F%2Flocalhost%3A3000')
     expect(at('http://localhost:3000/api/chat', '', false)).toBeUndefined()
     expect(at('http://localhost:3000/api/chat', 'localhost', false)).toBeUndefined()
+    // An option that names no origin stops the chat with what it takes, not with a sandbox URL that cannot load.
+    expect(() => at('http://127.0.0.1:3000/api/chat', 'sandbox example.com', false)).toThrow('mcp.host.apps.sandboxOrigin (NUXT_MCP_HOST_APPS_SANDBOX_ORIGIN) is "sandbox example.com": give a full origin')
   })
 })
 
@@ -248,6 +250,7 @@ describe('the sandbox page answers only on the sandbox\'s host', () => {
     expect(refuseSandboxRequest(event(`http://127.0.0.1:3000/_mcp/apps/sandbox?host=${page}`), '', true)).toContain('not on 127.0.0.1:3000')
     expect(refuseSandboxRequest(event('http://localhost:3000/_mcp/apps/sandbox'), 'localhost', false)).toContain('names in ?host=; got none')
     expect(refuseSandboxRequest(event('http://localhost:3000/_mcp/apps/sandbox?host=nope'), 'localhost', false)).toContain('got "nope"')
+    expect(refuseSandboxRequest(event(`http://localhost:3000/_mcp/apps/sandbox?host=${page}`), 'https://sandbox.example.com/views', false)).toContain('mcp.host.apps.sandboxOrigin (NUXT_MCP_HOST_APPS_SANDBOX_ORIGIN) is "https://sandbox.example.com/views"')
   })
 })
 
@@ -272,6 +275,10 @@ describe('URLs from chat message data', () => {
     expect(checkHostUrl('sandboxUrl', sandbox.replace('127.0.0.1', 'evil.example'), context)).toContain('this host\'s sandbox page for this page is')
     expect(checkHostUrl('sandboxUrl', 'http://127.0.0.1:3000/_mcp/apps/sandbox?host=http%3A%2F%2F127.0.0.1%3A3000', context)).toContain('Refused sandboxUrl')
     expect(checkHostUrl('sandboxUrl', sandbox, { ...context, config: { ...config, appsSandboxOrigin: '' } })).toContain('this host has no sandbox origin for views (set mcp.host.apps.sandboxOrigin)')
+    // A sandbox origin that is no origin is named, with what the option takes, on the page and at the route.
+    for (const option of ['sandbox example.com', 'ftp://sandbox.example.com', 'https://sandbox.example.com/views']) {
+      expect(checkHostUrl('sandboxUrl', sandbox, { ...context, config: { ...config, appsSandboxOrigin: option } })).toContain(`mcp.host.apps.sandboxOrigin (NUXT_MCP_HOST_APPS_SANDBOX_ORIGIN) is "${option}": give a full origin`)
+    }
   })
 
   it('refuses a call or respond URL that is another path, another origin, or resolves elsewhere', () => {

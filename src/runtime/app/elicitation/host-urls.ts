@@ -7,7 +7,7 @@
  */
 
 /** Where the sandbox proxy page is served, on whichever origin the host gives it. */
-export const SANDBOX_PATH = '/_mcp/apps/sandbox'
+const SANDBOX_PATH = '/_mcp/apps/sandbox'
 
 const LOOPBACK_SWAP: Record<string, string> = { 'localhost': '127.0.0.1', '127.0.0.1': 'localhost' }
 
@@ -23,7 +23,8 @@ export interface McpPageUrl {
  * The origin of the views' sandbox for a page at `page`: `sandboxOrigin` (a full origin, or a host
  * name served by this same server on the page's port), or in `nuxi dev` without one the other
  * loopback name (`localhost` ↔ `127.0.0.1`: another origin, the same server). `undefined` when
- * there is none, or when it would be the page's own: a view never runs on the app's origin.
+ * there is none, or when it would be the page's own: a view never runs on the app's origin. A
+ * `sandboxOrigin` that is neither throws a `TypeError` naming the option and what it takes.
  *
  * @example
  * ```ts
@@ -33,10 +34,24 @@ export interface McpPageUrl {
 export function sandboxOriginFor(page: McpPageUrl, sandboxOrigin: string, dev: boolean): string | undefined {
   const port = page.port ? `:${page.port}` : ''
   let origin: string | undefined
-  if (sandboxOrigin.includes('://')) origin = new URL(sandboxOrigin).origin
-  else if (sandboxOrigin) origin = new URL(`${page.protocol}//${sandboxOrigin}${port}`).origin
+  if (sandboxOrigin) origin = originOf(sandboxOrigin.includes('://') ? sandboxOrigin : `${page.protocol}//${sandboxOrigin}${port}`, sandboxOrigin)
   else if (dev && LOOPBACK_SWAP[page.hostname]) origin = `${page.protocol}//${LOOPBACK_SWAP[page.hostname]}${port}`
   return origin && origin !== page.origin ? origin : undefined
+}
+
+/** The origin of `url`, made from the option `option`; a clear error naming it when it is none. */
+function originOf(url: string, option: string): string {
+  let parsed: URL | undefined
+  try {
+    parsed = new URL(url)
+  }
+  catch {
+    parsed = undefined
+  }
+  if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') || parsed.pathname !== '/') {
+    throw new TypeError(`mcp.host.apps.sandboxOrigin (NUXT_MCP_HOST_APPS_SANDBOX_ORIGIN) is "${option}": give a full origin ("https://sandbox.example.com") or a host name served by this server ("sandbox.example.com").`)
+  }
+  return parsed.origin
 }
 
 /**
@@ -121,7 +136,13 @@ export function checkHostUrl(field: McpHostUrlField, value: unknown, context: Mc
   if (typeof value !== 'string') return refuse('it is not a string')
   if (!config) return refuse('this page has no host config (runtimeConfig.public.mcpHost, which the module writes when mcp.host is on): is mcp.host set?')
   if (field === 'sandboxUrl') {
-    const expected = sandboxUrlFor(page, config.appsSandboxOrigin, dev)
+    let expected: string | undefined
+    try {
+      expected = sandboxUrlFor(page, config.appsSandboxOrigin, dev)
+    }
+    catch (error) {
+      return refuse(error instanceof Error ? error.message : String(error))
+    }
     if (!expected) return refuse('this host has no sandbox origin for views (set mcp.host.apps.sandboxOrigin)')
     return value === expected ? undefined : refuse(`this host's sandbox page for this page is "${expected}"`)
   }

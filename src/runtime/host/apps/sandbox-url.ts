@@ -41,7 +41,13 @@ export function refuseSandboxRequest(event: H3Event, sandboxOrigin: string, dev:
     page = undefined
   }
   if (!page) return `The MCP App sandbox page is framed by a chat page, whose origin its URL names in ?host=; got ${claimed === null ? 'none' : `"${claimed}"`}.`
-  const expected = sandboxOriginFor(page, sandboxOrigin, dev)
+  let expected: string | undefined
+  try {
+    expected = sandboxOriginFor(page, sandboxOrigin, dev)
+  }
+  catch (error) {
+    return error instanceof Error ? error.message : String(error)
+  }
   if (!expected) return `This host has no sandbox origin for views of ${page.origin}: set mcp.host.apps.sandboxOrigin (NUXT_MCP_HOST_APPS_SANDBOX_ORIGIN) to an origin other than the app's.`
   if (new URL(expected).host !== request.host) return `The MCP App sandbox page is served only on the sandbox's host, ${new URL(expected).host} (mcp.host.apps.sandboxOrigin), not on ${request.host}.`
   return undefined
