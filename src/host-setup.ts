@@ -1,4 +1,4 @@
-import { addComponent, addImports, addServerHandler, addServerImports, createResolver } from '@nuxt/kit'
+import { addComponent, addImports, addServerHandler, addServerImports, addServerPlugin, createResolver } from '@nuxt/kit'
 import type { Nuxt } from '@nuxt/schema'
 import { defu } from 'defu'
 
@@ -26,14 +26,18 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 /**
  * Build-time setup of the host side: the respond endpoint, the server auto-imports, the
  * `<McpElicitationForm>` component and the `useMcpChatElicitations` composable; for MCP Apps the
- * views' call endpoint, the sandbox page and `<McpAppFrame>`. Called only when
- * `mcp.host` is set, so an app that only serves MCP registers none of it.
+ * views' call endpoint, the sandbox page and `<McpAppFrame>`; and the plugin that gives each page
+ * the host's routes and sandbox origin (`runtimeConfig.public.mcpHost`) to check message data
+ * against. Called only when `mcp.host` is set, so an app that only serves MCP registers none of it.
  */
 export async function setupMcpHost(options: McpHostOptions, nuxt: Nuxt): Promise<void> {
   const resolver = createResolver(import.meta.url)
   const route = (options.route ?? '/api/_mcp/elicitations').replace(/\/+$/, '')
   const existing: unknown = nuxt.options.runtimeConfig.mcpHost
   nuxt.options.runtimeConfig.mcpHost = defu(isRecord(existing) ? existing : {}, { route, timeoutMs: options.timeoutMs ?? 5 * 60_000, appsSandboxOrigin: options.apps?.sandboxOrigin ?? '' })
+  // What the page checks message data against (runtime/app/elicitation/host-urls.ts), copied from
+  // the server's runtime config, env overrides included, before each page renders.
+  addServerPlugin(resolver.resolve('./runtime/host/plugins/page-config'))
   const hostIndex = resolver.resolve('./runtime/host/index')
   addServerImports([
     ...['useMcpHostElicitation', 'createMemoryElicitationRegistry', 'setMcpElicitationRegistry', 'useMcpElicitationRegistry'].map(name => ({ name, from: hostIndex })),

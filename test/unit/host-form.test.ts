@@ -4,7 +4,9 @@ import { describeDeadline, formatTimeLeft } from '../../src/runtime/app/elicitat
 import { IncomingMessage, ServerResponse } from 'node:http'
 import { Socket } from 'node:net'
 import { createEvent } from 'h3'
-import { sandboxUrlOf } from '../../src/runtime/host/apps/sandbox-url'
+import { refuseSandboxRequest, sandboxUrlOf } from '../../src/runtime/host/apps/sandbox-url'
+import { checkHostUrl, readHostPageConfig } from '../../src/runtime/app/elicitation/host-urls'
+import type { McpHostUrlContext } from '../../src/runtime/app/elicitation/host-urls'
 import type { McpFormField } from '../../src/runtime/app/elicitation/fields'
 import { matchesFormat } from '../../src/runtime/app/elicitation/formats'
 import { validateContent } from '../../src/runtime/app/elicitation/validate'
@@ -221,5 +223,89 @@ describe('where an MCP App view runs', () => {
     expect(at('http://localhost:3000/api/chat', '', true)).toBe('http://127.0.0.1:3000/_mcp/apps/sandbox?host=http%3A%2F%2Flocalhost%3A3000')
     expect(at('http://localhost:3000/api/chat', '', false)).toBeUndefined()
     expect(at('http://localhost:3000/api/chat', 'localhost', false)).toBeUndefined()
+    // An option that names no origin stops the chat with what it takes, not with a sandbox URL that cannot load.
+    expect(() => at('http://127.0.0.1:3000/api/chat', 'sandbox example.com', false)).toThrow('mcp.host.apps.sandboxOrigin (NUXT_MCP_HOST_APPS_SANDBOX_ORIGIN) is "sandbox example.com": give a full origin')
+  })
+})
+
+describe('the sandbox page answers only on the sandbox\'s host', () => {
+  /** A real h3 event of a GET of `url` (its Host header, path and query). */
+  function event(url: string) {
+    const req = new IncomingMessage(new Socket())
+    const parsed = new URL(url)
+    req.url = `${parsed.pathname}${parsed.search}`
+    req.headers.host = parsed.host
+    return createEvent(req, new ServerResponse(req))
+  }
+  const page = encodeURIComponent('http://127.0.0.1:3000')
+  it('serves on the host sandboxOrigin names (a host name on the page\'s port, or a full origin)', () => {
+    expect(refuseSandboxRequest(event(`http://localhost:3000/_mcp/apps/sandbox?host=${page}`), 'localhost', false)).toBeUndefined()
+    expect(refuseSandboxRequest(event(`http://sandbox.example.com/_mcp/apps/sandbox?host=${page}`), 'https://sandbox.example.com', false)).toBeUndefined()
+    expect(refuseSandboxRequest(event(`http://localhost:3000/_mcp/apps/sandbox?host=${page}`), '', true)).toBeUndefined()
+  })
+  it('refuses on the app\'s own host, without a sandbox origin, and without ?host=, saying where it is served', () => {
+    expect(refuseSandboxRequest(event(`http://127.0.0.1:3000/_mcp/apps/sandbox?host=${page}`), 'localhost', false)).toBe('The MCP App sandbox page is served only on the sandbox\'s host, localhost:3000 (mcp.host.apps.sandboxOrigin), not on 127.0.0.1:3000.')
+    expect(refuseSandboxRequest(event(`http://127.0.0.1:3000/_mcp/apps/sandbox?host=${page}`), 'https://sandbox.example.com', false)).toContain('only on the sandbox\'s host, sandbox.example.com')
+    expect(refuseSandboxRequest(event(`http://localhost:3000/_mcp/apps/sandbox?host=${page}`), '', false)).toContain('This host has no sandbox origin for views of http://127.0.0.1:3000: set mcp.host.apps.sandboxOrigin')
+    expect(refuseSandboxRequest(event(`http://127.0.0.1:3000/_mcp/apps/sandbox?host=${page}`), '', true)).toContain('not on 127.0.0.1:3000')
+    expect(refuseSandboxRequest(event('http://localhost:3000/_mcp/apps/sandbox'), 'localhost', false)).toContain('names in ?host=; got none')
+    expect(refuseSandboxRequest(event('http://localhost:3000/_mcp/apps/sandbox?host=nope'), 'localhost', false)).toContain('got "nope"')
+    expect(refuseSandboxRequest(event(`http://localhost:3000/_mcp/apps/sandbox?host=${page}`), 'https://sandbox.example.com/views', false)).toContain('mcp.host.apps.sandboxOrigin (NUXT_MCP_HOST_APPS_SANDBOX_ORIGIN) is "https://sandbox.example.com/views"')
+  })
+})
+
+describe('URLs from chat message data', () => {
+  const config = { appsSandboxOrigin: 'localhost', respondRoute: '/base/api/_mcp/elicitations', appsRoute: '/base/api/_mcp/apps' }
+  const context: McpHostUrlContext = { page: new URL('http://127.0.0.1:3000/base/chat'), config, dev: false }
+  const sandbox = 'http://localhost:3000/_mcp/apps/sandbox?host=http%3A%2F%2F127.0.0.1%3A3000'
+
+  it('takes the URLs the host writes for this page', () => {
+    expect(checkHostUrl('sandboxUrl', sandbox, context)).toBeUndefined()
+    expect(checkHostUrl('callUrl', '/base/api/_mcp/apps/6f1c0b9e-1d2a-4c3b-9a8e-0f1e2d3c4b5a/call', context)).toBeUndefined()
+    expect(checkHostUrl('respondUrl', '/base/api/_mcp/elicitations/6f1c0b9e-1d2a-4c3b-9a8e-0f1e2d3c4b5a', context)).toBeUndefined()
+    // An id of the app's own generateId, as encodeURIComponent writes it.
+    expect(checkHostUrl('respondUrl', `/base/api/_mcp/elicitations/${encodeURIComponent('order 7 (draft)')}`, context)).toBeUndefined()
+    // In nuxi dev without a sandbox origin: the other loopback name.
+    expect(checkHostUrl('sandboxUrl', sandbox, { ...context, config: { ...config, appsSandboxOrigin: '' }, dev: true })).toBeUndefined()
+  })
+
+  it('refuses a sandbox page on any other origin, or for another page, naming the field, the value and the host\'s', () => {
+    const foreign = 'https://evil.example/_mcp/apps/sandbox?host=http%3A%2F%2F127.0.0.1%3A3000'
+    expect(checkHostUrl('sandboxUrl', foreign, context)).toBe(`Refused sandboxUrl "${foreign}" from the chat's message data: this host's sandbox page for this page is "${sandbox}". Message data is not the host's word (a stored or shared conversation carries what anyone wrote); only a part this host wrote for this page is shown.`)
+    expect(checkHostUrl('sandboxUrl', sandbox.replace('127.0.0.1', 'evil.example'), context)).toContain('this host\'s sandbox page for this page is')
+    expect(checkHostUrl('sandboxUrl', 'http://127.0.0.1:3000/_mcp/apps/sandbox?host=http%3A%2F%2F127.0.0.1%3A3000', context)).toContain('Refused sandboxUrl')
+    expect(checkHostUrl('sandboxUrl', sandbox, { ...context, config: { ...config, appsSandboxOrigin: '' } })).toContain('this host has no sandbox origin for views (set mcp.host.apps.sandboxOrigin)')
+    // A sandbox origin that is no origin is named, with what the option takes, on the page and at the route.
+    for (const option of ['sandbox example.com', 'ftp://sandbox.example.com', 'https://sandbox.example.com/views']) {
+      expect(checkHostUrl('sandboxUrl', sandbox, { ...context, config: { ...config, appsSandboxOrigin: option } })).toContain(`mcp.host.apps.sandboxOrigin (NUXT_MCP_HOST_APPS_SANDBOX_ORIGIN) is "${option}": give a full origin`)
+    }
+  })
+
+  it('refuses a call or respond URL that is another path, another origin, or resolves elsewhere', () => {
+    const refused = (field: 'callUrl' | 'respondUrl', value: unknown) => checkHostUrl(field, value, context)
+    expect(refused('callUrl', '/base/api/_mcp/elicitations/abc')).toContain('Refused callUrl "/base/api/_mcp/elicitations/abc" from the chat\'s message data: this host\'s is a path "/base/api/_mcp/apps/<id>/call" of the page\'s own origin')
+    expect(refused('respondUrl', '/base/api/_mcp/apps/abc/call')).toContain('this host\'s is a path "/base/api/_mcp/elicitations/<id>"')
+    for (const value of [
+      'http://127.0.0.1:3000/base/api/_mcp/elicitations/abc', // absolute, even on the page's origin: the host writes a path
+      'https://evil.example/base/api/_mcp/elicitations/abc',
+      '//evil.example/base/api/_mcp/elicitations/abc',
+      '/base/api/_mcp/elicitations/abc?x=1',
+      '/base/api/_mcp/elicitations/abc#x',
+      '/base/api/_mcp/elicitations/a/b',
+      '/base/api/_mcp/elicitations/..',
+      '/base/api/_mcp/elicitations/%2e%2e',
+      '/base/api/_mcp/elicitations/%2E.',
+      '/base/api/_mcp/elicitations/abc\\..\\..\\x',
+      '/api/_mcp/elicitations/abc', // without the app's baseURL
+      '',
+    ]) expect(refused('respondUrl', value), value).toMatch(/^Refused respondUrl /)
+    expect(refused('respondUrl', 42)).toContain('Refused respondUrl 42 from the chat\'s message data: it is not a string')
+  })
+
+  it('refuses everything on a page without its host config, saying what is missing', () => {
+    expect(checkHostUrl('respondUrl', '/base/api/_mcp/elicitations/abc', { ...context, config: undefined })).toContain('this page has no host config (runtimeConfig.public.mcpHost')
+    expect(readHostPageConfig(undefined)).toBeUndefined()
+    expect(readHostPageConfig({ appsSandboxOrigin: '', respondRoute: '/x' })).toBeUndefined()
+    expect(readHostPageConfig({ ...config, extra: 1 })).toEqual(config)
   })
 })

@@ -1,5 +1,6 @@
 import type { H3Event } from 'h3'
 import { useRuntimeConfig } from 'nitropack/runtime'
+import type { McpHostPageConfig } from '../app/elicitation/host-urls'
 
 /** The host options as they reach the server (`mcp.host` in nuxt.config, `NUXT_MCP_HOST_*`). */
 export interface McpHostConfig {
@@ -45,6 +46,19 @@ export function useMcpHostConfig(event?: H3Event): McpHostConfig {
     appsRoute: `${base}/api/_mcp/apps`,
     appsSandboxOrigin: typeof config.appsSandboxOrigin === 'string' ? config.appsSandboxOrigin : '',
   }
+}
+
+/**
+ * What the chat page needs to know of its host ({@link McpHostPageConfig}): the sandbox origin and
+ * the two routes whose URLs message data may name. Nothing secret: it goes into every page.
+ *
+ * @example
+ * ```ts
+ * useRuntimeConfig(event).public.mcpHost = pageConfigOf(useMcpHostConfig(event))
+ * ```
+ */
+export function pageConfigOf(config: McpHostConfig): McpHostPageConfig {
+  return { appsSandboxOrigin: config.appsSandboxOrigin, respondRoute: config.publicRoute, appsRoute: config.appsRoute }
 }
 
 /**

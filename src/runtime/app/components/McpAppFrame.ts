@@ -1,4 +1,4 @@
-import { defineComponent, h, markRaw, onMounted, onUnmounted, ref, watch } from 'vue'
+import { computed, defineComponent, h, markRaw, onMounted, onUnmounted, ref, watch } from 'vue'
 import type { PropType } from 'vue'
 import { AppBridge, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge'
 import type { McpUiMessageRequest } from '@modelcontextprotocol/ext-apps'
@@ -7,13 +7,16 @@ import { MCP_ELICITATION_HEADER } from '../elicitation/types'
 import type { McpElicitationAnswer } from '../elicitation/types'
 import type { McpAppPartData } from '../elicitation/app-part'
 import { postViewToolCall } from '../elicitation/app-calls'
+import { useMcpHostUrlCheck } from '../composables/useMcpHostUrlCheck'
 
 /**
  * `<McpAppFrame>`: an MCP App view in the page, as the spec's double iframe: a sandbox proxy on
  * an origin of its own (`app.shown.sandboxUrl`), the view inside it in a frame with no origin at
  * all and its resource's CSP. ext-apps' `AppBridge` talks to it: the tool's input and result go in,
  * the view's own tool calls go to the host (`app.shown.callUrl`), links open in a new tab, messages for
- * the chat come out as `message` events. Without a sandbox origin it shows no view, and says why.
+ * the chat come out as `message` events. Without a sandbox origin it shows no view, and says why;
+ * nor when `sandboxUrl` is not this host's sandbox page for this page, or `callUrl` not its call
+ * route (message data may come from a stored or shared conversation): it names the field instead.
  *
  * The bridge and the frame's window are kept out of Vue's reactivity (`markRaw`): a deep proxy
  * would touch a cross-origin `Window`.
@@ -46,6 +49,13 @@ export default defineComponent({
   },
   setup(props, { emit }) {
     const frame = ref<HTMLIFrameElement | null>(null)
+    const refuseUrl = useMcpHostUrlCheck()
+    /** Why this part's URLs are not the host's: nothing is framed, so nothing is called either. */
+    const refusal = computed(() => {
+      const shown = props.app.shown
+      if (!shown) return undefined
+      return refuseUrl('sandboxUrl', shown.sandboxUrl) ?? (shown.callUrl === undefined ? undefined : refuseUrl('callUrl', shown.callUrl))
+    })
     const height = ref(160)
     let bridge: AppBridge | undefined
     let ready = false
@@ -80,7 +90,7 @@ export default defineComponent({
     onMounted(() => {
       const target = frame.value?.contentWindow
       const shown = props.app.shown
-      if (!target || !shown) return
+      if (!target || !shown || refusal.value) return
       const created = markRaw(new AppBridge(null, { name: 'nuxt-mcp-elicitation host', version: '1.0.0' }, { openLinks: {}, serverTools: {}, message: { text: {} } }))
       bridge = created
       created.onsandboxready = () => {
@@ -124,7 +134,9 @@ export default defineComponent({
       void bridge?.close()
     })
 
-    return () => props.app.shown
+    return () => props.app.shown && refusal.value
+      ? h('p', { 'class': 'mcp-app-frame__off', 'role': 'alert', 'data-testid': 'mcp-app-refused' }, `${props.app.toolName}'s view (${props.app.uri}) is not shown. ${refusal.value}`)
+      : props.app.shown
       ? h('iframe', {
           'ref': frame,
           'src': props.app.shown.sandboxUrl,

@@ -2,6 +2,7 @@ import { computed, ref, toValue } from 'vue'
 import type { ComputedRef, MaybeRefOrGetter, Ref } from 'vue'
 import { MCP_ELICITATION_HEADER, MCP_ELICITATION_PART_TYPE } from '../elicitation/types'
 import type { McpElicitationAnswer, McpElicitationPartData } from '../elicitation/types'
+import { useMcpHostUrlCheck } from './useMcpHostUrlCheck'
 
 /** The part of an AI SDK `UIMessage` this composable reads (any `chat.messages` fits). */
 export interface McpChatMessageLike {
@@ -53,7 +54,9 @@ function readError(body: unknown, fallback: string): { error: string; fields?: R
 /**
  * Picks the MCP elicitations a host route wrote into a `useChat` conversation and sends the
  * person's answers back. Each elicitation is offered once: parts the server marked `answered` or
- * `expired`, parts past their deadline, and ids answered from this page are left out.
+ * `expired`, parts past their deadline, and ids answered from this page are left out. An answer is
+ * posted only to this host's respond route (`<route>/<id>` on the page's origin): any other
+ * `respondUrl` in the message data is refused with an error that names it.
  *
  * @example
  * ```vue
@@ -77,6 +80,7 @@ export function useMcpChatElicitations(
   const sending = ref<Record<string, boolean>>({})
   const errors = ref<Record<string, Record<string, string>>>({})
   const now = options.now ?? Date.now
+  const refuseUrl = useMcpHostUrlCheck()
 
   const pending = computed(() => {
     const seen = new Map<string, McpChatElicitation>()
@@ -96,6 +100,9 @@ export function useMcpChatElicitations(
   async function respond(id: string, answer: McpElicitationAnswer): Promise<McpRespondResult> {
     const item = pending.value.find(entry => entry.id === id)
     if (!item) return { ok: false, status: 404, error: 'This elicitation is no longer pending.' }
+    // Message data may come from a stored or shared conversation: post only to this host's route.
+    const refusal = refuseUrl('respondUrl', item.respondUrl)
+    if (refusal) return { ok: false, status: 0, error: refusal }
     sending.value = { ...sending.value, [id]: true }
     try {
       const response = await (options.fetch ?? fetch)(item.respondUrl, {

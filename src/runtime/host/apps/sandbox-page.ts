@@ -2,8 +2,12 @@
  * The sandbox proxy page of MCP Apps (the spec's double iframe): served on an origin other than
  * the app's, framed by the chat page. It says it is ready, takes the view's HTML from the page
  * (`ui/notifications/sandbox-resource-ready`), runs it in an inner `srcdoc` frame with no origin
- * of its own and the resource's CSP, and relays messages between the two. It listens only to
- * the page whose origin its URL names.
+ * of its own and the resource's CSP (a `<meta>` put before anything of the view's), and relays
+ * messages between the two. It listens only to the page whose origin its URL names.
+ *
+ * The policy is a `<meta>`, not a header: the view arrives by `postMessage` into a `srcdoc` frame,
+ * which has no response of its own and inherits this page's policy, so a header here would bind
+ * every view at once and could not carry each resource's own domains.
  */
 const SCRIPT = `(() => {
   const host = new URLSearchParams(location.search).get('host')
@@ -27,7 +31,13 @@ const SCRIPT = `(() => {
         inner.setAttribute('allow', allow(params.permissions))
         const meta = '<meta http-equiv="Content-Security-Policy" content="' + policy(params.csp).replace(/"/g, '&quot;') + '">'
         const html = String(params.html || '')
-        inner.srcdoc = /<head[^>]*>/i.test(html) ? html.replace(/<head[^>]*>/i, m => m + meta) : meta + html
+        // The policy before anything of the view's, whatever its HTML: right after a leading
+        // doctype (kept first, or the view would render in quirks mode), else at the very start.
+        // The parser puts the meta in the head it opens, so it binds all that follows; a match
+        // of "<head" further in could be a <header>, or come after a <script>. (Comments are
+        // spelled -{2}: a literal one would open a comment in a classic script and in the page.)
+        const lead = /^(?:\\s|<!-{2}[\\s\\S]*?-{2}>)*<!doctype[^>]*>/i.exec(html)
+        inner.srcdoc = lead ? lead[0] + meta + html.slice(lead[0].length) : meta + html
         document.body.appendChild(inner)
         return
       }

@@ -1,17 +1,13 @@
 import { getRequestURL } from 'h3'
 import type { H3Event } from 'h3'
-
-/** Where the sandbox proxy page is served, on whichever origin the host gives it. */
-export const SANDBOX_PATH = '/_mcp/apps/sandbox'
-
-const LOOPBACK_SWAP: Record<string, string> = { 'localhost': '127.0.0.1', '127.0.0.1': 'localhost' }
+import { sandboxOriginFor, sandboxUrlFor } from '../../app/elicitation/host-urls'
 
 /**
- * The sandbox proxy page for the views a chat shows: on `sandboxOrigin` (a full origin, or a
- * host name served by this same server on the request's port), or in `nuxi dev` on the other
- * loopback name (`localhost` ↔ `127.0.0.1`: another origin, the same server). `undefined` when
- * there is none: a view is never run on the app's own origin. The page's origin goes along, the
- * only one the sandbox listens to.
+ * The sandbox proxy page for the views a chat shows ({@link sandboxUrlFor}, for the page this
+ * request comes from): on `sandboxOrigin` (a full origin, or a host name served by this same
+ * server on the request's port), or in `nuxi dev` on the other loopback name (`localhost` ↔
+ * `127.0.0.1`: another origin, the same server). `undefined` when there is none: a view is never
+ * run on the app's own origin. The page's origin goes along, the only one the sandbox listens to.
  *
  * @example
  * ```ts
@@ -19,11 +15,40 @@ const LOOPBACK_SWAP: Record<string, string> = { 'localhost': '127.0.0.1', '127.0
  * ```
  */
 export function sandboxUrlOf(event: H3Event, sandboxOrigin: string, dev: boolean): string | undefined {
-  const page = getRequestURL(event)
-  let origin: string | undefined
-  if (sandboxOrigin.includes('://')) origin = new URL(sandboxOrigin).origin
-  else if (sandboxOrigin) origin = `${page.protocol}//${sandboxOrigin}${page.port ? `:${page.port}` : ''}`
-  else if (dev && LOOPBACK_SWAP[page.hostname]) origin = `${page.protocol}//${LOOPBACK_SWAP[page.hostname]}${page.port ? `:${page.port}` : ''}`
-  if (!origin || origin === page.origin) return undefined
-  return `${origin}${SANDBOX_PATH}?host=${encodeURIComponent(page.origin)}`
+  return sandboxUrlFor(getRequestURL(event), sandboxOrigin, dev)
+}
+
+/**
+ * Why this request for the sandbox page is refused, or `undefined` when it came to the sandbox's
+ * own host: the one {@link sandboxUrlOf} names for the chat page in its `?host=` (the request's
+ * Host header against that origin's host). On any other host, the app's own origin included, the
+ * page would run a view's HTML under that origin's name for whoever frames it.
+ *
+ * @example
+ * ```ts
+ * const refusal = refuseSandboxRequest(event, 'localhost', false)
+ * if (refusal) throw createError({ statusCode: 404, message: refusal })
+ * ```
+ */
+export function refuseSandboxRequest(event: H3Event, sandboxOrigin: string, dev: boolean): string | undefined {
+  const request = getRequestURL(event)
+  const claimed = request.searchParams.get('host')
+  let page: URL | undefined
+  try {
+    page = claimed ? new URL(claimed) : undefined
+  }
+  catch {
+    page = undefined
+  }
+  if (!page) return `The MCP App sandbox page is framed by a chat page, whose origin its URL names in ?host=; got ${claimed === null ? 'none' : `"${claimed}"`}.`
+  let expected: string | undefined
+  try {
+    expected = sandboxOriginFor(page, sandboxOrigin, dev)
+  }
+  catch (error) {
+    return error instanceof Error ? error.message : String(error)
+  }
+  if (!expected) return `This host has no sandbox origin for views of ${page.origin}: set mcp.host.apps.sandboxOrigin (NUXT_MCP_HOST_APPS_SANDBOX_ORIGIN) to an origin other than the app's.`
+  if (new URL(expected).host !== request.host) return `The MCP App sandbox page is served only on the sandbox's host, ${new URL(expected).host} (mcp.host.apps.sandboxOrigin), not on ${request.host}.`
+  return undefined
 }
