@@ -31,11 +31,12 @@ function nuxtConfig(kind, appDir, preset, variant) {
   if (kind === 'us') {
     const modulePath = relative(appDir, resolve(repoRoot, 'src/module'))
     const nitro = preset ? `\n  nitro: { preset: ${JSON.stringify(preset)} },` : ''
-    // The tasks phase holds its waiting tasks under one (anonymous) caller: the cap is raised for it.
+    // The tasks phase holds its waiting tasks under one (anonymous) caller: the caps (per caller,
+    // and the tasks kept in all, whose default is as many) are raised for it.
     // The observability phase's baseline and hooks apps leave OpenTelemetry out, as an app without
     // @opentelemetry/api has it (the repo's node_modules has it for the tests).
     const mcp = variant === 'tasks'
-      ? `\n  mcp: { tasks: { maxPerPrincipal: ${TASKS_HELD_AT_ONCE} } },`
+      ? `\n  mcp: { tasks: { maxPerPrincipal: ${TASKS_HELD_AT_ONCE}, max: ${2 * TASKS_HELD_AT_ONCE} } },`
       : variant === 'observe-none' || variant === 'observe-hooks' ? `\n  mcp: { telemetry: false },` : ''
     return `export default defineNuxtConfig({\n  modules: [${JSON.stringify(modulePath)}],\n  ${COMMON}${nitro}${mcp}\n})\n`
   }

@@ -6,7 +6,7 @@ const RELATED = 'io.modelcontextprotocol/related-task'
 
 describe('a legacy task question\'s note to its transport', () => {
   it('is taken off the request, the rest of its _meta kept, and read back', () => {
-    const note = { taskId: 't1', key: 'confirm', expiresAt: 1_900_000_000_000 }
+    const note = { taskId: 't1', key: 'confirm', q: 'digest-of-the-question', expiresAt: 1_900_000_000_000 }
     const request = { jsonrpc: '2.0' as const, id: 'abc.3', method: 'elicitation/create', params: { message: 'Ship?', _meta: { [RELATED]: { taskId: 't1' }, [QUESTION_NOTE]: note } } }
     const taken = takeQuestionNote(request)
     expect(taken.note).toEqual(note)

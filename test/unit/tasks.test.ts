@@ -2,25 +2,25 @@ import { inputRequired } from '@modelcontextprotocol/server'
 import { describe, expect, it } from 'vitest'
 import { McpElicitationError } from '../../src/runtime/server/elicitation/error'
 import type { ParkedQuestion } from '../../src/runtime/server/elicitation/run'
-import { moveTask } from '../../src/runtime/server/tasks/record'
+import { moveTask, ownsTask } from '../../src/runtime/server/tasks/record'
 import { TaskRunner } from '../../src/runtime/server/tasks/runner'
-import { TaskLimitError, TaskTable } from '../../src/runtime/server/tasks/table'
+import { callRecordOf, TaskLimitError, TaskSizeError, TaskTable } from '../../src/runtime/server/tasks/table'
 import type { TaskLimits } from '../../src/runtime/server/tasks/table'
 import { detailedTask } from '../../src/runtime/server/tasks/wire'
 
 // The tasks wing without HTTP: records, the table's bounds, and the runner's parked questions.
 
-const LIMITS: TaskLimits = { ttlMs: 60_000, maxTtlMs: 60_000, pollIntervalMs: 500, maxPerPrincipal: 2, maxResultBytes: 200 }
+const LIMITS: TaskLimits = { ttlMs: 60_000, maxTtlMs: 60_000, maxAnonymousTtlMs: 30_000, pollIntervalMs: 500, maxPerPrincipal: 2, max: 5, maxResultBytes: 200, maxArgumentBytes: 100, maxCapabilitiesBytes: 100, maxAnswerBytes: 100 }
 
 function question(key: string, message = `${key}?`): ParkedQuestion {
   const requestedSchema = { type: 'object' as const, properties: { ok: { type: 'boolean' as const } } }
-  return { key, attempt: 1, push: { method: 'elicitation/create', params: { message, requestedSchema } }, request: inputRequired.elicit({ message, requestedSchema }) }
+  return { key, attempt: 1, push: { method: 'elicitation/create', params: { message, requestedSchema } }, request: inputRequired.elicit({ message, requestedSchema }), digest: `digest of ${message}` }
 }
 
 function setUp(era: 'legacy' | 'modern' = 'modern') {
   const table = new TaskTable(LIMITS)
   const runner = new TaskRunner(table)
-  const record = table.create({ principal: 'ana' }, era, 'deploy', { arguments: {} })
+  const record = table.create({ principal: 'ana' }, era, 'deploy', { arguments: '{}' })
   return { table, runner, record }
 }
 
@@ -41,20 +41,60 @@ describe('the task table', () => {
     expect(table.get(record.id, { principal: 'ana' })).toBe(record)
     expect(table.get(record.id, { principal: 'bob' })).toBeUndefined()
     expect(table.get(record.id, { principal: 'ana', sessionId: 's1' })).toBeUndefined()
-    table.create({ principal: 'ana' }, 'modern', 'deploy', { arguments: {} })
-    expect(() => table.create({ principal: 'ana' }, 'modern', 'deploy', { arguments: {} })).toThrow(TaskLimitError)
-    expect(() => table.create({ principal: 'ana' }, 'modern', 'deploy', { arguments: {} })).toThrow(/mcp\.tasks\.maxPerPrincipal = 2/)
+    table.create({ principal: 'ana' }, 'modern', 'deploy', { arguments: '{}' })
+    expect(() => table.create({ principal: 'ana' }, 'modern', 'deploy', { arguments: '{}' })).toThrow(TaskLimitError)
+    expect(() => table.create({ principal: 'ana' }, 'modern', 'deploy', { arguments: '{}' })).toThrow(/mcp\.tasks\.maxPerPrincipal = 2/)
     // Another principal has its own count; a discarded task frees its place.
-    expect(table.create({ principal: 'bob' }, 'modern', 'deploy', { arguments: {} }).owner.principal).toBe('bob')
+    expect(table.create({ principal: 'bob' }, 'modern', 'deploy', { arguments: '{}' }).owner.principal).toBe('bob')
     table.discard(record.id)
-    expect(table.create({ principal: 'ana' }, 'modern', 'deploy', { arguments: {} }).status).toBe('working')
+    expect(table.create({ principal: 'ana' }, 'modern', 'deploy', { arguments: '{}' }).status).toBe('working')
     table.clear()
     expect(table.size).toBe(0)
   })
 
+  it('counts running tasks only: an ended one frees its caller\'s place at once, and stays readable', () => {
+    const { table, record } = setUp()
+    table.create({ principal: 'ana' }, 'modern', 'deploy', { arguments: '{}' })
+    expect(() => table.create({ principal: 'ana' }, 'modern', 'deploy', { arguments: '{}' })).toThrow(/an ended task no longer counts/)
+    moveTask(record, 'completed')
+    expect(table.create({ principal: 'ana' }, 'modern', 'deploy', { arguments: '{}' }).status).toBe('working')
+    expect(table.get(record.id, { principal: 'ana' })).toBe(record)
+    table.clear()
+  })
+
+  it('counts anonymous callers by client address, binds a modern anonymous task to it, and cuts its ttl', () => {
+    const table = new TaskTable(LIMITS)
+    const first = table.create({ principal: '', address: '10.0.0.1' }, 'modern', 'deploy', { arguments: '{}' }, 60_000)
+    expect(first.ttlMs).toBe(30_000)
+    table.create({ principal: '', address: '10.0.0.1' }, 'modern', 'deploy', { arguments: '{}' })
+    expect(() => table.create({ principal: '', address: '10.0.0.1' }, 'modern', 'deploy', { arguments: '{}' })).toThrow(/mcp\.tasks\.maxPerPrincipal = 2/)
+    expect(table.create({ principal: '', address: '10.0.0.2' }, 'modern', 'deploy', { arguments: '{}' }).status).toBe('working')
+    expect(table.get(first.id, { principal: '', address: '10.0.0.1' })).toBe(first)
+    expect(table.get(first.id, { principal: '', address: '10.0.0.2' })).toBeUndefined()
+    // A legacy task is its session's: the session id is what the anonymous client holds.
+    const legacy = table.create({ principal: '', sessionId: 's1', address: '10.0.0.3' }, 'legacy', 'deploy', { arguments: '{}' })
+    expect(ownsTask(legacy, { principal: '', sessionId: 's1', address: '10.0.0.9' })).toBe(true)
+    expect(ownsTask(legacy, { principal: '', sessionId: 's2', address: '10.0.0.3' })).toBe(false)
+    table.clear()
+  })
+
+  it('stops at mcp.tasks.max tasks kept, ended ones included', () => {
+    const table = new TaskTable(LIMITS)
+    for (let i = 0; i < 5; i++) moveTask(table.create({ principal: `p${i}` }, 'modern', 'deploy', { arguments: '{}' }), 'completed')
+    expect(() => table.create({ principal: 'late' }, 'modern', 'deploy', { arguments: '{}' })).toThrow(/mcp\.tasks\.max = 5/)
+    table.clear()
+  })
+
+  it('keeps the arguments as sent and the capabilities within their sizes, naming the option', () => {
+    expect(callRecordOf(LIMITS, { when: '2026-01-01' }, { sampling: {} })).toEqual({ arguments: '{"when":"2026-01-01"}', capabilities: { sampling: {} } })
+    expect(() => callRecordOf(LIMITS, { padding: 'x'.repeat(200) }, undefined)).toThrow(TaskSizeError)
+    expect(() => callRecordOf(LIMITS, { padding: 'x'.repeat(200) }, undefined)).toThrow(/mcp\.tasks\.maxArgumentBytes = 100/)
+    expect(() => callRecordOf(LIMITS, {}, { experimental: { blob: 'x'.repeat(200) } })).toThrow(/mcp\.tasks\.maxCapabilitiesBytes = 100/)
+  })
+
   it('bounds a requested ttl by maxTtlMs', () => {
     const { table } = setUp()
-    expect(table.create({ principal: 'cy' }, 'legacy', 'deploy', { arguments: {} }, 10 * 60_000).ttlMs).toBe(60_000)
+    expect(table.create({ principal: 'cy' }, 'legacy', 'deploy', { arguments: '{}' }, 10 * 60_000).ttlMs).toBe(60_000)
     table.clear()
   })
 })
@@ -73,7 +113,7 @@ describe('the task runner', () => {
     expect(record.questions).toEqual({})
     expect(record.status).toBe('working')
     await expect(answer).resolves.toEqual({ action: 'accept', content: { ok: true } })
-    expect(record.answers).toEqual({ q0: { action: 'accept', content: { ok: true } } })
+    expect(record.answers).toEqual({ q0: { q: 'digest of q0?', r: { action: 'accept', content: { ok: true } } } })
     table.clear()
   })
 
@@ -129,7 +169,7 @@ describe('the task runner', () => {
 
   it('replays what a record kept when the handler runs again: answers are not asked again, finished steps do not run again', async () => {
     const { runner, record, table } = setUp()
-    record.answers.q0 = { action: 'accept', content: { ok: true } }
+    record.answers.q0 = { q: 'digest of q0?', r: { action: 'accept', content: { ok: true } } }
     record.steps.charge = { done: true, v: { id: 7 } }
     const parked = runner.launch(record)
     let ran = 0
@@ -146,17 +186,40 @@ describe('the task runner', () => {
 
   it('keeps what was answered before the task began: a later question with the same key is a new one, a re-run replays it', async () => {
     const { runner, record, table } = setUp()
-    record.answers.who = { action: 'accept', content: { name: 'Ada' } }
+    record.answers.who = { q: 'digest of who?', r: { action: 'accept', content: { name: 'Ada' } } }
     const parked = runner.launch(record, undefined, ['who'])
     const later = parked.ask(question('who', 'Who else?'))
     expect(Object.keys(record.questions)).toEqual(['who~2'])
     runner.cancel(record)
     await expect(later).rejects.toMatchObject({ code: 'cancelled' })
     const again = setUp()
-    again.record.answers.who = { action: 'accept', content: { name: 'Ada' } }
+    again.record.answers.who = { q: 'digest of who?', r: { action: 'accept', content: { name: 'Ada' } } }
     await expect(again.runner.launch(again.record).ask(question('who'))).resolves.toEqual({ action: 'accept', content: { name: 'Ada' } })
     table.clear()
     again.table.clear()
+  })
+
+  it('reuses a kept answer only for the same question: another one under its key is asked, under a new key', async () => {
+    const { runner, record, table } = setUp()
+    record.answers.deploy = { q: 'digest of Deploy build-41?', r: { action: 'accept', content: { ok: true } } }
+    const parked = runner.launch(record)
+    const asked = parked.ask(question('deploy', 'Deploy build-42?'))
+    expect(record.status).toBe('input_required')
+    expect(Object.keys(record.questions)).toEqual(['deploy~2'])
+    runner.answer(record, { 'deploy~2': { action: 'decline' } })
+    await expect(asked).resolves.toEqual({ action: 'decline' })
+    expect(record.answers['deploy~2']).toEqual({ q: 'digest of Deploy build-42?', r: { action: 'decline' } })
+    table.clear()
+  })
+
+  it('keeps no answer larger than mcp.tasks.maxAnswerBytes: the question fails, naming the option', async () => {
+    const { runner, record, table } = setUp()
+    const parked = runner.launch(record)
+    const asked = parked.ask(question('q0'))
+    runner.answer(record, { q0: { action: 'accept', content: { note: 'x'.repeat(200) } } })
+    await expect(asked).rejects.toMatchObject({ code: 'invalid-response', message: expect.stringContaining('mcp.tasks.maxAnswerBytes = 100') })
+    expect(record.answers).toEqual({})
+    table.clear()
   })
 
   it('stops its handlers on shutdown without ending their tasks: another instance may take them over', async () => {

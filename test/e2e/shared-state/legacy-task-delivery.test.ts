@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { Redis } from 'ioredis'
 import { afterAll, describe, expect, it } from 'vitest'
 import { textOf } from '../../utils/clients'
@@ -42,8 +45,8 @@ async function openTaskSession(url: URL) {
   const session = await openRawLegacy({ url }, { elicitation: { form: {} }, tasks: {} })
   const getHeaders = { 'accept': 'text/event-stream', 'mcp-session-id': session.id, 'mcp-protocol-version': VERSION }
   let ids = 100
-  const createTask = async (label: string) => {
-    const created = await singleMessage(await session.post({ jsonrpc: '2.0', id: ids++, method: 'tools/call', params: { name: 'task_where', arguments: { label }, task: { ttl: 60_000 } } }))
+  const createTask = async (label: string, tool = 'task_where', more: Record<string, unknown> = {}) => {
+    const created = await singleMessage(await session.post({ jsonrpc: '2.0', id: ids++, method: 'tools/call', params: { name: tool, arguments: { label, ...more }, task: { ttl: 60_000 } } }))
     return String((created.result?.task as Record<string, unknown> | undefined)?.taskId)
   }
   // Asking about the task shows the client holds it: only then is its question pushed.
@@ -140,7 +143,9 @@ describe('a legacy task\'s question for a GET stream another instance holds, thr
     const [a, c] = [endpointOf(0), endpointOf(2)]
     const session = await openTaskSession(c)
     const held = await openGet(c, session.getHeaders)
-    const taskId = await session.createTask('answer-outlived')
+    // task_once: its question is the same when its handler runs again (task_where's names the
+    // instance that runs it, so an answer kept for it is rightly not taken for the new one's).
+    const taskId = await session.createTask('answer-outlived', 'task_once', { file: join(mkdtempSync(join(tmpdir(), 'task-once-')), 'charges.log') })
     await until(async () => await session.statusOf(taskId) === 'input_required', 'the question', 5000, 100)
     const question = await nextQuestion(held.events)
     expect(question).toMatchObject({ method: 'elicitation/create', params: { _meta: { 'io.modelcontextprotocol/related-task': { taskId } } } })
@@ -156,6 +161,6 @@ describe('a legacy task\'s question for a GET stream another instance holds, thr
     let id = 500
     await until(async () => (await singleMessage(await onA({ jsonrpc: '2.0', id: id++, method: 'tasks/get', params: { taskId } }))).result?.status === 'completed', 'the task taken over and finished', 15_000, 250)
     const result = await singleMessage(await onA({ jsonrpc: '2.0', id: id++, method: 'tasks/result', params: { taskId } }))
-    expect(textOf(result.result)).toBe(`answer-outlived: went on in ${pidOf(0)}`)
+    expect(textOf(result.result)).toBe(`answer-outlived: charged by ${pidOf(2)}, shipped by ${pidOf(0)}`)
   })
 })

@@ -17,12 +17,18 @@ const CAP = 1000
 const SHORT_TTL_MS = 2000
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } }
 let app: RunningFixture
+// The same app with the defaults, behind a proxy it trusts (loopback): each anonymous caller
+// names its address in X-Forwarded-For, as a client behind a real proxy would be seen.
+let proxied: RunningFixture
 
 beforeAll(async () => {
-  app = await startFixture('elicitation', { NUXT_MCP_TASKS_MAX_PER_PRINCIPAL: String(CAP) })
+  ;[app, proxied] = await Promise.all([
+    startFixture('elicitation', { NUXT_MCP_TASKS_MAX_PER_PRINCIPAL: String(CAP) }),
+    startFixture('elicitation', { NUXT_MCP_TRUSTED_PROXIES: '127.0.0.1' }),
+  ])
 })
 afterAll(async () => {
-  await app?.stop()
+  await Promise.all([app?.stop(), proxied?.stop()])
 })
 
 async function taskRecords(): Promise<number> {
@@ -33,7 +39,22 @@ async function taskRecords(): Promise<number> {
 }
 
 function createTask(user: string) {
-  return postModern(app.url, 'tools/call', { name: 'task_wait', arguments: { ms: 0 } }, { capabilities: TASKS, headers: { 'x-user': user } })
+  // Still running when the cap is reached: an ended task no longer counts against it.
+  return postModern(app.url, 'tools/call', { name: 'task_wait', arguments: { ms: 600_000 } }, { capabilities: TASKS, headers: { 'x-user': user } })
+}
+
+/** An anonymous 2026-07-28 request from client address `address`, through the trusted proxy. */
+function anonymous(address: string, method: string, params: Record<string, unknown>, capabilities: Record<string, unknown> = TASKS) {
+  const headers: Record<string, string> = { 'x-forwarded-for': address }
+  if (typeof params.taskId === 'string') headers['mcp-name'] = params.taskId
+  return postModern(proxied.url, method, params, { capabilities, headers })
+}
+
+/** A task of `ms` milliseconds for the anonymous caller at `address`, and its id (throws when refused). */
+async function anonymousTask(address: string, ms = 600_000): Promise<string> {
+  const { message } = await anonymous(address, 'tools/call', { name: 'task_wait', arguments: { ms } })
+  if (typeof message.result?.taskId !== 'string') throw new Error(`no task for ${address}: ${JSON.stringify(message.error ?? message.result)}`)
+  return message.result.taskId
 }
 
 describe('task limits', () => {
@@ -46,6 +67,7 @@ describe('task limits', () => {
     }
     const refused = await createTask('mallory')
     expect(refused.message.error).toMatchObject({ code: -32600, message: expect.stringContaining(`mcp.tasks.maxPerPrincipal = ${CAP}`) })
+    expect(refused.message.error?.message).toContain('cancel')
     expect((await createTask('ada')).message.result).toMatchObject({ resultType: 'task' })
     expect(await taskRecords()).toBe(before + CAP + 1)
   }, 60_000)
@@ -77,4 +99,80 @@ describe('task limits', () => {
       await session.close()
     }
   }, 60_000)
+})
+
+describe('task limits of anonymous callers (by client address) and the size of what a task keeps', () => {
+  // The issue's case: one anonymous client fills its cap and cancels one; the cap counts it no
+  // more, and another anonymous client (another address) was never under the first one's cap.
+  it('counts anonymous callers by client address, and frees a cancelled task\'s place', async () => {
+    const ids = await Promise.all(Array.from({ length: 100 }, () => anonymousTask('203.0.113.1')))
+    const refused = await anonymous('203.0.113.1', 'tools/call', { name: 'task_wait', arguments: { ms: 600_000 } })
+    expect(refused.message.error).toMatchObject({ code: -32600, message: expect.stringContaining('mcp.tasks.maxPerPrincipal = 100') })
+    expect(refused.message.error?.message).toContain('cancel')
+    // Another anonymous client is not under the first one's cap.
+    expect(await anonymousTask('203.0.113.2')).toMatch(/^[0-9a-f-]{36}$/)
+    // What the refusal said helps, helps: one cancelled, one place free at once.
+    expect((await anonymous('203.0.113.1', 'tasks/cancel', { taskId: String(ids[0]) })).message.result).toMatchObject({ resultType: 'complete' })
+    expect((await anonymous('203.0.113.1', 'tasks/get', { taskId: String(ids[0]) })).message.result).toMatchObject({ status: 'cancelled' })
+    expect(await anonymousTask('203.0.113.1')).toMatch(/^[0-9a-f-]{36}$/)
+    expect((await anonymous('203.0.113.1', 'tools/call', { name: 'task_wait', arguments: { ms: 600_000 } })).message.error).toMatchObject({ code: -32600 })
+  }, 60_000)
+
+  it('frees the place of a task that completed: 100 tasks that end, then more', async () => {
+    const ids = await Promise.all(Array.from({ length: 100 }, () => anonymousTask('203.0.113.3', 1)))
+    await until(async () => {
+      const read = await Promise.all(ids.map(taskId => anonymous('203.0.113.3', 'tasks/get', { taskId })))
+      return read.every(({ message }) => message.result?.status === 'completed')
+    }, 'the 100 tasks to complete', 20_000, 100)
+    expect(await anonymousTask('203.0.113.3')).toMatch(/^[0-9a-f-]{36}$/)
+  }, 60_000)
+
+  it('on 2026-07-28, an anonymous task is read only from the address that created it', async () => {
+    const taskId = await anonymousTask('203.0.113.4')
+    expect((await anonymous('203.0.113.4', 'tasks/get', { taskId })).message.result).toMatchObject({ taskId, status: 'working' })
+    const foreign = await anonymous('203.0.113.5', 'tasks/get', { taskId })
+    expect(foreign.message.result).toBeUndefined()
+    expect(foreign.message.error).toMatchObject({ code: -32602, message: expect.stringContaining('Task not found') })
+    expect((await anonymous('203.0.113.5', 'tasks/cancel', { taskId })).message.error).toMatchObject({ code: -32602 })
+    expect((await anonymous('203.0.113.4', 'tasks/get', { taskId })).message.result).toMatchObject({ status: 'working' })
+  })
+
+  it('keeps an anonymous 2025-11-25 task at most an hour (tasks.maxAnonymousTtlMs), whatever ttl it asked for, and says so in the task', async () => {
+    const session = await openRawLegacy(proxied)
+    try {
+      const created = await singleMessage(await session.post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'task_wait', arguments: { ms: 600_000 }, task: { ttl: 24 * 3_600_000 } } }))
+      expect(created.result?.task).toMatchObject({ ttl: 3_600_000 })
+    }
+    finally {
+      await session.close()
+    }
+  })
+
+  // The issue's reproduction: a 3.5 MB argument the tool's schema strips was kept with the task.
+  it('refuses a task whose arguments are larger than a task keeps, naming tasks.maxArgumentBytes, and keeps nothing of it', async () => {
+    const before = await taskRecords()
+    const { message } = await anonymous('203.0.113.6', 'tools/call', { name: 'task_wait', arguments: { ms: 600_000, padding: 'x'.repeat(3_500_000) } })
+    expect(message.result).toBeUndefined()
+    expect(message.error).toMatchObject({ code: -32602, message: expect.stringContaining('mcp.tasks.maxArgumentBytes = 262144') })
+    expect(await taskRecords()).toBe(before)
+  })
+
+  it('refuses a task whose client capabilities are larger than a task keeps, naming tasks.maxCapabilitiesBytes', async () => {
+    const capabilities = { ...TASKS, extensions: { ...TASKS.extensions, 'example.com/bulky': { blob: 'x'.repeat(100_000) } } }
+    const { message } = await anonymous('203.0.113.7', 'tools/call', { name: 'task_wait', arguments: { ms: 600_000 } }, capabilities)
+    expect(message.error).toMatchObject({ code: -32602, message: expect.stringContaining('mcp.tasks.maxCapabilitiesBytes = 65536') })
+  })
+
+  it('refuses an answer larger than a task keeps, naming tasks.maxAnswerBytes; the question stays open', async () => {
+    const capabilities = { ...TASKS, elicitation: { form: {} } }
+    const created = await anonymous('203.0.113.8', 'tools/call', { name: 'task_deploy', arguments: { service: 'api' } }, capabilities)
+    const taskId = String(created.message.result?.taskId)
+    await until(async () => (await anonymous('203.0.113.8', 'tasks/get', { taskId }, capabilities)).message.result?.status === 'input_required', 'the question')
+    const [key] = Object.keys(((await anonymous('203.0.113.8', 'tasks/get', { taskId }, capabilities)).message.result?.inputRequests ?? {}) as Record<string, unknown>)
+    const bulky = { action: 'accept', content: { env: 'x'.repeat(1_100_000), replicas: 1 } }
+    const refused = await anonymous('203.0.113.8', 'tasks/update', { taskId, inputResponses: { [String(key)]: bulky } }, capabilities)
+    expect(refused.message.error).toMatchObject({ code: -32602, message: expect.stringContaining('mcp.tasks.maxAnswerBytes = 1048576') })
+    const still = await anonymous('203.0.113.8', 'tasks/get', { taskId }, capabilities)
+    expect(still.message.result).toMatchObject({ status: 'input_required', inputRequests: { [String(key)]: expect.anything() } })
+  })
 })

@@ -50,12 +50,22 @@ export interface McpServerConfig {
     ttlMs: number
     /** The longest a 2025-11-25 client may ask a task to be kept. */
     maxTtlMs: number
+    /** The longest an anonymous caller's task is kept (the default `ttlMs` included): a longer `ttl` is cut to it. */
+    maxAnonymousTtlMs: number
     /** How often clients are told to poll a task. */
     pollIntervalMs: number
-    /** Most tasks one principal (or anonymous caller) holds at once, ended ones counted until they expire. */
+    /** Most running tasks of one principal (or, anonymous, one client address); an ended task no longer counts. */
     maxPerPrincipal: number
+    /** Most tasks the endpoint keeps at once (with Redis, across instances), ended ones counted until their ttl. */
+    max: number
     /** Largest tool result (JSON bytes) a task keeps; a larger one ends the task `failed`. */
     maxResultBytes: number
+    /** Largest arguments (JSON bytes, as sent) a task keeps; a call with larger ones is not run as a task. */
+    maxArgumentBytes: number
+    /** Largest client capabilities (JSON bytes) a task keeps; a call declaring larger ones is not run as a task. */
+    maxCapabilitiesBytes: number
+    /** Largest answer (JSON bytes) a task keeps per question; a larger one is refused. */
+    maxAnswerBytes: number
     /**
      * Run tasks in the background of this process. Off on Workers (a request cannot outlive its
      * response): `optional` tools then run inline and `required` ones are refused.

@@ -22,6 +22,11 @@ export interface McpRequestScope {
   /** The parsed JSON-RPC body of the POST, read once. */
   body?: unknown
   sessionId?: string
+  /**
+   * The client's address (the peer's, or behind `trustedProxies` the one the nearest trusted
+   * proxy names): what an anonymous caller is counted by, and its 2026-07-28 tasks bound to.
+   */
+  address?: string
 }
 
 /**

@@ -73,7 +73,8 @@ function describeTask(record: TaskRecord): McpDevtoolsTask {
     at: new Date(record.createdAt).toISOString(),
     ms: (ended ? record.lastUpdatedAt : Date.now()) - record.createdAt,
     questions: Object.values(record.questions).map(request => messageOf(request.params) ?? request.method),
-    answers: { ...record.answers },
+    // The answers as given; the digest of each one's question is the task's own business.
+    answers: Object.fromEntries(Object.entries(record.answers).map(([key, answer]) => [key, answer.r])),
   }
 }
 

@@ -4,7 +4,7 @@ import type { CreateMessageRequestParams, CreateMessageResultWithTools, Root } f
 import { McpElicitationError } from './error'
 import { askLegacy, askUntilValid } from './legacy'
 import type { WaitOptions } from './legacy'
-import { askModern } from './modern'
+import { askModern, questionDigest } from './modern'
 import { emitAsked } from './events'
 import { formQuestion, rootsQuestion, sampleQuestion, urlQuestion } from './question'
 import type { Question, Verdict } from './question'
@@ -98,9 +98,12 @@ function unsupported(mode: AskMode): McpElicitationError {
 function ask<R>(run: ElicitationRun, key: string, mode: AskMode, question: Question<R>, options: WaitOptions): Promise<R> {
   if (!supportsMode(run, mode) && (run.parked || !run.modern)) return Promise.reject(unsupported(mode))
   const parked = run.parked
-  const outcome = parked
-    ? askUntilValid(run, key, question, (params, request, attempt) => parked.ask({ key, attempt, push: { method: question.method, params }, request }))
-    : run.modern ? askModern(run, key, question) : askLegacy(run, key, question, options)
+  let outcome: Promise<R>
+  if (parked) {
+    const digest = questionDigest(question)
+    outcome = askUntilValid(run, key, question, (params, request, attempt) => parked.ask({ key, attempt, push: { method: question.method, params }, request, digest }))
+  }
+  else outcome = run.modern ? askModern(run, key, question) : askLegacy(run, key, question, options)
   emitAsked(run, key, question, outcome)
   return outcome
 }

@@ -9,10 +9,16 @@ import { digestJson } from './state'
 const schemaDigests = new WeakMap<object, string>()
 
 /**
- * The digest that ties an answer to its question. A form's `requestedSchema` comes frozen from
- * `toFormSchema`'s cache, so its (largest) part is digested once, not on every round.
+ * The digest that ties an answer to its question (a modern round's, and a task's). A form's
+ * `requestedSchema` comes frozen from `toFormSchema`'s cache, so its (largest) part is digested
+ * once, not on every round.
+ *
+ * @example
+ * ```ts
+ * const q = questionDigest(formQuestion('Deploy build-41?', requestedSchema, interpret))
+ * ```
  */
-function questionDigest(question: Question<unknown>): string {
+export function questionDigest(question: Question<unknown>): string {
   const { requestedSchema, ...rest } = question.params
   if (typeof requestedSchema !== 'object' || requestedSchema === null || !Object.isFrozen(requestedSchema)) {
     return digestJson({ k: question.kind, p: question.params })

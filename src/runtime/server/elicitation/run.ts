@@ -26,6 +26,11 @@ export interface ParkedQuestion {
   push: { method: 'elicitation/create' | 'sampling/createMessage' | 'roots/list', params: Record<string, unknown> }
   /** The modern `inputRequests` entry. */
   request: InputRequest
+  /**
+   * The digest of the question (as 2026-07-28's `requestState` binds its answers): an answer
+   * kept for this key is reused only for the same question.
+   */
+  digest: string
 }
 
 /**

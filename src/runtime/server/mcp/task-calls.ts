@@ -6,12 +6,13 @@ import type { HandlerOutcome } from '../elicitation/engine'
 import type { ElicitationRun } from '../elicitation/run'
 import type { TaskError, TaskRecord } from '../tasks/record'
 import type { TaskDirectory } from '../tasks/directory'
-import { TaskLimitError } from '../tasks/table'
+import { callRecordOf, TaskLimitError, TaskSizeError } from '../tasks/table'
 import { createdTask, legacyTask } from '../tasks/wire'
 import { detachContext } from './detached-context'
 import { toolError } from './results'
 import { legacyOutlet } from './task-outlet'
 import type { McpToolExecution } from './task-support'
+import { taskOwnerOf } from './tasks'
 
 /** What a handler reads of its task (`useMcpTask()`): its id once it exists, and where it begins. */
 export interface McpTaskControl {
@@ -106,18 +107,20 @@ export async function callAsTask(call: TaskCall): Promise<CallToolResult | Input
   })
   const create = async (): Promise<TaskRecord> => {
     try {
-      const owner = { principal: run.scope.principal ?? '', ...(era === 'legacy' && run.scope.sessionId !== undefined && { sessionId: run.scope.sessionId }) }
-      record = await tasks.create(owner, era, tool.name, { arguments: args, ...(run.capabilities && { capabilities: run.capabilities }) }, ttlMs)
+      const kept = callRecordOf(runner.table.limits, args, run.capabilities)
+      record = await tasks.create(taskOwnerOf(run.scope, era), era, tool.name, kept, ttlMs)
       control.id = record.id
     }
     catch (error) {
       if (error instanceof TaskLimitError) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, error.message)
+      if (error instanceof TaskSizeError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message)
       throw error
     }
     // What the ordinary rounds before begin() settled goes into the task: a takeover runs the
     // handler from the top, and must not ask those questions again nor run those steps again.
     const before = run.modern
-    for (const [key, answer] of Object.entries(before?.answers ?? {})) record.answers[key] = answer.r
+    // Each with the digest of its question, which the task's own questions are digested alike with.
+    for (const [key, answer] of Object.entries(before?.answers ?? {})) record.answers[key] = { q: answer.q, r: answer.r }
     for (const [key, step] of Object.entries(before?.steps ?? {})) record.steps[key] = { done: true, ...(step.v !== undefined && { v: step.v }) }
     if (before) await runner.persist(record)
     // From here on the handler asks through the task, wherever it is in its code.

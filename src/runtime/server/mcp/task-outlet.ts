@@ -82,7 +82,7 @@ export function legacyOutlet(server: Server, runner: TaskRunner): TaskOutlet {
   return {
     ask: async (record, question, signal) => {
       // The note tells the session's transport which question this is, and goes no further.
-      const note: QuestionNote = { taskId: record.id, key: question.wireKey, expiresAt: record.createdAt + record.ttlMs }
+      const note: QuestionNote = { taskId: record.id, key: question.wireKey, q: question.digest, expiresAt: record.createdAt + record.ttlMs }
       const params = { ...question.push.params, _meta: { ...(isRecord(question.push.params._meta) && question.push.params._meta), [RELATED_TASK]: { taskId: record.id }, [QUESTION_NOTE]: note } }
       // A client that has not read the tools/call answer yet cannot tell which call the question belongs to.
       await runner.seen.when(record.id, signal)

@@ -3,6 +3,7 @@ import type { ClientCapabilities, Server, ServerContext } from '@modelcontextpro
 import { runInMcpFrame } from '../common/context'
 import { executeHandler } from '../elicitation/engine'
 import type { TaskDirectory } from '../tasks/directory'
+import { callArgumentsOf } from '../tasks/record'
 import type { TaskRecord } from '../tasks/record'
 import { createRun, handlerContext } from './handler-context'
 import type { RunDeps } from './handler-context'
@@ -50,7 +51,7 @@ export function resumeTask(server: Server, ctx: ServerContext, deps: ResumeDeps,
     runner.settleWith(record, Promise.resolve({ error: { code: ProtocolErrorCode.InternalError, message: `The task's tool "${record.tool}" is not on this instance, so the task cannot go on here. Deploy the same tools on every instance.` } }))
     return
   }
-  const work = Promise.resolve(tool.args(record.call.arguments)).then((parsed) => {
+  const work = Promise.resolve().then(() => tool.args(callArgumentsOf(record.call))).then((parsed) => {
     if (!parsed.ok) throw new Error(`Invalid arguments for tool "${tool.name}": ${parsed.problem}`)
     const control = { id: record.id, begin: async () => {} }
     return runInMcpFrame({ task: control }, () => executeHandler(run, deps.secret, () => tool.definition.handler(parsed.data, handlerContext(run))))

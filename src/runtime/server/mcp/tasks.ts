@@ -7,6 +7,8 @@ import type { QuestionKind } from '../elicitation/question'
 import { isTerminal } from '../tasks/record'
 import type { TaskOwner, TaskRecord } from '../tasks/record'
 import type { TaskDirectory } from '../tasks/directory'
+import { answerTooLarge } from '../tasks/table'
+import type { TaskLimits } from '../tasks/table'
 import { detailedTask, legacyTask, RELATED_TASK, TASKS_EXTENSION } from '../tasks/wire'
 import { holdResultStream } from './task-outlet'
 
@@ -36,8 +38,22 @@ const LIST_PARAMS: StandardSchemaV1<unknown, { cursor?: string }> = {
 
 const PAGE_SIZE = 50
 
-function ownerOf(scope: McpRequestScope | undefined, era: McpEra): TaskOwner {
-  return { principal: scope?.principal ?? '', ...(era === 'legacy' && scope?.sessionId !== undefined && { sessionId: scope.sessionId }) }
+/**
+ * Whom a task of this request belongs to: its principal; on legacy its session too; anonymous,
+ * its client address (what it is counted by, and on 2026-07-28 bound to).
+ *
+ * @example
+ * ```ts
+ * const found = await tasks.find(id, taskOwnerOf(getMcpScope(), 'modern'))
+ * ```
+ */
+export function taskOwnerOf(scope: McpRequestScope | undefined, era: McpEra): TaskOwner {
+  const principal = scope?.principal
+  return {
+    principal: principal ?? '',
+    ...(era === 'legacy' && scope?.sessionId !== undefined && { sessionId: scope.sessionId }),
+    ...(principal === undefined && { address: scope?.address ?? '' }),
+  }
 }
 
 /** What an unknown id, an expired one and another caller's get alike (2025-11-25 and 2026-07-28: `-32602`). */
@@ -64,12 +80,12 @@ function requireExtension(server: Server): void {
  * answer of the wrong shape to an outstanding one is refused, naming the key, and the question
  * stays open.
  */
-function checkedAnswers(record: TaskRecord, responses: Record<string, unknown>): Record<string, unknown> {
+function checkedAnswers(record: TaskRecord, responses: Record<string, unknown>, limits: TaskLimits): Record<string, unknown> {
   const answers: Record<string, unknown> = {}
   for (const [key, response] of Object.entries(responses)) {
     const asked = Object.hasOwn(record.questions, key) ? record.questions[key] : undefined
     if (!asked) continue
-    const problem = checkAnswerShape(kindOf(asked.method), response)
+    const problem = checkAnswerShape(kindOf(asked.method), response) ?? answerTooLarge(limits, response)
     if (problem) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `inputResponses["${key}"]: ${problem}. The question stays open: send its bare result again.`)
     answers[key] = response
   }
@@ -89,7 +105,7 @@ function checkedAnswers(record: TaskRecord, responses: Record<string, unknown>):
 export function installModernTaskHandlers(server: Server, tasks: TaskDirectory, caller: () => McpRequestScope | undefined, takeOver?: (record: TaskRecord, ctx: ServerContext) => void): void {
   const find = async (id: string, ctx: ServerContext) => {
     requireExtension(server)
-    const found = await tasks.find(id, ownerOf(caller(), 'modern'), takeOver && (record => takeOver(record, ctx)))
+    const found = await tasks.find(id, taskOwnerOf(caller(), 'modern'), takeOver && (record => takeOver(record, ctx)))
     if (!found) throw unknownTask(id)
     return found
   }
@@ -97,7 +113,7 @@ export function installModernTaskHandlers(server: Server, tasks: TaskDirectory, 
   server.setRequestHandler('tasks/update', { params: TASK_PARAMS }, async (params, ctx: ServerContext) => {
     const found = await find(params.taskId, ctx)
     // The SDK lifts `inputResponses` out of params on this era, as for any retried request.
-    await tasks.answer(found, checkedAnswers(found.record, ctx.mcpReq.inputResponses ?? {}))
+    await tasks.answer(found, checkedAnswers(found.record, ctx.mcpReq.inputResponses ?? {}, tasks.runner.table.limits))
     return {}
   })
   server.setRequestHandler('tasks/cancel', { params: TASK_PARAMS }, async (params, ctx: ServerContext) => {
@@ -125,7 +141,7 @@ function payloadOf(record: TaskRecord): Record<string, unknown> {
  */
 export function installLegacyTaskHandlers(server: Server, tasks: TaskDirectory, caller: () => McpRequestScope | undefined, takeOver?: (record: TaskRecord, ctx: ServerContext) => void): void {
   const find = async (id: string, ctx: ServerContext, { markSeen = true } = {}) => {
-    const found = await tasks.find(id, ownerOf(caller(), 'legacy'), takeOver && (record => takeOver(record, ctx)))
+    const found = await tasks.find(id, taskOwnerOf(caller(), 'legacy'), takeOver && (record => takeOver(record, ctx)))
     if (!found) throw unknownTask(id)
     // The client holds the task: its questions may now be pushed.
     if (markSeen) await tasks.markSeen(found)
@@ -134,7 +150,7 @@ export function installLegacyTaskHandlers(server: Server, tasks: TaskDirectory, 
   server.setRequestHandler('tasks/get', { params: TASK_PARAMS }, async (params, ctx: ServerContext) => legacyTask((await find(params.taskId, ctx)).record))
   server.setRequestHandler('tasks/result', { params: TASK_PARAMS }, async (params, ctx: ServerContext) => {
     const found = await find(params.taskId, ctx, { markSeen: false })
-    const settled = tasks.settled(found, ownerOf(caller(), 'legacy'), ctx.mcpReq.signal, takeOver && (record => takeOver(record, ctx)))
+    const settled = tasks.settled(found, taskOwnerOf(caller(), 'legacy'), ctx.mcpReq.signal, takeOver && (record => takeOver(record, ctx)))
     // Held before the task counts as seen: a question waiting for that goes out on this stream,
     // on the instance that runs the task (this one, or this one once it took the task over),
     // rather than across instances to the session's GET stream.
@@ -147,7 +163,7 @@ export function installLegacyTaskHandlers(server: Server, tasks: TaskDirectory, 
   })
   server.setRequestHandler('tasks/list', { params: LIST_PARAMS }, (params) => {
     // The tasks this instance runs for the session (a session's tasks are created where it lives).
-    const all = tasks.runner.table.list(ownerOf(caller(), 'legacy'))
+    const all = tasks.runner.table.list(taskOwnerOf(caller(), 'legacy'))
     const { cursor } = params
     let start = 0
     if (cursor !== undefined) {

@@ -1,10 +1,10 @@
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server'
 import { DELIVERY_DEADLINE_MS, tryUntil } from '../common/shared/try-until'
-import { isTerminal, moveTask } from './record'
+import { isTerminal, moveTask, ownsTask, settleQuestion } from './record'
 import type { TaskOwner, TaskRecord } from './record'
 import type { TaskRunner } from './runner'
 import type { SharedTasks, TaskMessage } from './shared-tasks'
-import { TaskLimitError } from './table'
+import { answerTooLarge, TaskLimitError } from './table'
 
 /** How a message reached the instance that runs a task: heard, that instance found gone, or neither in time. */
 type Delivery = 'heard' | 'gone' | 'unreachable'
@@ -22,6 +22,11 @@ async function deliver(shared: SharedTasks, runner: string, message: TaskMessage
     return undefined
   })
   return delivery ?? 'unreachable'
+}
+
+/** Frees `record`'s place under its caller's cap across instances; a failure only delays that to its ttl. */
+async function release(shared: SharedTasks, record: Pick<TaskRecord, 'id' | 'owner'>): Promise<void> {
+  await shared.release(record).catch(error => console.error(`[nuxt-mcp-elicitation] Could not free the place of task ${record.id} under its caller's cap (it is freed with its ttl):`, error))
 }
 
 /** A task found for a caller: the record, and whether its handler runs in this process. */
@@ -55,8 +60,12 @@ export class TaskDirectory {
     this.runner = runner
     this.sharing = sharing?.then(async (shared) => {
       await shared.listen(message => this.receive(message))
-      // Every change the runner makes is written through, so any instance reads it.
-      runner.watch(record => void shared.save(record).catch(error => console.error(`[nuxt-mcp-elicitation] Could not share the state of task ${record.id}:`, error)))
+      // Every change the runner makes is written through, so any instance reads it; a task that
+      // ended frees its place under its caller's cap at once.
+      runner.watch((record, from) => {
+        void shared.save(record).catch(error => console.error(`[nuxt-mcp-elicitation] Could not share the state of task ${record.id}:`, error))
+        if (isTerminal(record.status) && !isTerminal(from)) void release(shared, record)
+      })
       // A once() step is claimed where every instance sees it before it runs.
       runner.persist = record => shared.save(record)
       return shared
@@ -70,11 +79,15 @@ export class TaskDirectory {
     const shared = await this.sharing
     if (!shared) return record
     try {
-      if (!await shared.admit(record, table.limits.maxPerPrincipal)) {
-        throw new TaskLimitError(`This caller already holds the most tasks allowed across the server's instances (mcp.tasks.maxPerPrincipal = ${table.limits.maxPerPrincipal}). Wait for some to end and expire, or cancel them; the server's operator can raise the limit.`)
+      const full = await shared.admit(record, table.limits)
+      if (full === 'maxPerPrincipal') {
+        throw new TaskLimitError(`This caller already has the most tasks running allowed across the server's instances (mcp.tasks.maxPerPrincipal = ${table.limits.maxPerPrincipal}). Wait for some to end, or cancel them: an ended task no longer counts. The server's operator can raise the limit.`)
       }
-      // A task is handed out only once every instance can read it.
-      await shared.save(record)
+      if (full === 'max') {
+        throw new TaskLimitError(`The server's instances keep the most tasks allowed (mcp.tasks.max = ${table.limits.max}); ended ones count until their ttl is over. Try again later; the server's operator can raise the limit.`)
+      }
+      // A task is handed out only once every instance can read it; its call is written once.
+      await Promise.all([shared.saveCall(record), shared.save(record)])
     }
     catch (error) {
       table.discard(record.id)
@@ -93,25 +106,27 @@ export class TaskDirectory {
     if (record) return { record, local: true }
     const shared = await this.sharing
     const copy = await shared?.read(id)
-    if (!shared || !copy || copy.owner.principal !== caller.principal || copy.owner.sessionId !== caller.sessionId) return undefined
-    const { runner, ...found } = copy
+    if (!shared || !copy || !ownsTask(copy, caller)) return undefined
+    const { runner, ...rest } = copy
+    // What only a takeover reads of its call is read then; elsewhere the record stands without it.
+    const found: TaskRecord = { ...rest, call: { arguments: '{}' } }
     if (isTerminal(found.status) || !await shared.isGone(runner, id)) return { record: found, local: false, runner }
     if (takeOver) {
       if (!await shared.claimTakeover(id, runner, found.createdAt + found.ttlMs - Date.now())) return { record: found, local: false, runner }
+      found.call = await shared.readCall(id) ?? found.call
       // What the client asked through other instances that the dead one may never have heard.
       const kept = await shared.keptRequests(id)
-      for (const [key, response] of Object.entries(kept.answers)) {
-        if (Object.hasOwn(found.answers, key)) continue
-        found.answers[key] = response
-        delete found.questions[key]
+      for (const [key, answer] of Object.entries(kept.answers)) {
+        if (Object.hasOwn(found.answers, key) || answerTooLarge(this.runner.table.limits, answer.r)) continue
+        settleQuestion(found, key, answer.r, answer.q)
       }
       this.runner.table.adopt(found)
-      if (kept.cancelled) moveTask(found, 'cancelled', 'The client cancelled the task.')
+      if (kept.cancelled && moveTask(found, 'cancelled', 'The client cancelled the task.')) await release(shared, found)
       await shared.save(found)
       if (!kept.cancelled) takeOver(found)
       return { record: found, local: true }
     }
-    moveTask(found, 'failed', GONE)
+    if (moveTask(found, 'failed', GONE)) await release(shared, found)
     found.error = { code: -32603, message: GONE }
     await shared.save(found, runner)
     return { record: found, local: false, runner }
@@ -157,7 +172,7 @@ export class TaskDirectory {
     await shared.keepRequest(found.record, message)
     // Heard: the running instance moves it, and this answer says what the client asked for.
     // Otherwise the shared copy says it, and the instance that takes the task over reads it.
-    if (await deliver(shared, found.runner, message) !== 'heard') await shared.save(found.record, found.runner)
+    if (await deliver(shared, found.runner, message) !== 'heard') await Promise.all([shared.save(found.record, found.runner), release(shared, found.record)])
     return true
   }
 

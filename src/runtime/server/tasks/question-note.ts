@@ -9,10 +9,12 @@ import { isRecord } from '../common/is-record'
  */
 export const QUESTION_NOTE = 'nuxt-mcp-elicitation/task-question'
 
-/** Which task question a pushed request is: the task, the question's key, and when the task ends (epoch ms). */
+/** Which task question a pushed request is: the task, the question's key and digest, and when the task ends (epoch ms). */
 export interface QuestionNote {
   taskId: string
   key: string
+  /** The question's digest: an answer kept for a takeover is reused only for the same question. */
+  q: string
   expiresAt: number
 }
 
@@ -41,10 +43,11 @@ export function takeQuestionNote<T extends JSONRPCRequest>(request: T): { reques
  *
  * @example
  * ```ts
- * readQuestionNote(JSON.parse(text)) // { taskId, key, expiresAt } or undefined
+ * readQuestionNote(JSON.parse(text)) // { taskId, key, q, expiresAt } or undefined
  * ```
  */
 export function readQuestionNote(value: unknown): QuestionNote | undefined {
-  if (!isRecord(value) || typeof value.taskId !== 'string' || typeof value.key !== 'string' || typeof value.expiresAt !== 'number') return undefined
-  return { taskId: value.taskId, key: value.key, expiresAt: value.expiresAt }
+  // A note without its question's digest (another version's) is none: its answer is not kept, and asked again.
+  if (!isRecord(value) || typeof value.taskId !== 'string' || typeof value.key !== 'string' || typeof value.q !== 'string' || typeof value.expiresAt !== 'number') return undefined
+  return { taskId: value.taskId, key: value.key, q: value.q, expiresAt: value.expiresAt }
 }

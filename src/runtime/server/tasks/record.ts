@@ -1,3 +1,5 @@
+import { isRecord } from '../common/is-record'
+
 /** A task's status, the same five words in both eras. */
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled'
 
@@ -17,12 +19,26 @@ export interface TaskQuestion {
 /** A `once()` step of a task: claimed (it may be running, or its instance died in it), or done with its result. */
 export type TaskStep = { running: true } | { done: true, v?: unknown }
 
-/** Whom a task belongs to: only the same caller (and, on legacy sessions, the same session) sees it. */
+/**
+ * Whom a task belongs to: only the same caller sees it; on legacy sessions the same session, and
+ * for an anonymous caller on 2026-07-28 (no session) the same client address.
+ */
 export interface TaskOwner {
   /** The caller's principal; `''` for an anonymous caller. */
   principal: string
   /** The legacy session that created it; absent on modern requests. */
   sessionId?: string
+  /**
+   * An anonymous caller's client address, absent when there is a principal: what its tasks
+   * count against (as legacy sessions count), and on 2026-07-28 what binds them to it.
+   */
+  address?: string
+}
+
+/** An answer as a task keeps it: `q` the digest of the question it answered, `r` the client's answer. */
+export interface TaskAnswer {
+  q: string
+  r: unknown
 }
 
 /**
@@ -46,16 +62,50 @@ export interface TaskRecord {
   pollIntervalMs: number
   /** The questions that wait for an answer, by their `inputRequests` key. */
   questions: Record<string, TaskQuestion>
-  /** Every answer the client gave, by the key it was asked under, as it came (valid or not). */
-  answers: Record<string, unknown>
+  /** The digest of each waiting question, by the same key: what an answer to it is kept with. */
+  digests: Record<string, string>
+  /**
+   * Every answer the client gave, by the key it was asked under, as it came (valid or not, each
+   * within `tasks.maxAnswerBytes`), with the digest of its question: reused only for that question.
+   */
+  answers: Record<string, TaskAnswer>
   /** The handler's `once()` steps: claimed before they run, their result once they ran. */
   steps: Record<string, TaskStep>
-  /** What the call was: what another instance needs to run the handler again (2026-07-28). */
-  call: { arguments: Record<string, unknown>, capabilities?: Record<string, unknown> }
+  /** What the call was: what another instance needs to run the handler again. */
+  call: TaskCallRecord
   /** The `CallToolResult`, once `completed` (and, for a tool error on legacy, once `failed`). */
   result?: Record<string, unknown>
   /** The JSON-RPC error, once `failed` by one. */
   error?: TaskError
+}
+
+/**
+ * What a task keeps of its call: the arguments as sent, as JSON text (an instance that takes the
+ * task over parses them again: values a schema transformed need not be JSON), and the client's
+ * capabilities. Each within a size (`tasks.maxArgumentBytes`, `tasks.maxCapabilitiesBytes`).
+ */
+export interface TaskCallRecord {
+  arguments: string
+  capabilities?: Record<string, unknown>
+}
+
+/**
+ * The arguments `call` kept as sent, parsed again (an instance that takes the task over runs the
+ * tool's schema on them); a text that is not a JSON object reads as none, which that schema refuses.
+ *
+ * @example
+ * ```ts
+ * const parsed = await tool.args(callArgumentsOf(record.call))
+ * ```
+ */
+export function callArgumentsOf(call: TaskCallRecord): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(call.arguments)
+    return isRecord(value) ? value : {}
+  }
+  catch {
+    return {}
+  }
 }
 
 const TERMINAL: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled'])
@@ -86,7 +136,10 @@ export function moveTask(record: TaskRecord, status: TaskStatus, statusMessage?:
   if (isTerminal(record.status)) return false
   record.status = status
   // An ended task waits for nothing: its open questions go with it.
-  if (isTerminal(status)) record.questions = {}
+  if (isTerminal(status)) {
+    record.questions = {}
+    record.digests = {}
+  }
   if (statusMessage === undefined) delete record.statusMessage
   else record.statusMessage = statusMessage
   record.lastUpdatedAt = Date.now()
@@ -94,8 +147,9 @@ export function moveTask(record: TaskRecord, status: TaskStatus, statusMessage?:
 }
 
 /**
- * Whether `caller` may see `record`: the same principal, and on legacy the same session. Anyone
- * else gets exactly what an unknown id gets.
+ * Whether `caller` may see `record`: the same principal; on legacy the same session; anonymous on
+ * 2026-07-28, where there is no session, the same client address. Anyone else gets exactly what
+ * an unknown id gets.
  *
  * @example
  * ```ts
@@ -103,6 +157,24 @@ export function moveTask(record: TaskRecord, status: TaskStatus, statusMessage?:
  * if (!record || !ownsTask(record, caller)) throw unknownTask(id)
  * ```
  */
-export function ownsTask(record: TaskRecord, caller: TaskOwner): boolean {
-  return record.owner.principal === caller.principal && record.owner.sessionId === caller.sessionId
+export function ownsTask(record: Pick<TaskRecord, 'owner'>, caller: TaskOwner): boolean {
+  const { owner } = record
+  if (owner.principal !== caller.principal || owner.sessionId !== caller.sessionId) return false
+  // A legacy session's id is its anonymous client's credential; a modern request has no session.
+  return owner.sessionId !== undefined || owner.address === caller.address
+}
+
+/**
+ * Marks `key` answered by `response`, kept with the digest of the question it answered (when
+ * that question is known), and no longer waiting.
+ *
+ * @example
+ * ```ts
+ * settleQuestion(record, 'q0', { action: 'accept', content: { ok: true } })
+ * ```
+ */
+export function settleQuestion(record: TaskRecord, key: string, response: unknown, digest = record.digests[key]): void {
+  if (digest !== undefined) record.answers[key] = { q: digest, r: response }
+  delete record.questions[key]
+  delete record.digests[key]
 }

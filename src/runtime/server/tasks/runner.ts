@@ -1,8 +1,9 @@
 import type { ParkedRun } from '../elicitation/run'
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server'
 import { McpElicitationError } from '../elicitation/error'
-import { isTerminal, moveTask } from './record'
+import { isTerminal, moveTask, settleQuestion } from './record'
 import type { TaskError, TaskRecord, TaskStatus } from './record'
+import { answerTooLarge, jsonBytes } from './table'
 import type { TaskTable } from './table'
 import { SeenTasks } from './seen'
 import type { TaskOutlet } from './outlet'
@@ -24,10 +25,6 @@ interface LiveTask {
   settled: Promise<void>
   markSettled: () => void
   outlet?: TaskOutlet
-}
-
-function sizeOf(value: unknown): number {
-  return new TextEncoder().encode(JSON.stringify(value)).byteLength
 }
 
 /**
@@ -78,10 +75,15 @@ export class TaskRunner {
       signal,
       ask: async (question) => {
         if (isTerminal(record.status)) throw new McpElicitationError('cancelled', `The task ended (${record.status}) before it could ask.`)
-        const wireKey = wireKeyOf(live.used, question)
-        // Run again after a takeover: an answer given before (or since) is not asked again.
-        if (Object.hasOwn(record.answers, wireKey)) return record.answers[wireKey]
+        let wireKey = wireKeyOf(live.used, question)
+        // Run again after a takeover: an answer given before (or since) to this very question is
+        // not asked again. One given to another question under this key (a lookup outside
+        // once() found something else) is not its answer: this one is asked, under a new key.
+        const kept = Object.hasOwn(record.answers, wireKey) ? record.answers[wireKey] : undefined
+        if (kept?.q === question.digest) return kept.r
+        if (kept) wireKey = wireKeyOf(live.used, question)
         record.questions[wireKey] = question.request
+        record.digests[wireKey] = question.digest
         this.move(record, 'input_required', messageOf(question))
         try {
           const response = outlet
@@ -89,7 +91,10 @@ export class TaskRunner {
             : await new Promise<unknown>((resolve, reject) => {
               live.waiters.set(wireKey, { resolve, reject })
             })
-          record.answers[wireKey] = response
+          // 2026-07-28's tasks/update refuses a larger one first; a legacy client's comes here.
+          const tooLarge = answerTooLarge(this.table.limits, response)
+          if (tooLarge) throw new McpElicitationError('invalid-response', `The client's answer to "${wireKey}" was not kept: ${tooLarge}.`)
+          record.answers[wireKey] = { q: question.digest, r: response }
           return response
         }
         catch (error) {
@@ -98,6 +103,7 @@ export class TaskRunner {
         finally {
           live.waiters.delete(wireKey)
           delete record.questions[wireKey]
+          delete record.digests[wireKey]
           if (record.status === 'input_required' && Object.keys(record.questions).length === 0) this.move(record, 'working')
         }
       },
@@ -128,15 +134,13 @@ export class TaskRunner {
       const waiter = live.waiters.get(key)
       if (!waiter) {
         // Asked before a takeover, and not asked again yet: kept for when the handler gets there.
-        if (Object.hasOwn(record.questions, key)) {
-          record.answers[key] = response
-          delete record.questions[key]
-        }
+        if (Object.hasOwn(record.questions, key)) settleQuestion(record, key, response)
         continue
       }
       // Settled here, not when the handler resumes: a `tasks/get` right after the ack must not list it.
       live.waiters.delete(key)
       delete record.questions[key]
+      delete record.digests[key]
       waiter.resolve(response)
     }
     if (record.status === 'input_required' && Object.keys(record.questions).length === 0) this.move(record, 'working')
@@ -223,7 +227,7 @@ export class TaskRunner {
   private end(record: TaskRecord, end: TaskEnd): void {
     if (this.closing) return
     if ('result' in end) {
-      const bytes = sizeOf(end.result)
+      const bytes = jsonBytes(end.result)
       const limit = this.table.limits.maxResultBytes
       if (bytes > limit) {
         end = { error: { code: -32603, message: `The tool's result is ${bytes} bytes, more than a task keeps (mcp.tasks.maxResultBytes = ${limit}). Return less (a link to the data), or raise the limit.` } }

@@ -1,10 +1,16 @@
 import type { McpSharedState } from '../common/shared/shared-state'
 import { isAlive } from '../common/shared/liveness'
 import { isRecord } from '../common/is-record'
-import type { TaskRecord, TaskStatus } from './record'
+import type { TaskAnswer, TaskCallRecord, TaskRecord, TaskStatus } from './record'
+import { capKeyOf } from './table'
+import type { TaskLimits } from './table'
 
-/** A task record as every instance reads it: with the instance that runs its handler. */
-export interface SharedTaskRecord extends TaskRecord {
+/**
+ * A task record as every instance reads it: with the instance that runs its handler, and without
+ * its call, which is written once apart ({@link SharedTasks.readCall}): every change rewrites the
+ * record, and the arguments need not go with each.
+ */
+export interface SharedTaskRecord extends Omit<TaskRecord, 'call'> {
   runner: string
 }
 
@@ -17,10 +23,13 @@ export type TaskMessage =
 
 const STATUSES: ReadonlySet<string> = new Set<TaskStatus>(['working', 'input_required', 'completed', 'failed', 'cancelled'])
 
-/** The ranked set that counts one principal's tasks against `mcp.tasks.maxPerPrincipal`, across instances. */
-function ownerKey(record: TaskRecord): string {
-  return `tasks-of:${encodeURIComponent(record.owner.principal)}`
+/** The ranked set that counts one caller's running tasks against `mcp.tasks.maxPerPrincipal`, across instances. */
+function ownerKey(record: Pick<TaskRecord, 'owner'>): string {
+  return `tasks-of:${encodeURIComponent(capKeyOf(record.owner))}`
 }
+
+/** The ranked set that counts every task kept against `mcp.tasks.max`, across instances. */
+const ALL_TASKS = 'tasks-all'
 
 function isStatus(value: unknown): value is TaskStatus {
   return typeof value === 'string' && STATUSES.has(value)
@@ -40,8 +49,8 @@ function parseJson(text: string): unknown {
 function parseRecord(text: string): SharedTaskRecord | undefined {
   const value = parseJson(text)
   if (!isRecord(value) || typeof value.id !== 'string' || typeof value.runner !== 'string' || typeof value.tool !== 'string') return undefined
-  const { owner, questions, answers } = value
-  if (!isRecord(owner) || typeof owner.principal !== 'string' || !isRecord(questions) || !isRecord(answers) || !isStatus(value.status)) return undefined
+  const { owner, questions } = value
+  if (!isRecord(owner) || typeof owner.principal !== 'string' || !isRecord(questions) || !isStatus(value.status)) return undefined
   if (value.era !== 'legacy' && value.era !== 'modern') return undefined
   if (typeof value.createdAt !== 'number' || typeof value.lastUpdatedAt !== 'number' || typeof value.ttlMs !== 'number' || typeof value.pollIntervalMs !== 'number') return undefined
   const requests: TaskRecord['questions'] = {}
@@ -54,12 +63,15 @@ function parseRecord(text: string): SharedTaskRecord | undefined {
     if (isRecord(step) && step.done === true) steps[key] = { done: true, ...(step.v !== undefined && { v: step.v }) }
     else if (isRecord(step) && step.running === true) steps[key] = { running: true }
   }
-  const call = isRecord(value.call) ? value.call : {}
+  const digests: TaskRecord['digests'] = {}
+  for (const [key, digest] of Object.entries(isRecord(value.digests) ? value.digests : {})) {
+    if (typeof digest === 'string') digests[key] = digest
+  }
   const error = isRecord(value.error) && typeof value.error.code === 'number' && typeof value.error.message === 'string' ? { code: value.error.code, message: value.error.message, ...(value.error.data !== undefined && { data: value.error.data }) } : undefined
   return {
     id: value.id,
     runner: value.runner,
-    owner: { principal: owner.principal, ...(typeof owner.sessionId === 'string' && { sessionId: owner.sessionId }) },
+    owner: { principal: owner.principal, ...(typeof owner.sessionId === 'string' && { sessionId: owner.sessionId }), ...(typeof owner.address === 'string' && { address: owner.address }) },
     era: value.era,
     tool: value.tool,
     status: value.status,
@@ -69,12 +81,28 @@ function parseRecord(text: string): SharedTaskRecord | undefined {
     ttlMs: value.ttlMs,
     pollIntervalMs: value.pollIntervalMs,
     questions: requests,
-    answers,
+    digests,
+    answers: answersOf(value.answers),
     steps,
-    call: { arguments: isRecord(call.arguments) ? call.arguments : {}, ...(isRecord(call.capabilities) && { capabilities: call.capabilities }) },
     ...(isRecord(value.result) && { result: value.result }),
     ...(error && { error }),
   }
+}
+
+/** `value` as kept answers, each with its question's digest; one without (another version's) is left out: its question is asked again. */
+function answersOf(value: unknown): Record<string, TaskAnswer> {
+  const answers: Record<string, TaskAnswer> = {}
+  for (const [key, answer] of Object.entries(isRecord(value) ? value : {})) {
+    if (isRecord(answer) && typeof answer.q === 'string' && Object.hasOwn(answer, 'r')) answers[key] = { q: answer.q, r: answer.r }
+  }
+  return answers
+}
+
+/** A call read back from the shared store, or `undefined` (not written by this version). */
+function parseCall(text: string): TaskCallRecord | undefined {
+  const value = parseJson(text)
+  if (!isRecord(value) || typeof value.arguments !== 'string') return undefined
+  return { arguments: value.arguments, ...(isRecord(value.capabilities) && { capabilities: value.capabilities }) }
 }
 
 function parseMessage(text: string): TaskMessage | undefined {
@@ -87,14 +115,15 @@ function parseMessage(text: string): TaskMessage | undefined {
 
 /**
  * Keeps `answer` to question `key` of task `taskId` for `ttlMs`, where the instance that takes the
- * task over reads it ({@link SharedTasks.keptRequests}): the answer is not asked for again.
+ * task over reads it ({@link SharedTasks.keptRequests}): the answer is not asked for again, when
+ * the handler run again asks the same question (`answer.q`, its digest).
  *
  * @example
  * ```ts
- * await keepAnswer(shared, note.taskId, note.key, { action: 'accept', content: { ok: true } }, 60_000)
+ * await keepAnswer(shared, note.taskId, note.key, { q: note.q, r: { action: 'accept', content: { ok: true } } }, 60_000)
  * ```
  */
-export function keepAnswer(shared: McpSharedState, taskId: string, key: string, answer: unknown, ttlMs: number): Promise<unknown> {
+export function keepAnswer(shared: McpSharedState, taskId: string, key: string, answer: TaskAnswer, ttlMs: number): Promise<unknown> {
   return shared.hashSet(`task-answers:${taskId}`, key, JSON.stringify(answer), ttlMs)
 }
 
@@ -131,10 +160,33 @@ export class SharedTasks {
     })
   }
 
-  /** Counts `record` against its principal's cap across instances; `false` when the cap is reached. */
-  async admit(record: TaskRecord, max: number): Promise<boolean> {
+  /**
+   * Counts `record` against its caller's cap and the endpoint's across instances: the name of the
+   * option whose cap is reached, or `undefined` when it is counted. Each set is kept as long as
+   * the longest task it may hold, so a short task does not take its longer ones' places with it.
+   */
+  async admit(record: TaskRecord, limits: TaskLimits): Promise<'maxPerPrincipal' | 'max' | undefined> {
     const expires = record.createdAt + record.ttlMs
-    return await this.shared.rankWithin([{ key: ownerKey(record), max }], record.id, expires, record.ttlMs, Date.now()) < 0
+    const caps = [{ key: ownerKey(record), max: limits.maxPerPrincipal }, { key: ALL_TASKS, max: limits.max }]
+    const full = await this.shared.rankWithin(caps, record.id, expires, limits.maxTtlMs, Date.now())
+    return full < 0 ? undefined : full === 0 ? 'maxPerPrincipal' : 'max'
+  }
+
+  /** Frees `record`'s place under its caller's cap: it ended (it still counts under `mcp.tasks.max` until its ttl). */
+  release(record: Pick<TaskRecord, 'id' | 'owner'>): Promise<void> {
+    return this.shared.unrank(ownerKey(record), record.id)
+  }
+
+  /** Writes what `record`'s call was, once, for an instance that takes it over. */
+  async saveCall(record: TaskRecord): Promise<void> {
+    const left = record.createdAt + record.ttlMs - Date.now()
+    if (left > 0) await this.shared.put(`task-call:${record.id}`, JSON.stringify(record.call), left)
+  }
+
+  /** What task `id`'s call was ({@link saveCall}), or `undefined` (expired, unreadable). */
+  async readCall(id: string): Promise<TaskCallRecord | undefined> {
+    const text = await this.shared.get(`task-call:${id}`)
+    return text === undefined ? undefined : parseCall(text)
   }
 
   /**
@@ -145,7 +197,9 @@ export class SharedTasks {
     const previous = this.writes.get(record.id) ?? Promise.resolve()
     const write = previous.then(async () => {
       const left = record.createdAt + record.ttlMs - Date.now()
-      if (left > 0) await this.shared.put(`task:${record.id}`, JSON.stringify({ ...record, runner }), left)
+      // Everything but the call, written once apart: a progress message rewrites little.
+      const { call: _written, ...rest } = record
+      if (left > 0) await this.shared.put(`task:${record.id}`, JSON.stringify({ ...rest, runner }), left)
     })
     const settled = write.catch(() => {})
     this.writes.set(record.id, settled)
@@ -159,7 +213,7 @@ export class SharedTasks {
   withdraw(record: TaskRecord): Promise<void> {
     const previous = this.writes.get(record.id) ?? Promise.resolve()
     return previous.then(async () => {
-      await Promise.all([this.shared.delete(`task:${record.id}`), this.shared.unrank(ownerKey(record), record.id)])
+      await Promise.all([this.shared.delete(`task:${record.id}`), this.shared.delete(`task-call:${record.id}`), this.shared.unrank(ownerKey(record), record.id), this.shared.unrank(ALL_TASKS, record.id)])
     })
   }
 
@@ -178,17 +232,18 @@ export class SharedTasks {
     const left = Math.max(1, record.createdAt + record.ttlMs - Date.now())
     if (message.kind === 'cancel') await this.shared.put(`task-cancel:${record.id}`, '1', left)
     if (message.kind !== 'update') return
-    for (const [key, response] of Object.entries(message.responses)) await keepAnswer(this.shared, record.id, key, response, left)
+    for (const [key, response] of Object.entries(message.responses)) {
+      // Kept with the digest of the question it answers: a handler run again reuses it only for that one.
+      const digest = record.digests[key]
+      if (digest !== undefined) await keepAnswer(this.shared, record.id, key, { q: digest, r: response }, left)
+    }
   }
 
   /** What clients asked of task `id` through other instances ({@link keepRequest}). */
-  async keptRequests(id: string): Promise<{ answers: Record<string, unknown>, cancelled: boolean }> {
-    const answers: Record<string, unknown> = {}
-    for (const [key, text] of Object.entries(await this.shared.hashAll(`task-answers:${id}`))) {
-      const answer = parseJson(text)
-      if (answer !== undefined) answers[key] = answer
-    }
-    return { answers, cancelled: await this.shared.get(`task-cancel:${id}`) !== undefined }
+  async keptRequests(id: string): Promise<{ answers: Record<string, TaskAnswer>, cancelled: boolean }> {
+    const kept: Record<string, unknown> = {}
+    for (const [key, text] of Object.entries(await this.shared.hashAll(`task-answers:${id}`))) kept[key] = parseJson(text)
+    return { answers: answersOf(kept), cancelled: await this.shared.get(`task-cancel:${id}`) !== undefined }
   }
 
   /** Takes task `id` over from `runner`, which stopped: of all instances that try, one gets `true`. */

@@ -1,5 +1,6 @@
-import type { TaskOwner, TaskRecord } from './record'
-import { isTerminal } from './record'
+import { callerKeyOf } from '../common/caller-key'
+import type { TaskCallRecord, TaskOwner, TaskRecord } from './record'
+import { isTerminal, ownsTask } from './record'
 
 /** The bounds of an endpoint's tasks (`mcp.tasks`). */
 export interface TaskLimits {
@@ -7,17 +8,96 @@ export interface TaskLimits {
   ttlMs: number
   /** The longest a client may ask for. */
   maxTtlMs: number
+  /** The longest an anonymous caller's task is kept, whatever it asked for (the default included). */
+  maxAnonymousTtlMs: number
   /** How often clients are told to poll. */
   pollIntervalMs: number
-  /** Most tasks one principal (or anonymous caller) keeps at once, ended ones included until they expire. */
+  /** Most running tasks of one principal (or, anonymous, one client address); ended ones do not count. */
   maxPerPrincipal: number
+  /** Most tasks kept at once, ended ones included until they expire. */
+  max: number
   /** Largest result (JSON bytes) a task keeps; a larger one ends the task `failed`. */
   maxResultBytes: number
+  /** Largest arguments (JSON bytes, as sent) a task keeps; a call with larger ones is not run as a task. */
+  maxArgumentBytes: number
+  /** Largest client capabilities (JSON bytes) a task keeps; a call declaring larger ones is not run as a task. */
+  maxCapabilitiesBytes: number
+  /** Largest answer (JSON bytes) a task keeps per question; a larger one is refused. */
+  maxAnswerBytes: number
 }
 
-/** A task could not be created: the caller holds too many. Its message names the option. */
+/** A task could not be created: the caller holds too many, or the server does. Its message names the option. */
 export class TaskLimitError extends Error {
   override readonly name = 'TaskLimitError'
+}
+
+/** A task could not be created: its call is larger than a task keeps. Its message names the option. */
+export class TaskSizeError extends Error {
+  override readonly name = 'TaskSizeError'
+}
+
+/**
+ * The bytes of `value` as JSON (what a task keeps of it, and what Redis holds).
+ *
+ * @example
+ * ```ts
+ * jsonBytes({ a: 'é' }) // 10
+ * ```
+ */
+export function jsonBytes(value: unknown): number {
+  return new TextEncoder().encode(JSON.stringify(value) ?? '').byteLength
+}
+
+/**
+ * Why `response` is too large to be kept as an answer within `limits`, or `undefined`.
+ *
+ * @example
+ * ```ts
+ * const problem = answerTooLarge(table.limits, response)
+ * if (problem) throw new ProtocolError(ProtocolErrorCode.InvalidParams, problem)
+ * ```
+ */
+export function answerTooLarge(limits: TaskLimits, response: unknown): string | undefined {
+  const bytes = jsonBytes(response)
+  if (bytes <= limits.maxAnswerBytes) return undefined
+  return `the answer is ${bytes} bytes, more than a task keeps (mcp.tasks.maxAnswerBytes = ${limits.maxAnswerBytes}). Answer with less, or ask the server's operator to raise the limit`
+}
+
+/**
+ * What a per-caller cap counts `owner` by: the principal, or the client address when anonymous
+ * (the key legacy sessions are counted by).
+ *
+ * @example
+ * ```ts
+ * capKeyOf({ principal: '', address: '10.0.0.1' }) // 'address:10.0.0.1'
+ * ```
+ */
+export function capKeyOf(owner: TaskOwner): string {
+  return owner.address === undefined ? callerKeyOf(owner.principal, '') : callerKeyOf(undefined, owner.address)
+}
+
+/**
+ * What a task keeps of a call with `args` (as sent) and `capabilities`, or a {@link TaskSizeError}
+ * naming the option either is over.
+ *
+ * @example
+ * ```ts
+ * const call = callRecordOf(table.limits, request.params.arguments ?? {}, run.capabilities)
+ * ```
+ */
+export function callRecordOf(limits: TaskLimits, args: Record<string, unknown>, capabilities: Record<string, unknown> | undefined): TaskCallRecord {
+  const text = JSON.stringify(args)
+  const argumentBytes = new TextEncoder().encode(text).byteLength
+  if (argumentBytes > limits.maxArgumentBytes) {
+    throw new TaskSizeError(`The call's arguments are ${argumentBytes} bytes as JSON, more than a task keeps (mcp.tasks.maxArgumentBytes = ${limits.maxArgumentBytes}): a task keeps them for the instance that may take it over. Send less (a reference to the data), call the tool without a task, or ask the server's operator to raise the limit.`)
+  }
+  if (capabilities !== undefined) {
+    const capabilityBytes = jsonBytes(capabilities)
+    if (capabilityBytes > limits.maxCapabilitiesBytes) {
+      throw new TaskSizeError(`The client's capabilities are ${capabilityBytes} bytes as JSON, more than a task keeps (mcp.tasks.maxCapabilitiesBytes = ${limits.maxCapabilitiesBytes}). Declare less, or ask the server's operator to raise the limit.`)
+    }
+  }
+  return { arguments: text, ...(capabilities !== undefined && { capabilities }) }
 }
 
 /** Counters for leak tests; not part of the public API. */
@@ -33,7 +113,7 @@ export type TaskExpiry = (record: TaskRecord) => void
  * @example
  * ```ts
  * const table = new TaskTable(limits)
- * const record = table.create({ principal: 'ana' }, 'modern', 'deploy', { arguments: {} })
+ * const record = table.create({ principal: 'ana' }, 'modern', 'deploy', { arguments: '{}' })
  * table.get(record.id, { principal: 'ana' }) // the record
  * table.get(record.id, { principal: 'bob' }) // undefined
  * ```
@@ -42,24 +122,33 @@ export class TaskTable {
   readonly limits: TaskLimits
   private readonly records = new Map<string, TaskRecord>()
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>()
-  private readonly counts = new Map<string, number>()
+  /** Each caller's tasks by cap key (ended ones too, until they expire: only running ones count). */
+  private readonly byCaller = new Map<string, Set<string>>()
   private readonly expiries = new Set<TaskExpiry>()
 
   constructor(limits: TaskLimits) {
     this.limits = limits
   }
 
-  /** Creates a `working` task for `owner`, kept `ttlMs` (bounded by `maxTtlMs`). Throws {@link TaskLimitError} at the owner's cap. */
+  /**
+   * Creates a `working` task for `owner`, kept `ttlMs` (bounded by `maxTtlMs`, and for an
+   * anonymous caller by `maxAnonymousTtlMs`: cut, not refused; the task says what it got).
+   * Throws {@link TaskLimitError} at the owner's cap or the table's.
+   */
   create(owner: TaskOwner, era: TaskRecord['era'], tool: string, call: TaskRecord['call'], requestedTtlMs?: number): TaskRecord {
-    const held = this.counts.get(owner.principal) ?? 0
+    const held = this.runningOf(capKeyOf(owner))
     if (held >= this.limits.maxPerPrincipal) {
-      throw new TaskLimitError(`This caller already holds ${held} tasks, the most allowed (mcp.tasks.maxPerPrincipal = ${this.limits.maxPerPrincipal}). Wait for some to end and expire, or cancel them; the server's operator can raise the limit.`)
+      throw new TaskLimitError(`This caller already has ${held} tasks running, the most allowed (mcp.tasks.maxPerPrincipal = ${this.limits.maxPerPrincipal}). Wait for some to end, or cancel them: an ended task no longer counts. The server's operator can raise the limit.`)
+    }
+    if (this.records.size >= this.limits.max) {
+      throw new TaskLimitError(`The server keeps ${this.records.size} tasks, the most allowed (mcp.tasks.max = ${this.limits.max}); ended ones count until their ttl is over. Try again later; the server's operator can raise the limit.`)
     }
     const now = Date.now()
-    const ttlMs = Math.min(Math.max(1, Math.floor(requestedTtlMs ?? this.limits.ttlMs)), this.limits.maxTtlMs)
+    const longest = owner.address === undefined ? this.limits.maxTtlMs : Math.min(this.limits.maxTtlMs, this.limits.maxAnonymousTtlMs)
+    const ttlMs = Math.min(Math.max(1, Math.floor(requestedTtlMs ?? this.limits.ttlMs)), longest)
     const record: TaskRecord = {
       id: crypto.randomUUID(),
-      owner: { principal: owner.principal, ...(owner.sessionId !== undefined && { sessionId: owner.sessionId }) },
+      owner: { principal: owner.principal, ...(owner.sessionId !== undefined && { sessionId: owner.sessionId }), ...(owner.address !== undefined && { address: owner.address }) },
       era,
       tool,
       status: 'working',
@@ -68,6 +157,7 @@ export class TaskTable {
       ttlMs,
       pollIntervalMs: this.limits.pollIntervalMs,
       questions: {},
+      digests: {},
       answers: {},
       steps: {},
       call,
@@ -84,18 +174,30 @@ export class TaskTable {
   private hold(record: TaskRecord): void {
     this.records.set(record.id, record)
     taskCounters.records += 1
-    this.counts.set(record.owner.principal, (this.counts.get(record.owner.principal) ?? 0) + 1)
+    const key = capKeyOf(record.owner)
+    const mine = this.byCaller.get(key) ?? new Set()
+    mine.add(record.id)
+    this.byCaller.set(key, mine)
     const timer = setTimeout(() => this.expire(record.id), Math.max(1, record.createdAt + record.ttlMs - Date.now()))
     // A waiting task must not keep a process alive that is otherwise done.
     if (typeof timer === 'object' && 'unref' in timer) timer.unref()
     this.timers.set(record.id, timer)
   }
 
+  /** How many of the tasks counted under `key` still run: an ended task frees its place at once. */
+  private runningOf(key: string): number {
+    let running = 0
+    for (const id of this.byCaller.get(key) ?? []) {
+      const record = this.records.get(id)
+      if (record && !isTerminal(record.status)) running += 1
+    }
+    return running
+  }
+
   /** The task `id` if `caller` owns it; `undefined` for an unknown, expired or foreign id alike. */
   get(id: string, caller: TaskOwner): TaskRecord | undefined {
     const record = this.records.get(id)
-    if (!record || record.owner.principal !== caller.principal || record.owner.sessionId !== caller.sessionId) return undefined
-    return record
+    return record && ownsTask(record, caller) ? record : undefined
   }
 
   /** Task `id` whoever owns it (what another instance hands to the one running it). */
@@ -114,7 +216,7 @@ export class TaskTable {
 
   /** The tasks `caller` owns, oldest first. */
   list(caller: TaskOwner): TaskRecord[] {
-    return [...this.records.values()].filter(record => record.owner.principal === caller.principal && record.owner.sessionId === caller.sessionId)
+    return [...this.records.values()].filter(record => ownsTask(record, caller))
   }
 
   /** Every task, oldest first (the DevTools tab, in `nuxi dev`). */
@@ -157,8 +259,9 @@ export class TaskTable {
     if (!record) return
     this.records.delete(id)
     taskCounters.records -= 1
-    const held = (this.counts.get(record.owner.principal) ?? 1) - 1
-    if (held > 0) this.counts.set(record.owner.principal, held)
-    else this.counts.delete(record.owner.principal)
+    const key = capKeyOf(record.owner)
+    const mine = this.byCaller.get(key)
+    mine?.delete(id)
+    if (mine?.size === 0) this.byCaller.delete(key)
   }
 }

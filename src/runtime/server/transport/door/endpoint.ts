@@ -169,10 +169,12 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       if (refused) return refused
     }
     const scope = new RequestScope(event, legacy ? 'legacy' : 'modern', endpointRoute, disconnected, parsedBody, caller)
+    const address = clientAddressOf(event.node.req, trustedProxies)
+    scope.address = address
     if (legacy) {
       if (!sessions) return legacyOff(parsedBody)
       const exchange = { req: event.node.req, res, body: parsedBody, deferAbort: disconnected.defer }
-      const owner = { ...caller, address: clientAddressOf(event.node.req, trustedProxies) }
+      const owner = { ...caller, address }
       return runInMcpScope(scope, () => sessions.handle(exchange, owner, (id) => { scope.sessionId = id }))
     }
     // SEP-2243's header check, which the SDK runs for McpServer only (after its own header checks: a bad version is its to refuse).

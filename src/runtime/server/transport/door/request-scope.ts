@@ -23,6 +23,7 @@ export class RequestScope implements McpRequestScope {
   declare principal?: string
   declare authInfo?: AuthInfo
   declare sessionId?: string
+  declare address?: string
 
   constructor(
     readonly event: H3Event,

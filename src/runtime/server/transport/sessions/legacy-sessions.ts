@@ -15,7 +15,8 @@ import type { TabledSession } from './table'
 import { RECORD_TTL_WITHOUT_IDLE_MS } from '../shared/sessions'
 import type { SharedSessionDirectory } from '../shared/sessions'
 import type { SessionUpdate } from '../shared/envelopes'
-import { initializeForHydration, initializeOf, isInitialize, isSessionId, ownerOf } from '../streams/request'
+import { callerKeyOf } from '../../common/caller-key'
+import { initializeForHydration, initializeOf, isInitialize, isSessionId } from '../streams/request'
 import type { LegacyCaller } from '../streams/request'
 
 interface LegacySession extends TabledSession {
@@ -82,7 +83,7 @@ export class LegacySessions {
       return jsonRpcError(400, -32000, 'Bad Request: missing Mcp-Session-Id header. Send initialize first (legacy clients), or send a 2026-07-28 request with params._meta["io.modelcontextprotocol/protocolVersion"].')
     }
     const id = crypto.randomUUID()
-    const owner = ownerOf(caller)
+    const owner = callerKeyOf(caller.principal, caller.address)
     const room = await this.makeRoom(id, owner)
     if (room instanceof Response) return room
     try {
@@ -111,7 +112,7 @@ export class LegacySessions {
 
   /** Opens a session in the place `makeRoom` held (given back by the caller once this is done). */
   private async open(id: string, exchange: LegacyExchange, caller: LegacyCaller, onSession: (id: string) => void): Promise<Response | undefined> {
-    const owner = ownerOf(caller)
+    const owner = callerKeyOf(caller.principal, caller.address)
     const directory = await this.link?.directory()
     if (directory instanceof Response) return directory
     const initialize = initializeOf(exchange.body)

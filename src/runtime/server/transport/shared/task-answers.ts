@@ -19,7 +19,7 @@ const pushKey = (sessionId: string, requestId: string) => `task-push:${sessionId
  *
  * @example
  * ```ts
- * void notePush(directory, sessionId, '4w6t6w4q.7', { taskId, key: 'confirm', expiresAt })
+ * void notePush(directory, sessionId, '4w6t6w4q.7', { taskId, key: 'confirm', q, expiresAt })
  * ```
  */
 export async function notePush(directory: SharedSessionDirectory, sessionId: string, requestId: string, note: QuestionNote): Promise<void> {
@@ -73,6 +73,6 @@ async function keepForTakeover(directory: SharedSessionDirectory, sessionId: str
   if (!('result' in message) || (typeof message.id !== 'string' && typeof message.id !== 'number')) return false
   const note = await readNote(directory, sessionId, String(message.id))
   if (!note) return false
-  await keepAnswer(directory.shared, note.taskId, note.key, message.result, note.expiresAt - Date.now())
+  await keepAnswer(directory.shared, note.taskId, note.key, { q: note.q, r: message.result }, note.expiresAt - Date.now())
   return true
 }

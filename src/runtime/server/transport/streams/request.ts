@@ -26,11 +26,6 @@ export interface LegacyExchange {
 /** Who is calling, as the `mcp:auth` hooks decided, and from where (for anonymous callers). */
 export interface LegacyCaller { principal?: string, authInfo?: AuthInfo, address: string }
 
-/** What the per-principal cap counts by: the principal, or the client address when anonymous. */
-export function ownerOf(caller: LegacyCaller): string {
-  return caller.principal !== undefined ? `principal:${caller.principal}` : `address:${caller.address}`
-}
-
 /**
  * What a session's record keeps of its `initialize`, to replay it on another instance: the
  * revision, the capabilities and the client's name, and nothing else the client sent (`_meta`,
