@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
 import { defu } from 'defu'
 import { resolve } from 'pathe'
+import { CACHE_BYTE_DEFAULTS } from './runtime/server/common/config'
 import type { McpServerConfig } from './runtime/server/common/config'
 import { renderDefinitionsModule, scanDefinitions } from './scan'
 import { endpointConfig, findEndpointFolders, planEndpoints } from './endpoints'
@@ -89,7 +90,7 @@ export default defineNuxtModule<ModuleOptions>({
       },
       elicitation: { timeoutMs: 10 * 60_000, stateTtlSeconds: 3600, maxAttempts: 3, progressIntervalMs: 15_000, allowInsecureUrls: false, ...options.elicitation },
       tasks: { ttlMs: 60 * 60_000, maxTtlMs: 24 * 60 * 60_000, pollIntervalMs: 1000, maxPerPrincipal: 100, maxResultBytes: 1024 * 1024, background: true, ...options.tasks },
-      cache: { storage: options.cache?.storage ?? '' },
+      cache: { storage: '', ...CACHE_BYTE_DEFAULTS, ...options.cache },
       // The DevTools tab shows the answers of `nuxi dev`: the developer's own test data.
       observe: { answers: options.observe?.answers ?? (options.devtools && nuxt.options.dev) },
       // Read at run time from NUXT_MCP_STATE_SECRET: never baked into the build.
