@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { cacheSlot, hashCacheKey, memoryCacheStore } from '../../src/runtime/server/mcp/cache-store'
+import { cacheSlot, entryBytes, hashCacheKey, memoryCacheStore } from '../../src/runtime/server/mcp/cache-store'
 import type { CacheBounds } from '../../src/runtime/server/mcp/cache-store'
 import { canonicalJson, keepResult, planToolCache, readCachedResult, toolCacheSlot } from '../../src/runtime/server/mcp/tool-cache'
 import type { ToolCachePlan } from '../../src/runtime/server/mcp/tool-cache'
@@ -86,7 +86,8 @@ describe('canonicalJson', () => {
 
 describe('the cache store', () => {
   it('keeps and serves a result, and a full store keeps nothing without failing the call', async () => {
-    const store = memoryCacheStore(BOUNDS, 1)
+    // Room for one small entry (each counts 256 bytes besides its key and value).
+    const store = memoryCacheStore({ maxEntryBytes: 1024, maxBytes: 700, maxBytesPerCaller: 700 })
     const first = cacheSlot('k1', false, 'ada')!
     const second = cacheSlot('k2', false, 'ada')!
     await keepResult(store, first, { content: [{ type: 'text', text: 'x' }] }, 60_000)
@@ -115,19 +116,21 @@ describe('the cache store', () => {
     expect(await readCachedResult(store, toolCacheSlot(plan, '/mcp', 'echo', 'ada', first, first)!.key)).toEqual(result)
   })
 
-  it('keeps nothing past the total budget, and what expired gives its bytes back', async () => {
-    const store = memoryCacheStore({ maxEntryBytes: 1000, maxBytes: 600, maxBytesPerCaller: 400 })
+  it('keeps nothing past the total budget, counting each entry\'s own record so that tiny entries are bounded too, and what expired gives its bytes back', async () => {
+    const bounds = { maxEntryBytes: 1000, maxBytes: 1200, maxBytesPerCaller: 800 }
+    const store = memoryCacheStore(bounds)
     const value = 'v'.repeat(200)
     const slots = ['a', 'b', 'c'].flatMap(who => [1, 2].map(n => cacheSlot(`${who}${n}`, false, who)!))
+    expect(entryBytes(slots[0]!, value)).toBe(256 + 79 + 200)
     const kept = []
     for (const slot of slots) kept.push(await store.put(slot, value, 60_000))
-    // Each entry is ~280 bytes: one per caller fits its 400-byte share, two callers fill the 600.
+    // Each entry is 535 bytes: one per caller fits its 800-byte share, two callers fill the 1,200.
     expect(kept).toEqual([true, false, true, false, false, false])
-    expect(store.keptBytes()).toBeLessThanOrEqual(600)
-    const gone = memoryCacheStore({ maxEntryBytes: 1000, maxBytes: 600, maxBytesPerCaller: 400 })
+    expect(store.keptBytes()).toBe(2 * 535)
+    const gone = memoryCacheStore(bounds)
     expect(await gone.put(slots[0]!, value, -1)).toBe(true)
     expect(await gone.put(slots[1]!, value, 60_000)).toBe(true)
-    expect(gone.keptBytes()).toBeLessThanOrEqual(400)
+    expect(gone.keptBytes()).toBe(535)
   })
 })
 

@@ -1,7 +1,9 @@
 import { Redis } from 'ioredis'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startRedis } from '../../../scripts/cluster.mjs'
 import type { RedisServer } from '../../../scripts/cluster.mjs'
+import { connectRedisState } from '../../../src/runtime/server/common/shared/redis'
+import { cacheSlot, sharedCacheStore } from '../../../src/runtime/server/mcp/cache-store'
 import { connectModern, textOf } from '../../utils/clients'
 import { startFixture } from '../../utils/fixture'
 import type { RunningFixture } from '../../utils/fixture'
@@ -84,5 +86,41 @@ describe('the result cache in Redis', () => {
   it('does not keep a result over the per-entry cap (1 MiB by default)', { timeout: 60_000 }, async () => {
     const text = `big:${'z'.repeat(1200 * 1024)}`
     expect(await echo('carol', [text, text])).toEqual(['run 1: big:z', 'run 2: big:z'])
+  })
+})
+
+describe('the budget in Redis, shared by two instances', () => {
+  it('holds one total and one share per caller across instances, and an entry past its expiry gives its bytes back', async () => {
+    const connect = () => connectRedisState({ url: redis.url, prefix: 'budget-test:', route: '/mcp' })
+    const [a, b] = await Promise.all([connect(), connect()])
+    try {
+      const bounds = { maxEntryBytes: 10_000, maxBytes: 2000, maxBytesPerCaller: 1200 }
+      const onA = sharedCacheStore(Promise.resolve(a), bounds)
+      const onB = sharedCacheStore(Promise.resolve(b), bounds)
+      // Each entry counts 535 bytes (a 79-byte hashed key, 200 bytes of value, 256 for its records).
+      const value = 'v'.repeat(200)
+      const ada = [1, 2, 3].map(n => cacheSlot(`ada-${n}`, false, 'ada')!)
+      expect(await onA.put(ada[0]!, value, 60_000)).toBe(true)
+      expect(await onB.put(ada[1]!, value, 60_000)).toBe(true)
+      // A third would take ada past her 1,200-byte share, on whichever instance.
+      expect(await onA.put(ada[2]!, value, 60_000)).toBe(false)
+      expect(await onB.get(ada[0]!.key)).toBe(value)
+      const bob = cacheSlot('bob-1', false, 'bob')!
+      expect(await onB.put(bob, value, 60_000)).toBe(true)
+      // 1,605 bytes kept: a fourth entry would pass the 2,000 in all, whoever keeps it.
+      const carol = cacheSlot('carol-1', false, 'carol')!
+      expect(await onA.put(carol, value, 60_000)).toBe(false)
+      // Two minutes on by the instances' clock (the budget counts expiry by it, as each write
+      // passes its time), the next write gives the expired entries' bytes back first.
+      vi.useFakeTimers({ toFake: ['Date'] })
+      vi.setSystemTime(Date.now() + 120_000)
+      expect(await onB.put(carol, value, 60_000)).toBe(true)
+      expect(await onA.put(ada[2]!, value, 60_000)).toBe(true)
+      expect(await connection.hget('budget-test:/mcp:cache-budget:bytes', 'total')).toBe('1070')
+    }
+    finally {
+      vi.useRealTimers()
+      await Promise.all([a.close(), b.close()])
+    }
   })
 })

@@ -29,8 +29,16 @@ export interface CacheBounds {
   maxBytesPerCaller: number
 }
 
-/** Cached tool and resource results one process keeps at most, besides the byte budget. */
-const MAX_MEMORY_ENTRIES = 10_000
+/**
+ * What an entry costs besides its key and value: the store's own record of it (in this process a
+ * map entry and its object; in Redis the key's header and the budget's index records). Counted,
+ * so that many tiny entries are bounded by the budget as a few large ones are (a count cap
+ * instead would let one caller's small entries fill it for everyone).
+ */
+const ENTRY_OVERHEAD_BYTES = 256
+
+/** How often, at most, the in-process cache walks its entries for expired ones to make room. */
+const SWEEP_EVERY_MS = 1000
 
 /** Whose share the entries of callers without a principal (shared entries only) count against: all of them, together. */
 export const ANONYMOUS_OWNER = 'anonymous'
@@ -79,6 +87,19 @@ export function textBytes(text: string): number {
 }
 
 /**
+ * What keeping `value` in `slot` counts against the budget: its key, its value and
+ * {@link ENTRY_OVERHEAD_BYTES}.
+ *
+ * @example
+ * ```ts
+ * entryBytes(cacheSlot('k', true, undefined)!, 'x') // 256 + 79 + 1
+ * ```
+ */
+export function entryBytes(slot: CacheSlot, value: string): number {
+  return ENTRY_OVERHEAD_BYTES + textBytes(slot.key) + textBytes(value)
+}
+
+/**
  * `store`, keeping no entry over `maxEntryBytes`: the one bound every store has (a Nitro storage
  * driver counts no bytes).
  *
@@ -103,24 +124,25 @@ interface MemoryEntry {
 
 /** The in-process cache, with what it holds in bytes (for tests and diagnostics). */
 export interface MemoryCacheStore extends McpCacheStore {
-  /** The bytes (keys and values) of the unexpired and not yet dropped entries. */
+  /** The bytes ({@link entryBytes}) of the entries not yet dropped. */
   keptBytes: () => number
 }
 
 /**
  * The result cache in this process, bounded in bytes: an entry that would take the cache past
- * `maxBytes`, or its caller past `maxBytesPerCaller`, is not kept (nothing is evicted for it:
- * one caller's results never push out another's), and at most 10,000 entries.
+ * `maxBytes`, or its caller past `maxBytesPerCaller`, is not kept (nothing unexpired is evicted
+ * for it: one caller's results never push out another's).
  *
  * @example
  * ```ts
  * const store = memoryCacheStore({ maxEntryBytes: 1 << 20, maxBytes: 64 << 20, maxBytesPerCaller: 8 << 20 })
  * ```
  */
-export function memoryCacheStore(bounds: CacheBounds, maxEntries = MAX_MEMORY_ENTRIES): MemoryCacheStore {
+export function memoryCacheStore(bounds: CacheBounds): MemoryCacheStore {
   const entries = new Map<string, MemoryEntry>()
   const owners = new Map<string, number>()
   let total = 0
+  let sweptAt = Number.NEGATIVE_INFINITY
 
   function drop(key: string): void {
     const entry = entries.get(key)
@@ -133,7 +155,7 @@ export function memoryCacheStore(bounds: CacheBounds, maxEntries = MAX_MEMORY_EN
   }
 
   function fits(owner: string, bytes: number): boolean {
-    return entries.size < maxEntries && total + bytes <= bounds.maxBytes && (owners.get(owner) ?? 0) + bytes <= bounds.maxBytesPerCaller
+    return total + bytes <= bounds.maxBytes && (owners.get(owner) ?? 0) + bytes <= bounds.maxBytesPerCaller
   }
 
   return {
@@ -144,10 +166,14 @@ export function memoryCacheStore(bounds: CacheBounds, maxEntries = MAX_MEMORY_EN
     },
     async put(slot, value, ttlMs) {
       const now = Date.now()
-      const bytes = textBytes(slot.key) + textBytes(value)
+      const bytes = entryBytes(slot, value)
       drop(slot.key)
       if (!fits(slot.owner, bytes)) {
-        // Only what expired makes room; an unexpired entry is never pushed out for another.
+        // Only what expired makes room; an unexpired entry is never pushed out for another. At
+        // most one sweep a second: a caller at their share would otherwise make every miss walk
+        // every entry.
+        if (now - sweptAt < SWEEP_EVERY_MS) return false
+        sweptAt = now
         for (const [key, entry] of entries) if (entry.expires <= now) drop(key)
         if (!fits(slot.owner, bytes)) return false
       }
@@ -173,6 +199,6 @@ export function memoryCacheStore(bounds: CacheBounds, maxEntries = MAX_MEMORY_EN
 export function sharedCacheStore(shared: Promise<McpSharedState>, bounds: CacheBounds): McpCacheStore {
   return {
     get: async key => (await shared).get(key),
-    put: async (slot, value, ttlMs) => (await shared).keepWithin(slot.key, value, ttlMs, { owner: slot.owner, bytes: textBytes(slot.key) + textBytes(value), maxBytes: bounds.maxBytes, maxOwnerBytes: bounds.maxBytesPerCaller }),
+    put: async (slot, value, ttlMs) => (await shared).keepWithin(slot.key, value, ttlMs, { owner: slot.owner, bytes: entryBytes(slot, value), maxBytes: bounds.maxBytes, maxOwnerBytes: bounds.maxBytesPerCaller }),
   }
 }
