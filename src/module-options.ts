@@ -153,9 +153,11 @@ export interface ModuleOptions {
    * Where tools and resources with a `cache` keep results: `storage` names a Nitro storage mount
    * you configure in `nitro.storage` (Redis, a Cloudflare KV binding, the file system…), so
    * instances and Workers isolates share them. Unset: Redis with `NUXT_MCP_REDIS_URL`, else this
-   * process (at most 10,000 entries). Also `NUXT_MCP_CACHE_STORAGE`.
+   * process. Also `NUXT_MCP_CACHE_STORAGE`. And how much: no entry over
+   * `maxEntryBytes`; in this process or Redis at most `maxBytes` an endpoint, `maxBytesPerCaller`
+   * of it a caller (`NUXT_MCP_CACHE_MAX_ENTRY_BYTES`, `…_MAX_BYTES`, `…_MAX_BYTES_PER_CALLER`).
    *
-   * @default { storage: '' }
+   * @default { storage: '', maxEntryBytes: 1048576, maxBytes: 67108864, maxBytesPerCaller: 8388608 }
    * @example
    * ```ts
    * export default defineNuxtConfig({

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
 import { defu } from 'defu'
 import { resolve } from 'pathe'
+import { CACHE_BYTE_DEFAULTS } from './runtime/server/common/config'
 import type { McpServerConfig } from './runtime/server/common/config'
 import { renderDefinitionsModule, scanDefinitions } from './scan'
 import { endpointConfig, findEndpointFolders, planEndpoints } from './endpoints'
@@ -102,7 +103,7 @@ export default defineNuxtModule<ModuleOptions>({
         background: true,
         ...options.tasks,
       },
-      cache: { storage: options.cache?.storage ?? '' },
+      cache: { storage: '', ...CACHE_BYTE_DEFAULTS, ...options.cache },
       // The DevTools tab shows the answers of `nuxi dev`: the developer's own test data.
       observe: { answers: options.observe?.answers ?? (options.devtools && nuxt.options.dev) },
       // Read at run time from NUXT_MCP_STATE_SECRET: never baked into the build.

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { endpointConfig, findEndpointFolders, planEndpoints } from '../../src/endpoints'
-import { configOfEndpoint } from '../../src/runtime/server/common/config'
+import { CACHE_BYTE_DEFAULTS, configOfEndpoint } from '../../src/runtime/server/common/config'
 import type { McpServerConfig } from '../../src/runtime/server/common/config'
 import { renderDefinitionsModule, scanDefinitions } from '../../src/scan'
 
@@ -53,7 +53,7 @@ describe('planEndpoints', () => {
 
 const app: McpServerConfig = {
   name: 'shop', version: '2.0.0', instructions: 'Shop tools.', listChanged: false, legacy: true, observe: { answers: false },
-  cache: { storage: '' },
+  cache: { storage: '', ...CACHE_BYTE_DEFAULTS },
   publicUrl: 'https://shop.example.com', allowedHosts: [], allowedOrigins: [], maxBodySize: 1024, trustedProxies: [],
   sessions: { idleTimeoutMs: 1000, max: 10, maxPerPrincipal: 5, maxResumableBytes: 64 * 1024 * 1024 },
   elicitation: { timeoutMs: 1000, stateTtlSeconds: 60, maxAttempts: 3, progressIntervalMs: 1000, allowInsecureUrls: false },

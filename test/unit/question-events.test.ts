@@ -3,6 +3,7 @@ import { Socket } from 'node:net'
 import type { ServerContext } from '@modelcontextprotocol/server'
 import { H3Event } from 'h3'
 import { afterEach, describe, expect, it } from 'vitest'
+import { CACHE_BYTE_DEFAULTS } from '../../src/runtime/server/common/config'
 import type { McpServerConfig } from '../../src/runtime/server/common/config'
 import { createMemoryStore } from '../../src/runtime/server/common/store/memory'
 import { McpElicitationError } from '../../src/runtime/server/elicitation/error'
@@ -17,7 +18,7 @@ import type { McpQuestionEvent } from '../../src/runtime/server/elicitation/ques
 
 const config: McpServerConfig = {
   name: 'shop', version: '1.0.0', instructions: '', listChanged: false, legacy: true, observe: { answers: false },
-  cache: { storage: '' },
+  cache: { storage: '', ...CACHE_BYTE_DEFAULTS },
   publicUrl: '', allowedHosts: [], allowedOrigins: [], maxBodySize: 1024, trustedProxies: [],
   sessions: { idleTimeoutMs: 1000, max: 10, maxPerPrincipal: 5, maxResumableBytes: 64 * 1024 * 1024 },
   elicitation: { timeoutMs: 1000, stateTtlSeconds: 60, maxAttempts: 3, progressIntervalMs: 1000, allowInsecureUrls: false },

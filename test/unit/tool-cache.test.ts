@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest'
-import { createMemoryStore } from '../../src/runtime/server/common/store/memory'
-import { keepResult, planToolCache, readCachedResult, toolCacheKey } from '../../src/runtime/server/mcp/tool-cache'
-import { cacheHint, keepResource, planResourceCache, readCachedResource, resourceCacheKey } from '../../src/runtime/server/mcp/resource-cache'
+import { cacheSlot, entryBytes, hashCacheKey, memoryCacheStore } from '../../src/runtime/server/mcp/cache-store'
+import type { CacheBounds } from '../../src/runtime/server/mcp/cache-store'
+import { canonicalJson, keepResult, planToolCache, readCachedResult, toolCacheSlot } from '../../src/runtime/server/mcp/tool-cache'
+import type { ToolCachePlan } from '../../src/runtime/server/mcp/tool-cache'
+import { cacheHint, keepResource, planResourceCache, readCachedResource, resourceCacheSlot } from '../../src/runtime/server/mcp/resource-cache'
+
+const BOUNDS: CacheBounds = { maxEntryBytes: 1024 * 1024, maxBytes: 64 * 1024 * 1024, maxBytesPerCaller: 8 * 1024 * 1024 }
+
+/** A call's slot key, its arguments as sent being the parsed ones (as for plain JSON they are). */
+function keyOf(plan: ToolCachePlan, route: string, tool: string, principal: string | undefined, args: Record<string, unknown>): string | undefined {
+  return toolCacheSlot(plan, route, tool, principal, args, args)?.key
+}
 
 describe('planToolCache', () => {
   it('reads durations and seconds', () => {
@@ -20,32 +29,108 @@ describe('planToolCache', () => {
   })
 })
 
-describe('toolCacheKey', () => {
+describe('toolCacheSlot', () => {
   const plan = planToolCache('1m', 't')
-  it('is one key for the same arguments in any order, and apart per caller, tool and endpoint', () => {
-    const key = toolCacheKey(plan, '/mcp', 'docs', 'ada', { a: 1, b: { y: 2, x: [3] } })
-    expect(toolCacheKey(plan, '/mcp', 'docs', 'ada', { b: { x: [3], y: 2 }, a: 1 })).toBe(key)
+  it('is one hashed key for the same arguments in any order, and apart per caller, tool and endpoint', () => {
+    const key = keyOf(plan, '/mcp', 'docs', 'ada', { a: 1, b: { y: 2, x: [3] } })
+    expect(key).toMatch(/^nuxt-mcp-cache:[0-9a-f]{64}$/)
+    expect(keyOf(plan, '/mcp', 'docs', 'ada', { b: { x: [3], y: 2 }, a: 1 })).toBe(key)
     for (const other of [
-      toolCacheKey(plan, '/mcp', 'docs', 'bob', { a: 1, b: { y: 2, x: [3] } }),
-      toolCacheKey(plan, '/mcp', 'other', 'ada', { a: 1, b: { y: 2, x: [3] } }),
-      toolCacheKey(plan, '/mcp/admin', 'docs', 'ada', { a: 1, b: { y: 2, x: [3] } }),
-      toolCacheKey(plan, '/mcp', 'docs', 'ada', { a: 2, b: { y: 2, x: [3] } }),
+      keyOf(plan, '/mcp', 'docs', 'bob', { a: 1, b: { y: 2, x: [3] } }),
+      keyOf(plan, '/mcp', 'other', 'ada', { a: 1, b: { y: 2, x: [3] } }),
+      keyOf(plan, '/mcp/admin', 'docs', 'ada', { a: 1, b: { y: 2, x: [3] } }),
+      keyOf(plan, '/mcp', 'docs', 'ada', { a: 2, b: { y: 2, x: [3] } }),
     ]) expect(other).not.toBe(key)
+  })
+
+  it('is no slot at all per caller without a principal (issue 48): no entry every anonymous caller shares', () => {
+    expect(toolCacheSlot(plan, '/mcp', 'docs', undefined, {}, {})).toBeUndefined()
+    expect(toolCacheSlot(plan, '/mcp', 'docs', '', {}, {})).toBeUndefined()
+    expect(toolCacheSlot(planToolCache({ maxAge: 60, scope: 'shared' }, 't'), '/mcp', 'docs', undefined, {}, {})).toBeDefined()
   })
 
   it('is one key for everyone with scope shared, and follows getKey', () => {
     const shared = planToolCache({ maxAge: 60, scope: 'shared', getKey: args => String(args.page) }, 't')
-    expect(toolCacheKey(shared, '/mcp', 'docs', 'ada', { page: 2, noise: 1 })).toBe(toolCacheKey(shared, '/mcp', 'docs', 'bob', { page: 2, noise: 9 }))
+    expect(keyOf(shared, '/mcp', 'docs', 'ada', { page: 2, noise: 1 })).toBe(keyOf(shared, '/mcp', 'docs', 'bob', { page: 2, noise: 9 }))
+  })
+
+  it('never gives different arguments one key (issue 48): values with no JSON of their own are keyed as sent, undefined is not null', () => {
+    const shared = planToolCache({ maxAge: 60, scope: 'shared' }, 't')
+    const slot = (parsed: Record<string, unknown>, sent: Record<string, unknown>) => toolCacheSlot(shared, '/mcp', 'docs', undefined, parsed, sent)?.key
+    const a = slot({ url: new URL('https://a.example/') }, { url: 'https://a.example/' })
+    const b = slot({ url: new URL('https://b.example/') }, { url: 'https://b.example/' })
+    expect(a).toBeDefined()
+    expect(a).not.toBe(b)
+    expect(slot({ at: new Date(0) }, { at: '1970' })).not.toBe(slot({ at: new Date(1) }, { at: '1971' }))
+    expect(slot({ map: new Map([[1, 2]]) }, { map: [[1, 2]] })).not.toBe(slot({ map: new Map() }, { map: [] }))
+    expect(slot({ x: undefined }, {})).not.toBe(slot({ x: null }, { x: null }))
+    expect(slot({ list: [undefined] }, {})).not.toBe(slot({ list: [null] }, {}))
+    // Parsed values that are not JSON, and sent ones that are not either: nothing to key on, not kept.
+    expect(slot({ n: Number.NaN }, { n: Number.NaN })).toBeUndefined()
+  })
+
+  it('hashes with the one key function every store uses', () => {
+    expect(cacheSlot('text', true, undefined)?.key).toBe(hashCacheKey('text'))
+  })
+})
+
+describe('canonicalJson', () => {
+  it('sorts keys, writes undefined apart from null, and refuses what is not plain JSON', () => {
+    expect(canonicalJson({ b: 1, a: [null, undefined, 'x'] })).toBe('{"a":[null,~,"x"],"b":1}')
+    for (const value of [new Date(0), new URL('https://a.example/'), new Map(), new Set(), () => 1, 1n, Infinity, { nested: new Date(0) }]) {
+      expect(canonicalJson(value)).toBeUndefined()
+    }
+    expect(canonicalJson(Object.create(null))).toBe('{}')
   })
 })
 
 describe('the cache store', () => {
   it('keeps and serves a result, and a full store keeps nothing without failing the call', async () => {
-    const store = createMemoryStore(1)
-    await keepResult(store, 'k1', { content: [{ type: 'text', text: 'x' }] }, 60_000)
-    expect(await readCachedResult(store, 'k1')).toEqual({ content: [{ type: 'text', text: 'x' }] })
-    await expect(keepResult(store, 'k2', { content: [] }, 60_000)).resolves.toBeUndefined()
-    expect(await readCachedResult(store, 'k2')).toBeUndefined()
+    // Room for one small entry (each counts 256 bytes besides its key and value).
+    const store = memoryCacheStore({ maxEntryBytes: 1024, maxBytes: 700, maxBytesPerCaller: 700 })
+    const first = cacheSlot('k1', false, 'ada')!
+    const second = cacheSlot('k2', false, 'ada')!
+    await keepResult(store, first, { content: [{ type: 'text', text: 'x' }] }, 60_000)
+    expect(await readCachedResult(store, first.key)).toEqual({ content: [{ type: 'text', text: 'x' }] })
+    await expect(keepResult(store, second, { content: [] }, 60_000)).resolves.toBeUndefined()
+    expect(await readCachedResult(store, second.key)).toBeUndefined()
+  })
+
+  it('keeps no more than one caller\'s share after 100 calls with a 1 MB argument and a 200 KB result (issue 48)', { timeout: 120_000 }, async () => {
+    const bounds: CacheBounds = { maxEntryBytes: 1024 * 1024, maxBytes: 4 * 1024 * 1024, maxBytesPerCaller: 1024 * 1024 }
+    const store = memoryCacheStore(bounds)
+    const plan = planToolCache('10m', 't')
+    const big = 'x'.repeat(1024 * 1024)
+    const result = { content: [{ type: 'text', text: 'y'.repeat(200 * 1024) }] }
+    for (let i = 0; i < 100; i++) {
+      const args = { i, big }
+      await keepResult(store, toolCacheSlot(plan, '/mcp', 'echo', 'ada', args, args)!, result, plan.ttlMs)
+    }
+    expect(store.keptBytes()).toBeGreaterThan(4 * 200 * 1024)
+    expect(store.keptBytes()).toBeLessThanOrEqual(bounds.maxBytesPerCaller)
+    // Another caller is not stopped by the first one's share, nor evicts it.
+    const bob = toolCacheSlot(plan, '/mcp', 'echo', 'bob', { i: 0 }, { i: 0 })!
+    await keepResult(store, bob, result, plan.ttlMs)
+    expect(await readCachedResult(store, bob.key)).toEqual(result)
+    const first = { i: 0, big }
+    expect(await readCachedResult(store, toolCacheSlot(plan, '/mcp', 'echo', 'ada', first, first)!.key)).toEqual(result)
+  })
+
+  it('keeps nothing past the total budget, counting each entry\'s own record so that tiny entries are bounded too, and what expired gives its bytes back', async () => {
+    const bounds = { maxEntryBytes: 1000, maxBytes: 1200, maxBytesPerCaller: 800 }
+    const store = memoryCacheStore(bounds)
+    const value = 'v'.repeat(200)
+    const slots = ['a', 'b', 'c'].flatMap(who => [1, 2].map(n => cacheSlot(`${who}${n}`, false, who)!))
+    expect(entryBytes(slots[0]!, value)).toBe(256 + 79 + 200)
+    const kept = []
+    for (const slot of slots) kept.push(await store.put(slot, value, 60_000))
+    // Each entry is 535 bytes: one per caller fits its 800-byte share, two callers fill the 1,200.
+    expect(kept).toEqual([true, false, true, false, false, false])
+    expect(store.keptBytes()).toBe(2 * 535)
+    const gone = memoryCacheStore(bounds)
+    expect(await gone.put(slots[0]!, value, -1)).toBe(true)
+    expect(await gone.put(slots[1]!, value, 60_000)).toBe(true)
+    expect(gone.keptBytes()).toBe(535)
   })
 })
 
@@ -62,12 +147,14 @@ describe('planResourceCache', () => {
 
   it('keys by endpoint, resource, caller and URI (or getKey), and hints what is left', async () => {
     const plan = planResourceCache({ maxAge: 60, getKey: uri => uri.pathname }, 'r')
-    const key = resourceCacheKey(plan, '/mcp', 'docs', 'ada', new URL('docs://x/a?v=1'), {})
-    expect(resourceCacheKey(plan, '/mcp', 'docs', 'ada', new URL('docs://x/a?v=2'), {})).toBe(key)
-    expect(resourceCacheKey(plan, '/mcp', 'docs', 'bob', new URL('docs://x/a'), {})).not.toBe(key)
+    const slot = resourceCacheSlot(plan, '/mcp', 'docs', 'ada', new URL('docs://x/a?v=1'), {})!
+    const key = slot.key
+    expect(resourceCacheSlot(plan, '/mcp', 'docs', 'ada', new URL('docs://x/a?v=2'), {})?.key).toBe(key)
+    expect(resourceCacheSlot(plan, '/mcp', 'docs', 'bob', new URL('docs://x/a'), {})?.key).not.toBe(key)
+    expect(resourceCacheSlot(plan, '/mcp', 'docs', undefined, new URL('docs://x/a'), {})).toBeUndefined()
     expect(cacheHint(plan, 1234.4)).toEqual({ ttlMs: 1234, cacheScope: 'private' })
-    const store = createMemoryStore()
-    await keepResource(store, key, { contents: [{ uri: 'docs://x/a', text: 'a' }] }, 60_000)
+    const store = memoryCacheStore(BOUNDS)
+    await keepResource(store, slot, { contents: [{ uri: 'docs://x/a', text: 'a' }] }, 60_000)
     const hit = await readCachedResource(store, key, 60_000)
     expect(hit?.result).toEqual({ contents: [{ uri: 'docs://x/a', text: 'a' }] })
     expect(hit?.remainingMs).toBeGreaterThan(59_000)

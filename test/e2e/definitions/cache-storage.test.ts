@@ -9,7 +9,9 @@ import { buildFixture, fixtureDir } from '../../utils/fixture'
 /**
  * `mcp.cache.storage`: tools and resources keep cached results on the app's own Nitro storage
  * mount. Two instances of one build share an fs mount (as instances share a Redis or KV mount):
- * a result one instance kept is served by the other, and it is in the mount's folder.
+ * a result one instance kept is served by the other, and it is in the mount's folder. A third,
+ * with no `mcp:auth` hook, tells at its first request that its per-caller cache keeps nothing,
+ * and that the byte budgets it was given do not apply to a storage mount.
  */
 
 const SECRET = 'cache-storage-test-secret-0123456789abcdefghij'
@@ -29,7 +31,9 @@ afterAll(async () => {
 })
 
 async function callOn(app: RuntimeApp, era: 'legacy' | 'modern', key: string): Promise<string> {
-  const client = era === 'legacy' ? await connectLegacy(app.url) : await connectModern(app.url)
+  // A caller with a principal: a per-caller entry is kept for callers with one only.
+  const options = { requestInit: { headers: { 'x-user': 'ada' } } }
+  const client = era === 'legacy' ? await connectLegacy(app.url, options) : await connectModern(app.url, options)
   try {
     return textOf(await client.callTool({ name: 'cached_pid', arguments: { key } }))
   }
@@ -68,5 +72,25 @@ describe('cached results on a Nitro storage mount', () => {
     const files = readdirSync(folder, { recursive: true }).map(String).filter(file => file !== 'nuxt-mcp-cache')
     expect(files.length).toBeGreaterThanOrEqual(5)
     expect(files.every(file => /^nuxt-mcp-cache\/[0-9a-f]{64}$/.test(file)), files.join(', ')).toBe(true)
+  })
+})
+
+describe('an instance with a per-caller cache and no way to know its callers', () => {
+  it('warns once, at its first request, naming the endpoint and the tool (not the shared resource), and that the byte budgets are not counted here', async () => {
+    const lone = await startRuntime({ target: 'node', root: fixtureDir('cache-storage'), env: { NUXT_MCP_STATE_SECRET: SECRET, CACHE_TEST_NO_AUTH: '1', NUXT_MCP_CACHE_MAX_BYTES: '1048576' } })
+    try {
+      const key = 'anonymous'
+      expect(await callOn(lone, 'modern', key)).toBe(String(lone.pid))
+      // Its caller has no principal here (no hook): the per-caller entry is neither kept nor read.
+      expect(await callOn(lone, 'modern', key)).toBe(String(lone.pid))
+      const warnings = lone.output().split('\n').filter(line => line.includes('keeps results per caller'))
+      expect(warnings).toHaveLength(1)
+      expect(warnings[0]).toMatch(/The MCP endpoint \/mcp keeps results per caller .* "cached_pid" \(.*cached-pid\.ts\), but has neither mcp\.auth nor an mcp:auth hook/)
+      expect(warnings[0]).not.toContain('"pid" (')
+      expect(lone.output()).toMatch(/mcp\.cache\.maxBytes and mcp\.cache\.maxBytesPerCaller are not counted on a Nitro storage mount/)
+    }
+    finally {
+      await lone.stop()
+    }
   })
 })

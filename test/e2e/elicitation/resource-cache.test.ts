@@ -61,6 +61,17 @@ describe.each(['legacy', 'modern'] as const)('%s era', (era) => {
     expect(textOfRead(await read(era, 'bob', `cached://board/${item}`))).toBe(`board ${item}: run 1`)
   })
 
+  it('keeps nothing per caller for a read without a principal (issue 48), and still shares a shared entry', async () => {
+    const item = `${era}-anonymous`
+    // An empty x-user: the mcp:auth hook sets no principal.
+    expect(textOfRead(await read(era, '', `cached://notes/${item}`))).toBe(`note ${item}: run 1`)
+    expect(textOfRead(await read(era, '', `cached://notes/${item}`))).toBe(`note ${item}: run 2`)
+    expect(textOfRead(await read(era, 'ada', `cached://notes/${item}`))).toBe(`note ${item}: run 3`)
+    expect(textOfRead(await read(era, 'ada', `cached://notes/${item}`))).toBe(`note ${item}: run 3`)
+    expect(textOfRead(await read(era, '', `cached://board/${item}`))).toBe(`board ${item}: run 1`)
+    expect(textOfRead(await read(era, '', `cached://board/${item}`))).toBe(`board ${item}: run 1`)
+  })
+
   it('never keeps a failed read, nor one that asked the person', async () => {
     const broken = `broken-${era}`
     for (let i = 0; i < 2; i++) await expect(read(era, 'ada', `cached://notes/${broken}`)).rejects.toThrow(`no note for ${broken}`)

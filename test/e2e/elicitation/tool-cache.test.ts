@@ -59,3 +59,46 @@ describe.each(['legacy', 'modern'] as const)('%s era', (era) => {
     expect(second).toBe(`quote for ${asked}: run ${era === 'legacy' ? 2 : 4}`)
   })
 })
+
+async function callWith(era: 'legacy' | 'modern', headers: Record<string, string>, name: string, args: Record<string, unknown> = {}) {
+  const options = { requestInit: { headers } }
+  const client = era === 'legacy' ? await connectLegacy(app.url, options) : await connectModern(app.url, options)
+  try {
+    return textOf(await client.callTool({ name, arguments: args }))
+  }
+  finally {
+    await client.close()
+  }
+}
+
+describe.each(['legacy', 'modern'] as const)('%s era, callers without a principal (issue 48)', (era) => {
+  it('keeps nothing per caller for a call without a principal: an API-key caller, then an anonymous one, then one whose authInfo has no subject', async () => {
+    // `cached_private` names its caller by the API key the mcp:auth hook puts in authInfo (no sub).
+    const keyA = `${era}-key-a`
+    const first = await callWith(era, { 'x-api-key': keyA }, 'cached_private')
+    expect(first).toMatch(new RegExp(`^private data of ${keyA}: run \\d+$`))
+    expect(await callWith(era, {}, 'cached_private')).toMatch(/^private data of anonymous: run \d+$/)
+    expect(await callWith(era, { 'x-token-sub': '' }, 'cached_private')).toMatch(/^private data of opaque: run \d+$/)
+    // Not kept for the key's own caller either: without a principal there is no "own" entry.
+    expect(await callWith(era, { 'x-api-key': keyA }, 'cached_private')).not.toBe(first)
+  })
+
+  it('keeps a caller with a principal apart as before', async () => {
+    const item = `${era}-principal`
+    expect(await callWith(era, { 'x-user': 'ada' }, 'cached_quote', { item })).toBe(`quote for ${item}: run 1`)
+    expect(await callWith(era, { 'x-user': 'ada' }, 'cached_quote', { item })).toBe(`quote for ${item}: run 1`)
+    expect(await callWith(era, {}, 'cached_quote', { item })).toBe(`quote for ${item}: run 2`)
+    expect(await callWith(era, {}, 'cached_quote', { item })).toBe(`quote for ${item}: run 3`)
+  })
+})
+
+describe.each(['legacy', 'modern'] as const)('%s era, arguments the schema transforms (issue 48)', (era) => {
+  it('keys a shared entry on the arguments sent: two callers with different URLs get their own results', async () => {
+    const a = `https://a.example/${era}`
+    const b = `https://b.example/${era}`
+    expect(await callWith(era, { 'x-user': 'ada' }, 'cached_link', { url: a })).toBe(`link ${a}: run 1`)
+    expect(await callWith(era, { 'x-user': 'bob' }, 'cached_link', { url: b })).toBe(`link ${b}: run 1`)
+    // The same URL is still one shared entry.
+    expect(await callWith(era, { 'x-user': 'bob' }, 'cached_link', { url: a })).toBe(`link ${a}: run 1`)
+  })
+})

@@ -86,6 +86,12 @@ export interface McpServerConfig {
      * binding, the file system. Empty: Redis with `NUXT_MCP_REDIS_URL`, else this process.
      */
     storage: string
+    /** A result larger than this (its JSON, in bytes) is not kept, in any store. */
+    maxEntryBytes: number
+    /** What one endpoint's cached results take at most, in this process or in Redis (not counted on a Nitro storage mount). */
+    maxBytes: number
+    /** What one caller's cached results take at most of `maxBytes`, so one caller cannot fill it for everyone. */
+    maxBytesPerCaller: number
   }
   /** What the `mcp:call` / `mcp:question` hooks carry. */
   observe: {
@@ -159,6 +165,17 @@ export function toList(value: string[] | string | undefined): string[] {
   const items = Array.isArray(value) ? value : (value ?? '').split(',')
   return items.map(item => item.trim()).filter(Boolean)
 }
+
+/**
+ * The result cache's byte bounds unless `mcp.cache` sets them: 1 MiB an entry, 64 MiB an
+ * endpoint, 8 MiB a caller (so eight callers, at least, share the budget).
+ *
+ * @example
+ * ```ts
+ * const cache = { storage: '', ...CACHE_BYTE_DEFAULTS, ...options.cache }
+ * ```
+ */
+export const CACHE_BYTE_DEFAULTS = { maxEntryBytes: 1024 * 1024, maxBytes: 64 * 1024 * 1024, maxBytesPerCaller: 8 * 1024 * 1024 } as const
 
 let generatedSecret: string | undefined
 

@@ -14,11 +14,11 @@ import { hiddenFrom } from './guards'
 import { getMcpScope } from '../common/context'
 import { toolError, toPromptResult, toResourceResult, toToolResult } from './results'
 import { observeCall, type McpObservers, type ObservedRequest } from './observe-calls'
-import { keepResult, readCachedResult, toolCacheKey } from './tool-cache'
-import { cacheHint, keepResource, readCachedResource, resourceCacheKey } from './resource-cache'
+import { keepResult, readCachedResult, toolCacheSlot } from './tool-cache'
+import { cacheHint, keepResource, readCachedResource, resourceCacheSlot } from './resource-cache'
 import type { McpStateStore } from '../common/store/store'
 import type { McpServerHook } from './server-hook'
-import type { McpCacheStore } from './cache-storage'
+import type { McpCacheStore } from './cache-store'
 import type { McpTaskRuntime } from './task-runtime'
 import { inlineModeOf } from './task-support'
 
@@ -96,9 +96,10 @@ export function installMcpHandlers(server: Server, deps: HandlerDeps): void {
       const run = createRun(server, ctx, deps, { method: 'tools/call', name: tool.name })
       return deps.tasks.call({ server, run, secret: deps.secret, tool: { name: tool.name, execution }, arguments: request.params.arguments ?? {}, ...(mode.ttlMs !== undefined && { ttlMs: mode.ttlMs }), ...invocationOf(tool, parsed.data, run) })
     }
-    const cacheKey = tool.cache && deps.cacheStore ? toolCacheKey(tool.cache, deps.route, tool.name, caller()?.principal, parsed.data) : undefined
-    if (cacheKey && deps.cacheStore) {
-      const hit = await readCachedResult(deps.cacheStore, cacheKey)
+    // Keyed on the parsed arguments, or on those sent when the parsed ones are not plain JSON.
+    const slot = tool.cache && deps.cacheStore ? toolCacheSlot(tool.cache, deps.route, tool.name, caller()?.principal, parsed.data, request.params.arguments ?? {}) : undefined
+    if (slot && deps.cacheStore) {
+      const hit = await readCachedResult(deps.cacheStore, slot.key)
       if (isCallToolResult(hit)) return hit
     }
     const run = createRun(server, ctx, deps, { method: 'tools/call', name: tool.name })
@@ -107,7 +108,7 @@ export function installMcpHandlers(server: Server, deps: HandlerDeps): void {
       if (outcome.kind !== 'done') return outcome.result
       const result = await toToolResult(outcome.value, tool.output)
       // Only a plain success is kept: never an error, never a call that asked the person anything.
-      if (cacheKey && deps.cacheStore && tool.cache && run.calls === 0 && !result.isError) await keepResult(deps.cacheStore, cacheKey, result, tool.cache.ttlMs)
+      if (slot && deps.cacheStore && tool.cache && run.calls === 0 && !result.isError) await keepResult(deps.cacheStore, slot, result, tool.cache.ttlMs)
       return result
     }
     catch (error) {
@@ -123,9 +124,9 @@ export function installMcpHandlers(server: Server, deps: HandlerDeps): void {
     const { resource, variables } = found
     const uri = new URL(request.params.uri)
     const { cache } = resource
-    const cacheKey = cache && deps.cacheStore ? resourceCacheKey(cache, deps.route, resource.name, caller()?.principal, uri, variables) : undefined
-    if (cache && cacheKey && deps.cacheStore) {
-      const hit = await readCachedResource(deps.cacheStore, cacheKey, cache.ttlMs)
+    const slot = cache && deps.cacheStore ? resourceCacheSlot(cache, deps.route, resource.name, caller()?.principal, uri, variables) : undefined
+    if (cache && slot && deps.cacheStore) {
+      const hit = await readCachedResource(deps.cacheStore, slot.key, cache.ttlMs)
       if (hit) return { ...hit.result, ...cacheHint(cache, hit.remainingMs) }
     }
     const run = createRun(server, ctx, deps, { method: 'resources/read', name: resource.name })
@@ -134,7 +135,7 @@ export function installMcpHandlers(server: Server, deps: HandlerDeps): void {
     const result = toResourceResult(outcome.value, request.params.uri, resource.definition.mimeType)
     if (!cache) return result
     // As for tools: a read that asked the person anything is theirs, for that moment, and not kept.
-    if (cacheKey && deps.cacheStore && run.calls === 0) await keepResource(deps.cacheStore, cacheKey, result, cache.ttlMs)
+    if (slot && deps.cacheStore && run.calls === 0) await keepResource(deps.cacheStore, slot, result, cache.ttlMs)
     return { ...result, ...cacheHint(cache, cache.ttlMs) }
   }))
 

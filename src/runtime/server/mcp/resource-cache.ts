@@ -1,5 +1,5 @@
 import type { CacheScope, ReadResourceResult } from '@modelcontextprotocol/server'
-import type { McpCacheStore } from './cache-storage'
+import { cacheSlot, type CacheSlot, type McpCacheStore } from './cache-store'
 import { isRecord } from '../common/is-record'
 import { cacheDurationMs } from './tool-cache'
 
@@ -49,16 +49,17 @@ export function planResourceCache(option: McpResourceCache, where: string): Reso
 }
 
 /**
- * The store key of one read: endpoint, resource, caller (unless shared) and URI (or `getKey`'s).
+ * Where one read is kept: endpoint, resource, caller (unless shared) and URI (or `getKey`'s),
+ * hashed; `undefined` for a per-caller cache read without a principal (it is not kept).
  *
  * @example
  * ```ts
- * resourceCacheKey(plan, '/mcp', 'docs', 'ada', new URL('docs://a'), {}) // 'resource-cache:/mcp:"docs":"ada":"docs://a"'
+ * resourceCacheSlot(plan, '/mcp', 'docs', 'ada', new URL('docs://a'), {}) // { key: 'nuxt-mcp-cache:…', owner: … }
  * ```
  */
-export function resourceCacheKey(plan: ResourceCachePlan, route: string, resource: string, principal: string | undefined, uri: URL, variables: Record<string, string | string[]>): string {
+export function resourceCacheSlot(plan: ResourceCachePlan, route: string, resource: string, principal: string | undefined, uri: URL, variables: Record<string, string | string[]>): CacheSlot | undefined {
   const who = plan.shared ? '*' : JSON.stringify(principal ?? '')
-  return `resource-cache:${route}:${JSON.stringify(resource)}:${who}:${JSON.stringify(plan.getKey ? plan.getKey(uri, variables) : uri.href)}`
+  return cacheSlot(`resource-cache:${route}:${JSON.stringify(resource)}:${who}:${JSON.stringify(plan.getKey ? plan.getKey(uri, variables) : uri.href)}`, plan.shared, principal)
 }
 
 /**
@@ -80,7 +81,7 @@ export function cacheHint(plan: ResourceCachePlan, remainingMs: number): { ttlMs
  *
  * @example
  * ```ts
- * const hit = await readCachedResource(store, key, plan.ttlMs)
+ * const hit = await readCachedResource(store, slot.key, plan.ttlMs)
  * if (hit) return { ...hit.result, ...cacheHint(plan, hit.remainingMs) }
  * ```
  */
@@ -107,12 +108,12 @@ function isReadResult(value: unknown): value is ReadResourceResult {
  *
  * @example
  * ```ts
- * await keepResource(store, key, result, plan.ttlMs)
+ * await keepResource(store, slot, result, plan.ttlMs)
  * ```
  */
-export async function keepResource(store: McpCacheStore, key: string, result: ReadResourceResult, ttlMs: number): Promise<void> {
+export async function keepResource(store: McpCacheStore, slot: CacheSlot, result: ReadResourceResult, ttlMs: number): Promise<void> {
   try {
-    await store.put(key, JSON.stringify({ at: Date.now(), result }), ttlMs)
+    await store.put(slot, JSON.stringify({ at: Date.now(), result }), ttlMs)
   }
   catch {
     // A cache that cannot keep an entry costs a re-run, never the read.

@@ -66,3 +66,44 @@ for i = 1, #KEYS do
   redis.call('PEXPIRE', KEYS[i], ARGV[3])
 end
 return -1`
+
+/**
+ * SET of a cached result (KEYS[1] = ARGV[2], PX ARGV[3]) within a byte budget, in one step so it
+ * holds across instances. KEYS[2] ranks each kept entry (member ARGV[1]) by when it expires,
+ * KEYS[3] holds its owner and bytes, KEYS[4] the bytes kept in all (`total`) and per owner. What
+ * expired by ARGV[4] (now) gives its bytes back first (1,000 a call at most: the rest on later
+ * calls); an entry kept again gives back its old bytes. Refused (0, nothing written, and the old
+ * entry under KEYS[1] removed, as its bytes are no longer counted) when the entry's ARGV[6] bytes
+ * would take the total past ARGV[7] or its owner ARGV[5] past ARGV[8]; nothing unexpired is
+ * evicted for it.
+ */
+export const KEEP_WITHIN = `
+local function release(member)
+  local held = redis.call('HGET', KEYS[3], member)
+  if held then
+    local owner, size = string.match(held, '^(.*) (%d+)$')
+    if redis.call('HINCRBY', KEYS[4], owner, -tonumber(size)) <= 0 then redis.call('HDEL', KEYS[4], owner) end
+    redis.call('HINCRBY', KEYS[4], 'total', -tonumber(size))
+    redis.call('HDEL', KEYS[3], member)
+  end
+  redis.call('ZREM', KEYS[2], member)
+end
+for _, member in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[4], 'LIMIT', 0, 1000)) do release(member) end
+release(ARGV[1])
+local size = tonumber(ARGV[6])
+local total = tonumber(redis.call('HGET', KEYS[4], 'total') or '0')
+local mine = tonumber(redis.call('HGET', KEYS[4], ARGV[5]) or '0')
+if total + size > tonumber(ARGV[7]) or mine + size > tonumber(ARGV[8]) then
+  redis.call('DEL', KEYS[1])
+  return 0
+end
+local ttl = tonumber(ARGV[3])
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ttl)
+redis.call('ZADD', KEYS[2], tonumber(ARGV[4]) + ttl, ARGV[1])
+redis.call('HSET', KEYS[3], ARGV[1], ARGV[5] .. ' ' .. ARGV[6])
+redis.call('HINCRBY', KEYS[4], 'total', size)
+redis.call('HINCRBY', KEYS[4], ARGV[5], size)
+for i = 2, 4 do
+  if redis.call('PTTL', KEYS[i]) < ttl then redis.call('PEXPIRE', KEYS[i], ttl) end
+end
+return 1`

@@ -2,7 +2,7 @@ import type { Redis, RedisOptions } from 'ioredis'
 import { McpStoreUnavailableError, SHARED_STATE_UNAVAILABLE } from '../store/store'
 import { byteCountKey } from './shared-state'
 import type { McpSharedState } from './shared-state'
-import { BOUNDED_APPEND, CAPPED_HASH_SET, CLAIM, RANK_WITHIN } from './redis-scripts'
+import { BOUNDED_APPEND, CAPPED_HASH_SET, CLAIM, KEEP_WITHIN, RANK_WITHIN } from './redis-scripts'
 import { redactRedisUrl } from './redact-redis-url'
 
 export interface RedisStateOptions {
@@ -188,6 +188,8 @@ export async function connectRedisState(options: RedisStateOptions): Promise<Mcp
     claim: (key, ttlMs) => run(async () => Number(await commands.eval(CLAIM, 1, base + key, `${instanceId}.${++claims}`, Math.max(1, Math.ceil(ttlMs)))) === 1),
     put: (key, value, ttlMs) => run(async () => { await commands.set(base + key, value, 'PX', Math.max(1, Math.ceil(ttlMs))) }),
     get: key => run(async () => await commands.get(base + key) ?? undefined),
+    // The budget's own records sit beside the entries, under the endpoint's prefix: one budget per endpoint.
+    keepWithin: (key, value, ttlMs, budget) => run(async () => Number(await commands.eval(KEEP_WITHIN, 4, base + key, `${base}cache-budget:expiry`, `${base}cache-budget:entries`, `${base}cache-budget:bytes`, key, value, Math.max(1, Math.ceil(ttlMs)), Date.now(), budget.owner, budget.bytes, budget.maxBytes, budget.maxOwnerBytes)) === 1),
     take: key => run(async () => await commands.getdel(base + key) ?? undefined),
     delete: key => run(async () => { await commands.del(base + key) }),
     touch: (key, ttlMs) => run(async () => await commands.pexpire(base + key, Math.max(1, Math.ceil(ttlMs))) === 1),

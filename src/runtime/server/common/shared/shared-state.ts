@@ -9,6 +9,12 @@ import type { McpStateStore } from '../store/store'
 export interface McpSharedState extends McpStateStore {
   /** This process's tag, unique among the instances: it addresses messages to this instance. */
   readonly instanceId: string
+  /**
+   * Keeps `value` under `key` for `ttlMs`, counting `budget.bytes` against what is kept this way
+   * in all (`maxBytes`) and by `budget.owner` (`maxOwnerBytes`), in one step; `false`, and nothing
+   * kept, when either would be passed. Entries that expired give their bytes back; none is evicted.
+   */
+  keepWithin: (key: string, value: string, ttlMs: number, budget: { owner: string, bytes: number, maxBytes: number, maxOwnerBytes: number }) => Promise<boolean>
   /** Removes `key` and returns what it held, in one step: of two callers, one gets the value. */
   take: (key: string) => Promise<string | undefined>
   /** Removes `key` (no error when it is absent). */

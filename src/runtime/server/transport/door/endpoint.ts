@@ -28,7 +28,7 @@ import { createSharedEventBus } from '../shared/event-bus'
 import { connectListChanges } from '../../mcp/list-changes'
 import { advertisesListChanged } from '../../mcp/server-factory'
 import { listeningHook } from './app-hook'
-import { createResultCacheStore } from '../../mcp/tool-cache'
+import { anonymousCacheWarning, createResultCacheStore } from '../../mcp/tool-cache'
 import type { McpAppHook } from './app-hook'
 import type { ResponseSink } from '../http/response-sink'
 import type { McpEndpoint, McpEndpointOptions } from './endpoint-types'
@@ -74,7 +74,8 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const shared = options.shared
   const store = options.store ?? (shared ? deferredStore(shared) : createMemoryStore())
   const endpointRoute = options.route ?? '/mcp'
-  const cacheStore = createResultCacheStore([...registry.tools.values(), ...registry.resources.values(), ...registry.templates], shared, options.cacheStorage)
+  const cached = [...registry.tools.values(), ...registry.resources.values(), ...registry.templates]
+  const cacheStore = createResultCacheStore(cached, shared, options.cacheStorage, config.cache)
   // Only an endpoint with a task-capable tool has tasks, and only where the build included them.
   const tasks = registry.tasks && config.tasks.background ? options.tasks?.(config.tasks, { announce: !options.production, ...(shared && { shared }) }) : undefined
   const deps = { registry, config, secret: resolveStateSecret(config, options.production), store, route: endpointRoute, observe: options.observe, serverHook: options.serverHook, ...(cacheStore && { cacheStore }), ...(tasks && { tasks }) }
@@ -104,6 +105,8 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const bearer = oauth && options.bearerCheck?.(oauth)
   // Issuers set at run time on a build without the token check: refused, never served unchecked.
   const unchecked = oauth && !bearer ? bearerLeftOut(endpointRoute) : undefined
+  // Said at the first request, when it is known whether an mcp:auth hook listens (hooks may be added at run time).
+  let anonymousCaches = bearer ? undefined : anonymousCacheWarning(endpointRoute, cached)
 
   /**
    * Who is calling: the built-in OAuth check (when `mcp.auth` is on), then the app's `mcp:auth`
@@ -144,6 +147,10 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     }
     // Without the OAuth check and an mcp:auth hook the caller is anonymous: nothing to build or await.
     const authenticate = listeningHook(options.authenticate)
+    if (anonymousCaches) {
+      if (!authenticate) console.warn(anonymousCaches)
+      anonymousCaches = undefined
+    }
     const caller = bearer || authenticate ? await identify(event, authenticate) : {}
     if (caller instanceof Response) return caller
     let parsedBody: unknown
