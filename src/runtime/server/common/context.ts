@@ -21,7 +21,13 @@ export interface McpRequestScope {
   authInfo?: AuthInfo
   /** The parsed JSON-RPC body of the POST, read once. */
   body?: unknown
+  /** The legacy session's id: its credential when anonymous, so never told to telemetry. */
   sessionId?: string
+  /**
+   * The legacy session as telemetry tells it (spans, the server's log lines, `mcp:call` and
+   * `mcp:question`): a keyed hash of `sessionId`, the same on every instance that shares the state secret.
+   */
+  readonly sessionTag?: string
 }
 
 /**
