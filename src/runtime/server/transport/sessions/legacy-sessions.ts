@@ -16,6 +16,7 @@ import type { SharedSessionDirectory } from '../shared/sessions'
 import type { SessionUpdate } from '../shared/envelopes'
 import { initializeForHydration, initializeOf, isInitialize, isSessionId, ownerOf } from '../streams/request'
 import type { LegacyCaller } from '../streams/request'
+import { sessionTagOf } from '../../elicitation/state'
 
 interface LegacySession extends TabledSession {
   /** Who opened it (from `mcp:auth`): only they may use it. */
@@ -49,7 +50,7 @@ export class LegacySessions {
    * instance serves any session. Without it, sessions live in this process.
    */
   constructor(private readonly deps: HandlerDeps, shared?: Promise<SharedSessionDirectory>) {
-    if (shared) this.link = new SharedSessionLink(this.deps.route, shared, envelope => this.receive(envelope), id => this.sessions.get(id)?.transport)
+    if (shared) this.link = new SharedSessionLink(this.deps.route, shared, envelope => this.receive(envelope), id => this.sessions.get(id)?.transport, id => sessionTagOf(this.deps.secret, id))
     const idle = deps.config.sessions.idleTimeoutMs
     if (idle > 0) {
       this.sweeper = setInterval(() => this.evictIdle(), Math.min(Math.max(idle / 4, 1000), 60_000))
