@@ -38,7 +38,7 @@ function legacyRun(): ElicitationRun {
     mcpReq: { id: 1, method: 'tools/call', signal: new AbortController().signal, requestState: () => undefined, send: unused, notify: unused, log: unused, elicitInput: unused, requestSampling: unused },
   }
   return {
-    scope: { event: new H3Event(request, new ServerResponse(request)), era: 'legacy', route: '/mcp/admin', signal: new AbortController().signal, principal: 'ada', sessionId: 'session-1' },
+    scope: { event: new H3Event(request, new ServerResponse(request)), era: 'legacy', route: '/mcp/admin', signal: new AbortController().signal, principal: 'ada', sessionId: 'session-1', sessionTag: '0123456789abcdef0123456789abcdef' },
     ctx,
     config,
     store: createMemoryStore(),
@@ -85,6 +85,9 @@ describe('mcp:question and the answers opt-in', () => {
     const told = JSON.stringify(seen)
     expect(told).not.toContain('secret')
     expect(told).not.toContain('eu-by-ada')
+    // The session as its tag, never its id (an anonymous session's credential).
+    for (const event of seen) expect(event.sessionTag).toBe('0123456789abcdef0123456789abcdef')
+    expect(told).not.toContain('session-1')
   })
 
   it('with it on, adds what the client sent, why it was refused and the URL', () => {
@@ -93,5 +96,7 @@ describe('mcp:question and the answers opt-in', () => {
     expect(seen[3]).toMatchObject({ stage: 'answered', content: { region: 'eu-by-ada' } })
     expect(seen[3]).not.toHaveProperty('issues')
     expect(seen[4]).toMatchObject({ url: 'https://bank.example/connect?state=one-time-secret' })
+    // Opting in to answers tells what the person typed, still not the session's id.
+    expect(JSON.stringify(seen)).not.toContain('session-1')
   })
 })

@@ -54,6 +54,26 @@ describe('a tool\'s inputSchema as a JSON Schema written by hand', () => {
     expect(() => registryOf({ inputSchema: { type: 'array', items: {} }, handler: () => '' })).toThrow(/neither a Zod shape \(its field "type" is no Zod 4 schema\) nor a JSON Schema object/)
   })
 
+  it('fails at startup on "format": "url", whose check in the validator takes exponential time, naming the tool, each place and the fix', () => {
+    // Wherever the validator may reach it: a property, a $defs entry behind a $ref, an anyOf branch.
+    const schema = {
+      type: 'object',
+      properties: { site: { type: 'string', format: 'url' }, links: { type: 'array', items: { $ref: '#/$defs/link' } } },
+      $defs: { link: { anyOf: [{ type: 'string', format: 'url' }, { type: 'null' }] } },
+    }
+    expect(() => registryOf({ inputSchema: schema, handler: () => '' }))
+      .toThrow(/The tool "t" \(server\/mcp\/tools\/t\.ts\): its inputSchema says "format": "url" at #\/properties\/site and #\/\$defs\/link\/anyOf\/0\b.*exponential.*Write "format": "uri"/)
+    // Data is no schema: a `const`, an `enum`, a `default`, or a property named "format", is not refused.
+    const data = { type: 'object', properties: { format: { type: 'string', const: 'url', default: 'url', enum: ['url'] }, meta: { const: { format: 'url' } } } }
+    expect(registryOf({ inputSchema: data, handler: () => '' }).tools.get('t')!.args({ format: 'url' })).toMatchObject({ ok: true })
+  })
+
+  it('checks "format": "uri", the way out, on a 50 kB string a backtracking check could not finish', () => {
+    const check = registryOf({ inputSchema: { type: 'object', properties: { site: { type: 'string', format: 'uri' } } }, handler: () => '' }).tools.get('t')!.args
+    expect(check({ site: `http://${'a'.repeat(50_000)}!` })).toMatchObject({ ok: true })
+    expect(check({ site: `http://${'a'.repeat(50_000)} ` })).toMatchObject({ ok: false, problem: expect.stringMatching(/#\/site: String does not match format "uri"/) })
+  })
+
   it('tells a Zod shape with a field named "type" from a JSON Schema', () => {
     const registry = registryOf({ inputSchema: { type: z.enum(['a', 'b']) }, handler: () => '' })
     expect(registry.lists.tools[0]?.inputSchema).toMatchObject({ type: 'object', properties: { type: { enum: ['a', 'b'] } } })

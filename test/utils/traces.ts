@@ -20,6 +20,17 @@ export const CLIENT = 2
 export const ERROR = 2
 
 /**
+ * What telemetry carries for a legacy session: a keyed hash of its id (32 hex characters), never
+ * the id itself, which is the only credential of an anonymous session.
+ *
+ * @example
+ * ```ts
+ * expect(span.attributes['mcp.session.id']).toMatch(SESSION_TAG)
+ * ```
+ */
+export const SESSION_TAG = /^[0-9a-f]{32}$/
+
+/**
  * A new trace as an MCP client starts one: its ids and the `params._meta` that carries it.
  *
  * @example

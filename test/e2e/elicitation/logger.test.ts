@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connectLegacy, connectModern, textOf } from '../../utils/clients'
 import { startFixture } from '../../utils/fixture'
 import type { RunningFixture } from '../../utils/fixture'
+import { SESSION_TAG } from '../../utils/traces'
 import { until } from '../../utils/until'
 
 /** useMcpLogger(): the client's channel (`notifications/message`), the server's (JSON lines), and both. */
@@ -29,6 +30,8 @@ function serverLines(tenant: string): Record<string, unknown>[] {
 describe('useMcpLogger', () => {
   it('legacy: notifies the client at its level, and writes the server lines with the call\'s context', async () => {
     const client = await connectLegacy(app.url, { requestInit: { headers: { 'x-user': 'ada' } } })
+    const sessionId = client.transport?.sessionId
+    expect(sessionId).toMatch(/\S/)
     const received: { level: string, logger?: string, data: unknown }[] = []
     client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
       received.push({ level: notification.params.level, logger: notification.params.logger, data: notification.params.data })
@@ -48,7 +51,11 @@ describe('useMcpLogger', () => {
     await until(() => serverLines('acme-legacy').length >= 2, 'two server lines')
     const [event, warning] = serverLines('acme-legacy')
     expect(event).toMatchObject({ message: 'charge_started', level: 'info', logger: 'billing', call: 'tools/call log_work', principal: 'ada', endpoint: '/mcp', era: 'legacy', tenant: 'acme-legacy', amount: 1000 })
-    expect(typeof event?.sessionId).toBe('string')
+    // The session as a keyed hash, never its id (an anonymous session's only credential).
+    expect(event?.sessionTag).toMatch(SESSION_TAG)
+    expect(warning?.sessionTag).toBe(event?.sessionTag)
+    expect(event).not.toHaveProperty('sessionId')
+    expect(JSON.stringify(serverLines('acme-legacy'))).not.toContain(sessionId)
     expect(typeof event?.requestId).toBe('string')
     expect(warning).toMatchObject({ message: 'card expires soon', level: 'warn', tenant: 'acme-legacy', months: 1 })
   })
@@ -65,5 +72,6 @@ describe('useMcpLogger', () => {
     const [event] = serverLines('acme-modern')
     expect(event).toMatchObject({ message: 'charge_started', call: 'tools/call log_work', principal: 'bob', era: 'modern', amount: 1000 })
     expect(event).not.toHaveProperty('sessionId')
+    expect(event).not.toHaveProperty('sessionTag')
   })
 })

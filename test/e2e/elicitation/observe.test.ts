@@ -3,6 +3,7 @@ import { connectLegacy, connectModern, textOf } from '../../utils/clients'
 import type { Answerer, ConnectOptions } from '../../utils/clients'
 import { startFixture } from '../../utils/fixture'
 import type { RunningFixture } from '../../utils/fixture'
+import { SESSION_TAG } from '../../utils/traces'
 import { until } from '../../utils/until'
 
 /**
@@ -34,10 +35,14 @@ async function eventsOf(principal: string, count: number, on: RunningFixture = a
   return events
 }
 
+/** The session id the last legacy client was given, kept to check that no event carries it. */
+let lastSessionId: string | undefined
+
 /** Calls `name` once as `principal`, on a fresh client of the era (of the app `on`). */
 async function callAs(era: 'legacy' | 'modern', principal: string, name: string, args: Record<string, unknown>, answer?: Answerer, on: RunningFixture = app) {
   const options: ConnectOptions = { answer, requestInit: { headers: { 'x-user': principal } } }
   const client = era === 'legacy' ? await connectLegacy(on.url, options) : await connectModern(on.url, options)
+  lastSessionId = era === 'legacy' ? client.transport?.sessionId : undefined
   try {
     return await client.callTool({ name, arguments: args })
   }
@@ -65,8 +70,16 @@ describe.each(['legacy', 'modern'] as const)('%s era', (era) => {
     const call = events.at(-1)!.event
     expect(call).toMatchObject({ method: 'tools/call', name: 'ask_form', endpoint: '/mcp', era, principal: who, outcome: 'ok' })
     expect(typeof call.durationMs).toBe('number')
-    expect(call.sessionId === undefined).toBe(era === 'modern')
+    // Never the session id (an anonymous session's credential): a keyed hash of it, the spans' and log lines' value.
+    expect(call).not.toHaveProperty('sessionId')
     const question = events[0]!.event
+    if (era === 'modern') expect(call).not.toHaveProperty('sessionTag')
+    else {
+      expect(call.sessionTag).toMatch(SESSION_TAG)
+      expect(question.sessionTag).toBe(call.sessionTag)
+      expect(lastSessionId).toMatch(/\S/)
+      expect(JSON.stringify(events)).not.toContain(lastSessionId)
+    }
     expect(question).toMatchObject({ call: { method: 'tools/call', name: 'ask_form' }, kind: 'elicit', mode: 'form', via: era === 'modern' ? 'input-required' : 'push', message: 'Your details', fields: ['name', 'age', 'plan', 'tags', 'subscribe'] })
     // A production build without `mcp.observe.answers`: the answer's stage says how long, never what.
     const answered = events.find(({ event }) => event.stage === 'answered')!.event

@@ -3,7 +3,7 @@ import { connectLegacy, connectModern, textOf } from '../../utils/clients'
 import type { Answerer, ConnectOptions } from '../../utils/clients'
 import { startFixture } from '../../utils/fixture'
 import type { RunningFixture } from '../../utils/fixture'
-import { CLIENT, ERROR, SERVER, newTrace, spansOf as spansAt } from '../../utils/traces'
+import { CLIENT, ERROR, SERVER, SESSION_TAG, newTrace, spansOf as spansAt } from '../../utils/traces'
 import type { RecordedSpan } from '../../utils/traces'
 
 /**
@@ -26,9 +26,13 @@ function spansOf(traceId: string, count: number): Promise<RecordedSpan[]> {
   return spansAt([app.url], traceId, count)
 }
 
+/** The session id the legacy client was given, kept to check that no span carries it. */
+let lastSessionId: string | undefined
+
 async function callTraced(era: 'legacy' | 'modern', name: string, args: Record<string, unknown>, meta: Record<string, string>, answer?: Answerer) {
   const options: ConnectOptions = { answer }
   const client = era === 'legacy' ? await connectLegacy(app.url, options) : await connectModern(app.url, options)
+  lastSessionId = era === 'legacy' ? client.transport?.sessionId : undefined
   try {
     return await client.callTool({ name, arguments: args, _meta: meta })
   }
@@ -49,7 +53,13 @@ describe.each(['legacy', 'modern'] as const)('%s era', (era) => {
       attributes: { 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'traced_work', 'gen_ai.operation.name': 'execute_tool', 'network.transport': 'tcp', 'nuxt_mcp.outcome': 'ok' },
     })
     expect(typeof call?.attributes['jsonrpc.request.id']).toBe('string')
-    expect(call?.attributes['mcp.session.id'] === undefined).toBe(era === 'modern')
+    if (era === 'modern') expect(call?.attributes).not.toHaveProperty('mcp.session.id')
+    else {
+      // A keyed hash of the session id, never the id: for an anonymous session it is the credential.
+      expect(call?.attributes['mcp.session.id']).toMatch(SESSION_TAG)
+      expect(lastSessionId).toMatch(/\S/)
+      expect(JSON.stringify(spans)).not.toContain(lastSessionId)
+    }
     expect(spans.find(span => span.name === 'app.work')?.parentSpanId).toBe(call?.spanId)
     expect(spans).toHaveLength(2)
   })
@@ -64,6 +74,8 @@ describe.each(['legacy', 'modern'] as const)('%s era', (era) => {
     const question = spans.find(span => span.name === 'elicitation/create')
     expect(calls.map(span => span.attributes['nuxt_mcp.outcome'])).toEqual(era === 'legacy' ? ['ok'] : ['input-required', 'ok'])
     expect(question).toMatchObject({ kind: CLIENT, parentSpanId: calls[0]?.spanId, attributes: { 'mcp.method.name': 'elicitation/create' } })
+    expect(question?.attributes['mcp.session.id']).toBe(calls[0]?.attributes['mcp.session.id'])
+    if (era === 'legacy') expect(JSON.stringify(spans)).not.toContain(lastSessionId)
     expect(spans.find(span => span.name === 'app.work')?.parentSpanId).toBe(calls.at(-1)?.spanId)
     expect(spans).toHaveLength(expected)
   })

@@ -164,3 +164,23 @@ describe('a legacy task\'s question for a GET stream another instance holds, thr
     expect(textOf(result.result)).toBe(`answer-outlived: charged by ${pidOf(2)}, shipped by ${pidOf(0)}`)
   })
 })
+
+describe('a legacy task\'s question no instance could deliver', () => {
+  it('is logged naming the session by its tag, never its id (an anonymous session\'s credential)', async () => {
+    // Instances 1 and 2 died in the tests before; the session lives on 0 and never opens a GET stream.
+    const instance = cluster().instances[0]!
+    const session = await openTaskSession(endpointOf(0))
+    try {
+      const before = instance.output().length
+      const taskId = await session.createTask('nobody-holds')
+      await until(async () => await session.statusOf(taskId) === 'input_required', 'the question', 5000, 100)
+      const logged = () => instance.output().slice(before).split('\n').filter(line => line.includes('GET stream') && line.includes('was not delivered within'))
+      await until(() => logged().length > 0, 'the undelivered question logged', 20_000, 250)
+      expect(logged()[0]).toMatch(/session [0-9a-f]{32} \(its tag\)/)
+      expect(instance.output().slice(before)).not.toContain(session.id)
+    }
+    finally {
+      await session.close()
+    }
+  })
+})

@@ -21,12 +21,18 @@ export interface McpRequestScope {
   authInfo?: AuthInfo
   /** The parsed JSON-RPC body of the POST, read once. */
   body?: unknown
+  /** The legacy session's id: its credential when anonymous, so never told to telemetry. */
   sessionId?: string
   /**
    * The client's address (the peer's, or behind `trustedProxies` the one the nearest trusted
    * proxy names): what an anonymous caller is counted by, and its 2026-07-28 tasks bound to.
    */
   address?: string
+  /**
+   * The legacy session as telemetry tells it (spans, the server's log lines, `mcp:call` and
+   * `mcp:question`): a keyed hash of `sessionId`, the same on every instance that shares the state secret.
+   */
+  readonly sessionTag?: string
 }
 
 /**

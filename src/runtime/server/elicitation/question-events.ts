@@ -34,7 +34,8 @@ export interface McpQuestionEvent {
   endpoint: string
   era: McpEra
   principal?: string
-  sessionId?: string
+  /** The legacy session, as `mcp:call` tells it: a keyed hash of its id, never the id. */
+  sessionTag?: string
   /** The call that asked: `tools/call`, `resources/read` or `prompts/get`, and the definition's name. */
   call?: { method: string, name: string }
   /** The question's key within its call (the `inputRequests` key on modern). */
@@ -107,7 +108,7 @@ function describe(event: ElicitationEvent, options: McpQuestionOptions): Omit<Mc
     endpoint: scope.route,
     era: scope.era,
     ...(scope.principal !== undefined && { principal: scope.principal }),
-    ...(scope.sessionId !== undefined && { sessionId: scope.sessionId }),
+    ...(scope.sessionTag !== undefined && { sessionTag: scope.sessionTag }),
     ...(event.run.call && { call: event.run.call }),
     key: event.key,
     via: event.run.parked ? 'task' : event.run.modern ? 'input-required' : 'push',

@@ -1,5 +1,6 @@
 import { hmac } from '@noble/hashes/hmac.js'
 import { sha256 } from '@noble/hashes/sha2.js'
+import { bytesToHex } from '@noble/hashes/utils.js'
 import { decodeBase64Url, encodeBase64Url } from '../common/base64url'
 import { isRecord } from '../common/is-record'
 
@@ -60,6 +61,26 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 /** What is signed: the domain, length-prefixed so no (domain, body) pair can pass for another. */
 function signedBytes(key: StateKey, body: string): Uint8Array<ArrayBuffer> {
   return encoder.encode(`${key.domain.length}:${key.domain}|${body}`)
+}
+
+/** What a session tag signs under: no state's domain (a server name, a space, a route) is this one. */
+const SESSION_TAG_DOMAIN = 'legacy-session-tag'
+
+/**
+ * A legacy session's id as telemetry carries it (spans, the server's log lines, the `mcp:call` and
+ * `mcp:question` events): HMAC-SHA256 of the id under the state secret, 32 hex characters. For an
+ * anonymous session the id is the only credential, so what reaches a log drain or a trace backend
+ * must not let its reader take the session over: one-way, and keyed, so ids cannot be tried
+ * against it offline; the same on every instance that shares NUXT_MCP_STATE_SECRET, so a
+ * session's traces and lines still group wherever its requests land.
+ *
+ * @example
+ * ```ts
+ * sessionTagOf(secret, 'c0f7…') // '3e9a0c…' (32 hex characters), the same for the same secret and id
+ * ```
+ */
+export function sessionTagOf(secret: string, sessionId: string): string {
+  return bytesToHex(mac(secret, signedBytes({ secret, domain: SESSION_TAG_DOMAIN }, sessionId))).slice(0, 32)
 }
 
 /**

@@ -18,6 +18,52 @@ function copyOf(schema: McpJsonSchema, where: string): JSONObject {
   throw new Error(`[nuxt-mcp-elicitation] ${where}: its inputSchema is not JSON data (a cycle, or a BigInt). Write it as plain JSON Schema.`)
 }
 
+/**
+ * The formats whose check in the validator is slower than linear in the string's length, and the
+ * one to write instead. `url`'s regular expression backtracks exponentially: `http://`, 26 letters
+ * and `!` took half a second, and every two more letters about four times as long, so one argument
+ * could hold the server for hours. The validator's other formats were measured linear.
+ */
+const SLOW_FORMATS: Record<string, string> = { url: 'uri' }
+
+// What the validator takes for a subschema (@cfworker/json-schema's dereference, which a `$ref` can
+// point into): an object under any keyword but these, the items of these arrays, the values of these maps.
+const NOT_SCHEMAS = new Set(['id', '$id', '$ref', '$schema', '$anchor', '$vocabulary', '$comment', 'default', 'enum', 'const', 'required', 'type', 'maximum', 'minimum', 'exclusiveMaximum', 'exclusiveMinimum', 'multipleOf', 'maxLength', 'minLength', 'pattern', 'format', 'maxItems', 'minItems', 'uniqueItems', 'maxProperties', 'minProperties'])
+const SCHEMA_ARRAYS = new Set(['prefixItems', 'items', 'allOf', 'anyOf', 'oneOf'])
+const SCHEMA_MAPS = new Set(['$defs', 'definitions', 'properties', 'patternProperties', 'dependentSchemas'])
+
+/** A key as a JSON pointer writes it. */
+function pointerPart(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1')
+}
+
+/** Where `schema`, or a subschema the validator may reach, names a format of {@link SLOW_FORMATS}: JSON pointers. */
+function slowFormatsIn(schema: unknown, at = '#'): { at: string, format: string }[] {
+  if (!isRecord(schema)) return []
+  const found = typeof schema.format === 'string' && Object.hasOwn(SLOW_FORMATS, schema.format) ? [{ at, format: schema.format }] : []
+  for (const [key, value] of Object.entries(schema)) {
+    if (NOT_SCHEMAS.has(key)) continue
+    const here = `${at}/${pointerPart(key)}`
+    if (Array.isArray(value)) {
+      if (SCHEMA_ARRAYS.has(key)) value.forEach((item, index) => found.push(...slowFormatsIn(item, `${here}/${index}`)))
+    }
+    else if (SCHEMA_MAPS.has(key) && isRecord(value)) {
+      for (const [name, item] of Object.entries(value)) found.push(...slowFormatsIn(item, `${here}/${pointerPart(name)}`))
+    }
+    else found.push(...slowFormatsIn(value, here))
+  }
+  return found
+}
+
+/** Refuses a schema that names a format whose check is slower than linear, naming each place and the format to write. */
+function refuseSlowFormats(schema: JSONObject, where: string): void {
+  const slow = slowFormatsIn(schema)
+  const [first] = slow
+  if (!first) return
+  const places = slow.map(({ at }) => at).join(' and ')
+  throw new Error(`[nuxt-mcp-elicitation] ${where}: its inputSchema says "format": "${first.format}" at ${places}. The JSON Schema validator (@cfworker/json-schema, in the MCP SDK) checks that format with a regular expression that takes exponential time on some strings, so one call could hold the server for hours. Write "format": "${SLOW_FORMATS[first.format]}" instead (RFC 3986, checked in linear time), with a "pattern" such as "^https?://" where only web addresses will do.`)
+}
+
 /** The lines of a validator message that say something (the validator adds "A subschema had errors." above each cause). */
 function causesOf(message: string): string {
   const causes = message.split('; ').filter(line => !/A subschema had errors\.$/.test(line))
@@ -28,7 +74,8 @@ function causesOf(message: string): string {
  * The listed form and the check of a hand-written JSON Schema (2020-12 unless its `$schema` names
  * 2019-09 or draft-07): listed exactly as written, key order kept, and checked by
  * `@cfworker/json-schema` (bundled in the MCP SDK), which compiles nothing, so it runs on
- * Cloudflare Workers as on Node. A schema it cannot use fails when the server starts, naming the tool.
+ * Cloudflare Workers as on Node. A schema it cannot use fails when the server starts, naming the
+ * tool; so does one naming a format whose check there is slower than linear (`"url"`), with the fix.
  *
  * @example
  * ```ts
@@ -38,6 +85,7 @@ function causesOf(message: string): string {
  */
 export function jsonSchemaArguments(schema: McpJsonSchema, where: string): { listed: Tool['inputSchema'], check: ArgumentsCheck } {
   const listed = copyOf(schema, where)
+  refuseSlowFormats(listed, where)
   let validate: ReturnType<CfWorkerJsonSchemaValidator['getValidator']>
   try {
     // Its own copy: the validator marks every subschema it walks.

@@ -15,8 +15,11 @@ export interface McpCallEvent {
   endpoint: string
   era: McpEra
   principal?: string
-  /** The legacy session; absent on modern requests. */
-  sessionId?: string
+  /**
+   * The legacy session, as a keyed hash of its id (32 hex characters, the spans' `mcp.session.id`):
+   * never the id, which is an anonymous session's credential. Absent on modern requests.
+   */
+  sessionTag?: string
   /** Wall time from the request reaching the handler to its answer, in milliseconds. */
   durationMs: number
   outcome: McpCallOutcome
@@ -82,7 +85,7 @@ async function timeCall<R>(observer: McpObserver<McpCallEvent> | undefined, span
     endpoint: scope.route,
     era: scope.era,
     ...(scope.principal !== undefined && { principal: scope.principal }),
-    ...(scope.sessionId !== undefined && { sessionId: scope.sessionId }),
+    ...(scope.sessionTag !== undefined && { sessionTag: scope.sessionTag }),
   }
   const aborted = () => signal.aborted || scope.signal.aborted
   try {

@@ -68,7 +68,8 @@ function callAttributes(call: TracedCall): Attributes {
     ...(method === 'prompts/get' && { 'gen_ai.prompt.name': name }),
     ...(method === 'resources/read' && { 'mcp.resource.uri': name }),
     'jsonrpc.request.id': String(call.requestId),
-    ...(scope.sessionId !== undefined && { 'mcp.session.id': scope.sessionId }),
+    // The session's tag, never its id: a trace backend's readers could take an anonymous session over.
+    ...(scope.sessionTag !== undefined && { 'mcp.session.id': scope.sessionTag }),
     ...(call.protocolVersion !== undefined && { 'mcp.protocol.version': call.protocolVersion }),
     'network.protocol.name': 'http',
     'network.transport': 'tcp',
@@ -144,7 +145,7 @@ export function traceQuestions(otel: McpOtelApi): () => void {
       kind: otel.SpanKind.CLIENT,
       attributes: {
         'mcp.method.name': event.question.method,
-        ...(scope.sessionId !== undefined && { 'mcp.session.id': scope.sessionId }),
+        ...(scope.sessionTag !== undefined && { 'mcp.session.id': scope.sessionTag }),
         'nuxt_mcp.question.key': event.key,
         ...(modern && { 'nuxt_mcp.outcome': 'input-required' }),
       },

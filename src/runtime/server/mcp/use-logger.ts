@@ -41,7 +41,8 @@ function contextOf(run: ElicitationRun): Record<string, unknown> {
     ...(call && { call: `${call.method} ${call.name}` }),
     requestId: String(ctx.mcpReq.id),
     ...(scope.principal !== undefined && { principal: scope.principal }),
-    ...(scope.sessionId !== undefined && { sessionId: scope.sessionId }),
+    // The session's tag, never its id: a log drain's readers could take an anonymous session over.
+    ...(scope.sessionTag !== undefined && { sessionTag: scope.sessionTag }),
     endpoint: scope.route,
     era: scope.era,
   }

@@ -78,7 +78,8 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const cacheStore = createResultCacheStore(cached, shared, options.cacheStorage, config.cache)
   // Only an endpoint with a task-capable tool has tasks, and only where the build included them.
   const tasks = registry.tasks && config.tasks.background ? options.tasks?.(config.tasks, { announce: !options.production, ...(shared && { shared }) }) : undefined
-  const deps = { registry, config, secret: resolveStateSecret(config, options.production), store, route: endpointRoute, observe: options.observe, serverHook: options.serverHook, ...(cacheStore && { cacheStore }), ...(tasks && { tasks }) }
+  const secret = resolveStateSecret(config, options.production)
+  const deps = { registry, config, secret, store, route: endpointRoute, observe: options.observe, serverHook: options.serverHook, ...(cacheStore && { cacheStore }), ...(tasks && { tasks }) }
   // No session table (and no idle sweeper) where legacy is off: on Workers a timer would belong
   // to the request that happened to create the endpoint.
   if (config.legacy !== false && !options.legacy) {
@@ -175,7 +176,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       const refused = await runRequestMiddleware(beforeRequest, middleware)
       if (refused) return refused
     }
-    const scope = new RequestScope(event, legacy ? 'legacy' : 'modern', endpointRoute, disconnected, parsedBody, caller)
+    const scope = new RequestScope(event, legacy ? 'legacy' : 'modern', endpointRoute, disconnected, parsedBody, caller, secret)
     const address = clientAddressOf(event.node.req, trustedProxies)
     scope.address = address
     if (legacy) {

@@ -1,6 +1,7 @@
 import type { H3Event } from 'h3'
 import type { AuthInfo } from '@modelcontextprotocol/server'
 import type { McpEra, McpRequestScope } from '../../common/context'
+import { sessionTagOf } from '../../elicitation/state'
 import type { McpCaller } from './auth'
 import type { DisconnectWatch } from './http-io'
 
@@ -13,7 +14,7 @@ import type { DisconnectWatch } from './http-io'
  *
  * @example
  * ```ts
- * const scope = new RequestScope(event, 'legacy', '/mcp', watchDisconnect(res), body, caller)
+ * const scope = new RequestScope(event, 'legacy', '/mcp', watchDisconnect(res), body, caller, secret)
  * runInMcpScope(scope, () => sessions.handle(exchange, owner, (id) => { scope.sessionId = id }))
  * ```
  */
@@ -24,6 +25,7 @@ export class RequestScope implements McpRequestScope {
   declare authInfo?: AuthInfo
   declare sessionId?: string
   declare address?: string
+  declare private tag?: string
 
   constructor(
     readonly event: H3Event,
@@ -32,6 +34,8 @@ export class RequestScope implements McpRequestScope {
     private readonly disconnected: DisconnectWatch,
     readonly body: unknown,
     caller: McpCaller,
+    /** The state secret: what keys the session's tag. */
+    private readonly secret: string,
   ) {
     if (caller.principal !== undefined) this.principal = caller.principal
     if (caller.authInfo !== undefined) this.authInfo = caller.authInfo
@@ -40,5 +44,11 @@ export class RequestScope implements McpRequestScope {
   /** Aborted when the client goes away; built on first read (most requests never ask). */
   get signal(): AbortSignal {
     return this.disconnected.signal()
+  }
+
+  /** The session as telemetry tells it; hashed on first read (an untraced, unobserved call never pays it). */
+  get sessionTag(): string | undefined {
+    if (this.sessionId === undefined) return undefined
+    return (this.tag ??= sessionTagOf(this.secret, this.sessionId))
   }
 }

@@ -18,6 +18,7 @@ import type { SessionUpdate } from '../shared/envelopes'
 import { callerKeyOf } from '../../common/caller-key'
 import { initializeForHydration, initializeOf, isInitialize, isSessionId } from '../streams/request'
 import type { LegacyCaller } from '../streams/request'
+import { sessionTagOf } from '../../elicitation/state'
 
 interface LegacySession extends TabledSession {
   /** Who opened it (from `mcp:auth`): only they may use it. */
@@ -53,7 +54,7 @@ export class LegacySessions {
    * shared by its endpoints (`createLegacySessions`, `mcp.sessions.maxResumableBytes`).
    */
   constructor(private readonly deps: HandlerDeps, shared: Promise<SharedSessionDirectory> | undefined, private readonly journals: JournalBudget) {
-    if (shared) this.link = new SharedSessionLink(this.deps.route, shared, envelope => this.receive(envelope), id => this.sessions.get(id)?.transport)
+    if (shared) this.link = new SharedSessionLink(this.deps.route, shared, envelope => this.receive(envelope), id => this.sessions.get(id)?.transport, id => sessionTagOf(this.deps.secret, id))
     const idle = deps.config.sessions.idleTimeoutMs
     if (idle > 0) {
       this.sweeper = setInterval(() => this.evictIdle(), Math.min(Math.max(idle / 4, 1000), 60_000))

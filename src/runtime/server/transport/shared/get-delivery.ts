@@ -10,6 +10,8 @@ export interface GetDelivery {
   directory: SharedSessionDirectory
   acknowledgements: Acknowledgements
   sessionId: string
+  /** How the server's log names the session: its tag, never its id (an anonymous session's credential). */
+  sessionTag: () => string
   message: JSONRPCMessage
   /** The journal that took the session's GET stream last (`<instance>.g<n>`); `undefined` when unknown. */
   holderOf: () => Promise<string | undefined>
@@ -28,7 +30,7 @@ export interface GetDelivery {
  *
  * @example
  * ```ts
- * void deliverToGetHolder({ directory, acknowledgements, sessionId, message, holderOf, keepHere: () => get.keep(message) })
+ * void deliverToGetHolder({ directory, acknowledgements, sessionId, sessionTag: () => tagOf(sessionId), message, holderOf, keepHere: () => get.keep(message) })
  * ```
  */
 export async function deliverToGetHolder(delivery: GetDelivery): Promise<boolean> {
@@ -50,6 +52,6 @@ export async function deliverToGetHolder(delivery: GetDelivery): Promise<boolean
     }
     return undefined
   })
-  if (!kept) console.error(`[nuxt-mcp-elicitation] A question for session ${sessionId}'s GET stream was not delivered within ${DELIVERY_DEADLINE_MS / 1000} s: ${reason}. The call waiting for its answer ends with its own timeout.`)
+  if (!kept) console.error(`[nuxt-mcp-elicitation] A question for the GET stream of session ${delivery.sessionTag()} (its tag) was not delivered within ${DELIVERY_DEADLINE_MS / 1000} s: ${reason}. The call waiting for its answer ends with its own timeout.`)
   return kept === true
 }

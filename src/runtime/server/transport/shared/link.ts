@@ -31,7 +31,7 @@ const REPLAYED_LEVEL_ID = 'nuxt-mcp-replayed-level'
  *
  * @example
  * ```ts
- * const link = new SharedSessionLink('/mcp', directory, envelope => deliver(envelope), id => transports.get(id))
+ * const link = new SharedSessionLink('/mcp', directory, envelope => deliver(envelope), id => transports.get(id), id => sessionTagOf(secret, id))
  * const record = await link.load(sessionId)
  * ```
  */
@@ -46,9 +46,10 @@ export class SharedSessionLink {
 
   /**
    * Listens for the envelopes sent to this instance, and relays URL completions, once connected.
-   * `transportOf` finds the session a resumed stream belongs to, if this instance holds it.
+   * `transportOf` finds the session a resumed stream belongs to, if this instance holds it;
+   * `tagOf` is how the server's log names a session (its tag, never its id).
    */
-  constructor(private readonly route: string, directory: Promise<SharedSessionDirectory>, receive: (envelope: SessionUpdate) => void, private readonly transportOf: (sessionId: string) => NodeSessionTransport | undefined) {
+  constructor(private readonly route: string, directory: Promise<SharedSessionDirectory>, receive: (envelope: SessionUpdate) => void, private readonly transportOf: (sessionId: string) => NodeSessionTransport | undefined, private readonly tagOf: (sessionId: string) => string) {
     this.ready = directory.then((connected) => {
       const log = new SharedStreamLog(connected.shared)
       this.streams = { log, remote: new RemoteResumes(connected, log), stopBeat: log.beat() }
@@ -164,7 +165,7 @@ export class SharedSessionLink {
         await broadcastSurely(directory, { kind: 'notification', sessionId: id, message })
       },
       toStream: message => void directory.broadcast({ kind: 'stream', sessionId: id, message }).catch(logLost),
-      toHolder: (message, keepHere) => void deliverToGetHolder({ directory, acknowledgements: this.applied, sessionId: id, message, keepHere, holderOf: async () => await this.streams?.log.holder(id) }),
+      toHolder: (message, keepHere) => void deliverToGetHolder({ directory, acknowledgements: this.applied, sessionId: id, sessionTag: () => this.tagOf(id), message, keepHere, holderOf: async () => await this.streams?.log.holder(id) }),
       ...(this.streams && {
         journals: this.streams.log.sink(id),
         resume: (streamId, seq, res, headers) => {
