@@ -5,6 +5,7 @@ import { Redis } from 'ioredis'
 import { afterAll, describe, expect, it } from 'vitest'
 import { textOf } from '../../utils/clients'
 import { useCluster } from '../../utils/cluster'
+import { clusterTaskCalls } from '../../utils/cluster-tasks'
 import { until } from '../../utils/until'
 import { openRawLegacy, singleMessage, sseEvents, toRpcMessage } from '../../utils/raw-legacy'
 import type { RpcMessage, SseEvent } from '../../utils/raw-legacy'
@@ -22,11 +23,7 @@ afterAll(() => connections.forEach(connection => connection.disconnect()))
 
 const VERSION = '2025-11-25'
 
-function endpointOf(index: number): URL {
-  const instance = cluster().instances[index]
-  if (!instance) throw new Error(`no instance ${index}`)
-  return new URL('/mcp', instance.origin)
-}
+const { endpointOf } = clusterTaskCalls(cluster)
 
 function pidOf(index: number): number {
   const pid = cluster().instances[index]?.pid

@@ -5,29 +5,13 @@ import { Redis } from 'ioredis'
 import { afterAll, describe, expect, it } from 'vitest'
 import { textOf } from '../../utils/clients'
 import { useCluster } from '../../utils/cluster'
-import { postModern } from '../../utils/raw'
+import { clusterTaskCalls } from '../../utils/cluster-tasks'
 import { until } from '../../utils/until'
 
 // What a task keeps in Redis, measured there (STRLEN), and what an answer kept for a question
 // is worth after a takeover: real redis-server, two instances, one of them killed.
 const cluster = useCluster('shared-state', 2)
-const TASKS = { elicitation: { form: {} }, extensions: { 'io.modelcontextprotocol/tasks': {} } }
-
-function endpointOf(index: number): URL {
-  const instance = cluster().instances[index]
-  if (!instance) throw new Error(`no instance ${index}`)
-  return new URL('/mcp', instance.origin)
-}
-
-function call(url: URL, method: string, params: Record<string, unknown>, user = 'ada') {
-  const headers: Record<string, string> = { 'x-user': user }
-  if (typeof params.taskId === 'string') headers['mcp-name'] = params.taskId
-  return postModern(url, method, params, { capabilities: TASKS, headers })
-}
-
-async function statusOf(url: URL, taskId: string): Promise<Record<string, unknown> | undefined> {
-  return (await call(url, 'tasks/get', { taskId })).message.result
-}
+const { endpointOf, call, statusOf } = clusterTaskCalls(cluster)
 
 let redis: Redis | undefined
 afterAll(() => redis?.disconnect())

@@ -8,7 +8,7 @@ import { redisCommand } from '../../../scripts/cluster.mjs'
 import { connectLegacy, textOf } from '../../utils/clients'
 import type { ScriptedAnswer } from '../../utils/clients'
 import { useCluster } from '../../utils/cluster'
-import { postModern } from '../../utils/raw'
+import { clusterTaskCalls } from '../../utils/cluster-tasks'
 import { until } from '../../utils/until'
 import { openRawLegacy, singleMessage, sseMessages } from '../../utils/raw-legacy'
 import type { RpcMessage } from '../../utils/raw-legacy'
@@ -17,23 +17,7 @@ import type { RpcMessage } from '../../utils/raw-legacy'
 // created on one instance, read, answered and cancelled through the other; a legacy client's task
 // followed through whichever instance each poll reaches; a task whose instance died taken over.
 const cluster = useCluster('shared-state', 3)
-const TASKS = { elicitation: { form: {} }, extensions: { 'io.modelcontextprotocol/tasks': {} } }
-
-function endpointOf(index: number): URL {
-  const instance = cluster().instances[index]
-  if (!instance) throw new Error(`no instance ${index}`)
-  return new URL('/mcp', instance.origin)
-}
-
-function call(url: URL, method: string, params: Record<string, unknown>, user = 'ada') {
-  const headers: Record<string, string> = { 'x-user': user }
-  if (typeof params.taskId === 'string') headers['mcp-name'] = params.taskId
-  return postModern(url, method, params, { capabilities: TASKS, headers })
-}
-
-async function statusOf(url: URL, taskId: string): Promise<Record<string, unknown> | undefined> {
-  return (await call(url, 'tasks/get', { taskId })).message.result
-}
+const { endpointOf, call, statusOf } = clusterTaskCalls(cluster)
 
 let redis: Redis | undefined
 afterAll(() => redis?.disconnect())
@@ -54,7 +38,7 @@ async function questionOnFirst(label: string) {
   const taskId = String(created.message.result?.taskId)
   await until(async () => (await statusOf(b, taskId))?.status === 'input_required', 'the question, seen from the other instance')
   const [key] = Object.keys(((await statusOf(b, taskId))?.inputRequests ?? {}) as Record<string, unknown>)
-  const confirm = () => postModern(b, 'tasks/update', { taskId, inputResponses: { [String(key)]: { action: 'accept', content: { confirm: true } } } }, { capabilities: TASKS, headers: { 'x-user': 'ada', 'mcp-name': taskId } })
+  const confirm = () => call(b, 'tasks/update', { taskId, inputResponses: { [String(key)]: { action: 'accept', content: { confirm: true } } } })
   return { a, b, taskId, confirm }
 }
 
@@ -83,7 +67,7 @@ describe('tasks across instances, through Redis', () => {
     expect(key).toBeDefined()
     const runner = cluster().instances[0]?.pid
     expect(JSON.stringify(waiting?.inputRequests)).toContain(`started by ${runner}`)
-    const updated = await postModern(b, 'tasks/update', { taskId, inputResponses: { [String(key)]: { action: 'accept', content: { confirm: true } } } }, { capabilities: TASKS, headers: { 'x-user': 'ada', 'mcp-name': taskId } })
+    const updated = await call(b, 'tasks/update', { taskId, inputResponses: { [String(key)]: { action: 'accept', content: { confirm: true } } } })
     expect(updated.message.result).toMatchObject({ resultType: 'complete' })
     await until(async () => (await statusOf(b, taskId))?.status === 'completed', 'the task to complete, seen from the other instance')
     const done = await statusOf(a, taskId)
@@ -214,7 +198,7 @@ describe('tasks across instances, through Redis', () => {
     if (killed === undefined || survivor === undefined) throw new Error('no pid')
     process.kill(-killed, 'SIGKILL')
     // Answered through the survivor after the kill: it takes the task over and keeps the answer.
-    const updated = await postModern(b, 'tasks/update', { taskId, inputResponses: { [String(key)]: { action: 'accept', content: { confirm: true } } } }, { capabilities: TASKS, headers: { 'x-user': 'ada', 'mcp-name': taskId } })
+    const updated = await call(b, 'tasks/update', { taskId, inputResponses: { [String(key)]: { action: 'accept', content: { confirm: true } } } })
     expect(updated.message.result).toMatchObject({ resultType: 'complete' })
     // Taken over once the dead instance's heartbeat has lapsed (within 6 s of the kill).
     await until(async () => (await statusOf(b, taskId))?.status === 'completed', 'the task to complete on the survivor', 15_000, 250)
