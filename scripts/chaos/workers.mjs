@@ -40,8 +40,9 @@ export const FAILURE_KINDS = {
   // and still a message that names the fix.
   'tool-misuse': /url\(\)|form\(\{ app|Form field|The form|Field "[^"]*" is a multi-select|outside an MCP|outside the module endpoint|Two different questions|not JSON-serialisable|did not declare the|useMcpSession\(\)|not available in a task|Zod shape/i,
   // The app's definitions or configuration are wrong (the server log says what to change), or an
-  // instance lacks a tool another one has.
-  'misconfigured': /\[nuxt-mcp-elicitation\]|misconfigured|is not on this instance/i,
+  // instance lacks a tool another one has. Read from what each message says, not from the module's
+  // "[nuxt-mcp-elicitation]" prefix: a prefix alone would make any message of the module clear.
+  'misconfigured': /misconfigured|is not on this instance|its (inputSchema|arguments|argument "|\w*Schema \(|cache maxAge)|x-mcp-header|NUXT_MCP_|mcp\.auth|Two \w+s are named|mcp:server hook|shows the MCP App|Worker build|cache: \{ ttlMs/i,
 }
 
 /** A failure's message and its causes' (ext-tasks wraps what failed: "MCP client request failed" ← …). */
