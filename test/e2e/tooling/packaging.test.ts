@@ -93,9 +93,15 @@ function scratchPackageJson(tarball: string, nuxt: string): string {
  */
 function newestNuxt4(): string {
   const listed: unknown = JSON.parse(execFileSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['view', 'nuxt@^4', 'version', '--json'], { encoding: 'utf8', env: userEnv(), timeout: 60_000 }))
-  const newest = Array.isArray(listed) ? listed.at(-1) : listed
-  if (typeof newest !== 'string') throw new Error(`npm view nuxt@^4 version gave ${JSON.stringify(listed)}, not a version.`)
-  return newest
+  const versions = (Array.isArray(listed) ? listed : [listed]).filter((version): version is string => typeof version === 'string' && /^4\.\d+\.\d+$/.test(version))
+  if (versions.length === 0) throw new Error(`npm view nuxt@^4 version gave ${JSON.stringify(listed)}: no 4.x.y release in it.`)
+  // npm lists the versions in the registry's order, not by version (4.6.4 came before 4.6.3 there).
+  const parts = (version: string) => version.split('.').map(Number)
+  return versions.reduce((newest, version) => {
+    const [a, b] = [parts(version), parts(newest)]
+    const order = a.map((part, index) => part - (b[index] ?? 0)).find(difference => difference !== 0) ?? 0
+    return order > 0 ? version : newest
+  })
 }
 
 
