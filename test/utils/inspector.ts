@@ -109,11 +109,28 @@ export function deepLink(inspector: RunningInspector, serverUrl: URL): string {
   return `${inspector.origin}/?${params}`
 }
 
-/** The Tools screen with `tool` selected, its required `args` filled, its Execute button ready. */
+/**
+ * The Tools screen with `tool` selected, its required `args` filled, its Execute button ready.
+ *
+ * @example
+ * ```ts
+ * await openTool(page, 'task_deploy', { service: 'web' })
+ * ```
+ */
 export async function openTool(page: Page, tool: string, args: Record<string, string> = {}): Promise<void> {
-  const toolsTab = page.locator('label.mantine-SegmentedControl-label', { hasText: /^Tools$/ })
-  if (await page.getByTestId('tools-screen').count() === 0) await toolsTab.click()
   const screen = page.getByTestId('tools-screen')
+  if (await screen.count() === 0) {
+    // The header's tab row (a Mantine SegmentedControl: radio inputs behind their labels) shows
+    // Servers, Tools, ... as soon as the server's capabilities are known; when the tools list lands
+    // later, an Apps tab is inserted before Tools if a tool has a UI, and the Tools label moves. A
+    // mouse click is two input events: when the row moves between the button going down on the
+    // label and coming up elsewhere, the click goes to their common parent, no radio is checked, and
+    // the Inspector stays on Servers (Playwright checks the hit target of the first event only).
+    // Nothing on the Servers screen tells that the tools list has landed, so the tab is chosen the
+    // way a keyboard user does, on the radio itself (focus, Space): wherever it has moved to.
+    await page.getByTestId('connection-status').getByRole('radio', { name: 'Tools', exact: true }).press('Space')
+    await screen.waitFor()
+  }
   // A finished call's Results panel takes the place of the tool's form until it is closed.
   const closeResults = screen.getByRole('button', { name: 'Close results' })
   if (await closeResults.count() > 0) await closeResults.click()
