@@ -99,33 +99,62 @@ function appPart(id: string, html: string, sandboxUrl: string, callUrl: string):
   return { type: 'data-mcp-app', id, data: { toolCallId: id, toolName: 'show_weather', uri: `ui://${id}`, shown: { html, sandboxUrl, callUrl } } }
 }
 
+/** A script that starts `fetch(url)` at once; the view's `#out` later says how it ended. */
+function leakingScript(url: string): string {
+  return `<script>window.leak = fetch(${JSON.stringify(url)}).then(() => 'sent', () => 'refused')</script>`
+}
+
+/** The rest of a leaking view: a head, and a body whose `#out` reports "sent" or "refused". */
+const LEAK_REPORT = '<head><title>view</title></head>'
+  + `<body><p id="out">waiting</p><script>window.leak.then(result => { document.getElementById('out').textContent = result })</script></body></html>`
+
 /**
  * A view that reports in `#out` whether `fetch(url)` got through ("sent") or was refused
  * ("refused"). The fetch itself starts in a script before the document's `<head>`.
  */
 function leakingView(url: string, before: string): string {
-  return `<!doctype html><html lang="en">${before}<script>window.leak = fetch(${JSON.stringify(url)}).then(() => 'sent', () => 'refused')</script><head><title>view</title></head>`
-    + `<body><p id="out">waiting</p><script>window.leak.then(result => { document.getElementById('out').textContent = result })</script></body></html>`
+  return `<!doctype html><html lang="en">${before}${leakingScript(url)}${LEAK_REPORT}`
+}
+
+/** Shows each view through the host's own sandbox; each must report "refused", and the spy gets nothing. */
+async function expectEveryLeakRefused(server: RunningFixture, views: Record<string, string>): Promise<void> {
+  const sandbox = sandboxUrlOf(server.origin)
+  const callUrl = '/api/_mcp/apps/00000000-0000-4000-8000-000000000000/call'
+  const before = received.length
+  await showParts(server.origin, Object.entries(views).map(([id, html]) => appPart(id, html, sandbox, callUrl)))
+  const frames = page.getByTestId('mcp-app-frame')
+  await expect.poll(() => frames.count()).toBe(Object.keys(views).length)
+  const outcomes: Record<string, string> = {}
+  for (const [index, id] of Object.keys(views).entries()) {
+    const out = frames.nth(index).contentFrame().frameLocator('iframe').locator('#out')
+    // The view ran: its scripts wrote the outcome of its fetch.
+    await expect.poll(() => out.innerText(), { timeout: 30_000 }).not.toBe('waiting')
+    outcomes[id] = await out.innerText()
+  }
+  // Every view's fetch was refused by the policy (the record names any view that got through).
+  expect(outcomes).toEqual(Object.fromEntries(Object.keys(views).map(id => [id, 'refused'])))
+  expect(received.slice(before).filter(line => line.includes('/leak-'))).toEqual([])
 }
 
 describe('the sandbox page puts the view\'s CSP before anything in the view', () => {
   it('a script before <head>, or after a <header> that comes first, cannot fetch what the policy forbids', async () => {
-    await step('csp-first', async (server) => {
-      const sandbox = sandboxUrlOf(server.origin)
-      const callUrl = '/api/_mcp/apps/00000000-0000-4000-8000-000000000000/call'
-      await showParts(server.origin, [
-        appPart('script-first', leakingView(`${spyOrigin}/leak-script-first`, ''), sandbox, callUrl),
-        appPart('header-first', leakingView(`${spyOrigin}/leak-header-first`, '<header><h1>Weather</h1></header>'), sandbox, callUrl),
-      ])
-      const frames = page.getByTestId('mcp-app-frame')
-      await expect.poll(() => frames.count()).toBe(2)
-      for (const index of [0, 1]) {
-        const view = frames.nth(index).contentFrame().frameLocator('iframe')
-        // The view ran (its scripts wrote the outcome) and its fetch was refused by the policy.
-        await expect.poll(() => view.locator('#out').innerText(), { timeout: 30_000 }).toBe('refused')
-      }
-      expect(received.filter(line => line.includes('/leak-'))).toEqual([])
-    })
+    await step('csp-first', server => expectEveryLeakRefused(server, {
+      'script-first': leakingView(`${spyOrigin}/leak-script-first`, ''),
+      'header-first': leakingView(`${spyOrigin}/leak-header-first`, '<header><h1>Weather</h1></header>'),
+    }))
+  }, TEST_TIMEOUT)
+
+  it('a script before a doctype, behind what a browser reads as a closed comment or as text, cannot fetch either', async () => {
+    // A browser ends "<!-->" and "<!-- a --!>" as comments, so the script after them runs before
+    // the doctype; a no-break space or a vertical tab is text, which opens <body>, where a CSP
+    // <meta> is ignored. A reading of the view's start that skips these puts the policy too late.
+    // (A leading U+FEFF, also JavaScript's \s, Chromium drops from a srcdoc: the unit test has it.)
+    await step('csp-before-doctype', server => expectEveryLeakRefused(server, {
+      'empty-comment': `<!-->${leakingScript(`${spyOrigin}/leak-empty-comment`)}<!-- --><!doctype html><html>${LEAK_REPORT}`,
+      'bang-comment': `<!-- a --!>${leakingScript(`${spyOrigin}/leak-bang-comment`)}<!-- --><!doctype html><html>${LEAK_REPORT}`,
+      'nbsp-first': `\u00A0<!doctype html><html>${leakingScript(`${spyOrigin}/leak-nbsp-first`)}${LEAK_REPORT}`,
+      'vtab-first': `\v<!doctype html><html>${leakingScript(`${spyOrigin}/leak-vtab-first`)}${LEAK_REPORT}`,
+    }))
   }, TEST_TIMEOUT)
 })
 

@@ -11,7 +11,14 @@ const SANDBOX_PATH = '/_mcp/apps/sandbox'
 
 const LOOPBACK_SWAP: Record<string, string> = { 'localhost': '127.0.0.1', '127.0.0.1': 'localhost' }
 
-/** The parts of a page's URL the sandbox's is made from (a `URL`, or the browser's `location`). */
+/**
+ * The parts of a page's URL the sandbox's is made from (a `URL`, or the browser's `location`).
+ *
+ * @example
+ * ```ts
+ * const page: McpPageUrl = new URL('https://chat.example.com/chat') // or `location`, or useRequestURL()
+ * ```
+ */
 export interface McpPageUrl {
   protocol: string
   hostname: string
@@ -73,6 +80,11 @@ export function sandboxUrlFor(page: McpPageUrl, sandboxOrigin: string, dev: bool
  * What the page knows of its host: `runtimeConfig.public.mcpHost`, which the host's Nitro plugin
  * copies from the server's runtime config before each page renders (so that
  * `NUXT_MCP_HOST_APPS_SANDBOX_ORIGIN` reaches the page too).
+ *
+ * @example
+ * ```ts
+ * const config: McpHostPageConfig = { appsSandboxOrigin: 'sandbox.example.com', respondRoute: '/api/_mcp/elicitations', appsRoute: '/api/_mcp/apps' }
+ * ```
  */
 export interface McpHostPageConfig {
   /** `mcp.host.apps.sandboxOrigin`: a full origin, a host name, or empty. */
@@ -100,10 +112,25 @@ export function readHostPageConfig(value: unknown): McpHostPageConfig | undefine
   return { appsSandboxOrigin, respondRoute, appsRoute }
 }
 
-/** The message data fields that name a URL the page frames or POSTs to. */
+/**
+ * The message data fields that name a URL the page frames or POSTs to.
+ *
+ * @example
+ * ```ts
+ * const field: McpHostUrlField = 'respondUrl'
+ * checkHostUrl(field, item.respondUrl, context)
+ * ```
+ */
 export type McpHostUrlField = 'sandboxUrl' | 'callUrl' | 'respondUrl'
 
-/** Where {@link checkHostUrl} looks: the page, its host's config, and whether it runs in `nuxi dev`. */
+/**
+ * Where {@link checkHostUrl} looks: the page, its host's config, and whether it runs in `nuxi dev`.
+ *
+ * @example
+ * ```ts
+ * const context: McpHostUrlContext = { page: location, config: readHostPageConfig(useRuntimeConfig().public.mcpHost), dev: import.meta.dev }
+ * ```
+ */
 export interface McpHostUrlContext {
   page: McpPageUrl
   config: McpHostPageConfig | undefined

@@ -9,6 +9,22 @@
  * which has no response of its own and inherits this page's policy, so a header here would bind
  * every view at once and could not carry each resource's own domains.
  */
+/**
+ * A view's leading doctype, as a browser reads the start of a document: only HTML's five
+ * whitespace characters, then `<!doctype …>` (which the first `>` ends). The sandbox page puts the
+ * policy right after it, else first. It skips no comment: a browser ends one at `<!-->` or
+ * `--!>`, so a script after those would run before a policy placed past them. Nor JavaScript's
+ * `\s` (no-break space, U+FEFF, `\v`…): HTML reads those as text, which opens `<body>`, where a
+ * CSP `<meta>` is ignored. A view with a comment before its doctype renders in quirks mode.
+ *
+ * @example
+ * ```ts
+ * LEADING_DOCTYPE.exec('\n<!doctype html><p>hi</p>')?.[0] // '\n<!doctype html>'
+ * LEADING_DOCTYPE.exec('<!--><script>…</script><!doctype html>') // null: the policy goes first
+ * ```
+ */
+export const LEADING_DOCTYPE = /^[\t\n\f\r ]*<!doctype[^>]*>/i
+
 const SCRIPT = `(() => {
   const host = new URLSearchParams(location.search).get('host')
   if (!host || window.parent === window) return
@@ -34,9 +50,9 @@ const SCRIPT = `(() => {
         // The policy before anything of the view's, whatever its HTML: right after a leading
         // doctype (kept first, or the view would render in quirks mode), else at the very start.
         // The parser puts the meta in the head it opens, so it binds all that follows; a match
-        // of "<head" further in could be a <header>, or come after a <script>. (Comments are
-        // spelled -{2}: a literal one would open a comment in a classic script and in the page.)
-        const lead = /^(?:\\s|<!-{2}[\\s\\S]*?-{2}>)*<!doctype[^>]*>/i.exec(html)
+        // of "<head" further in could be a <header>, or come after a <script>. (LEADING_DOCTYPE
+        // says why it skips nothing but HTML whitespace.)
+        const lead = ${LEADING_DOCTYPE}.exec(html)
         inner.srcdoc = lead ? lead[0] + meta + html.slice(lead[0].length) : meta + html
         document.body.appendChild(inner)
         return
@@ -50,7 +66,15 @@ const SCRIPT = `(() => {
   window.parent.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/sandbox-proxy-ready', params: {} }, host)
 })()`
 
-/** The sandbox proxy page's HTML. */
+/**
+ * The sandbox proxy page's HTML.
+ *
+ * @example
+ * ```ts
+ * setResponseHeader(event, 'content-type', 'text/html; charset=utf-8')
+ * return SANDBOX_PAGE
+ * ```
+ */
 export const SANDBOX_PAGE = `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><title>MCP App sandbox</title><style>html,body{margin:0;height:100%;overflow:hidden}iframe{border:0;width:100%;height:100%;display:block}</style></head>

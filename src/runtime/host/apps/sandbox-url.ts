@@ -23,6 +23,8 @@ export function sandboxUrlOf(event: H3Event, sandboxOrigin: string, dev: boolean
  * own host: the one {@link sandboxUrlOf} names for the chat page in its `?host=` (the request's
  * Host header against that origin's host). On any other host, the app's own origin included, the
  * page would run a view's HTML under that origin's name for whoever frames it.
+ * So it needs the browser's `Host`: behind a proxy that rewrites it, every sandbox request is
+ * refused (safe, but no view shows); docs/host.md and docs/deploy say to forward it.
  *
  * @example
  * ```ts
