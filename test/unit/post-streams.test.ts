@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { JSONRPCMessage } from '@modelcontextprotocol/server'
 import { WebResponseSink } from '../../src/runtime/server/transport/http/response-sink'
 import { RESUME_GRACE_MS } from '../../src/runtime/server/transport/streams/journal'
+import type { JournalSink } from '../../src/runtime/server/transport/streams/journal'
 import { MAX_JOURNALS_PER_SESSION, MAX_JOURNAL_SIZE_PER_SESSION } from '../../src/runtime/server/transport/streams/journal-shelf'
 import { PostStreams } from '../../src/runtime/server/transport/streams/post-streams'
 import { JournalBudget } from '../../src/runtime/server/transport/streams/journal-budget'
@@ -93,6 +94,39 @@ describe('the resumable streams of one session', () => {
       expect(text).not.toContain('"data":"0 ')
       expect(text).toContain('"id":1,"result"')
     })
+  })
+})
+
+describe('the Redis copies of a session\'s streams', () => {
+  /** A sink as shared sessions give: it records which streams' copies were removed. */
+  function recordingSink(): { sink: JournalSink, forgotten: string[] } {
+    const forgotten: string[] = []
+    return { sink: { opened: () => {}, appended: () => {}, forgotten: journal => void forgotten.push(journal.streamId) }, forgotten }
+  }
+
+  it('stay when the session closes here alone (a graceful shutdown, as in a rolling deploy): the instance the client resumes on answers from them', () => {
+    const { sink, forgotten } = recordingSink()
+    const streams = new PostStreams('local', sink)
+    streams.resumable = true
+    openAsking(streams, 1)
+    openAsking(streams, 2)
+    streams.send(answer(2), 2)
+    streams.closeAll()
+    expect(forgotten).toEqual([])
+  })
+
+  it('go when the session ended everywhere (DELETE, made room for, ended on another instance), and when a stream is dropped from the shelf', () => {
+    const { sink, forgotten } = recordingSink()
+    const streams = new PostStreams('local', sink)
+    streams.resumable = true
+    openAsking(streams, 1)
+    streams.send(answer(1), 1)
+    vi.advanceTimersByTime(RESUME_GRACE_MS + 100)
+    expect(forgotten).toEqual(['local.s1'])
+    openAsking(streams, 2)
+    openAsking(streams, 3)
+    streams.closeAll(true)
+    expect(forgotten).toEqual(['local.s1', 'local.s2', 'local.s3'])
   })
 })
 

@@ -68,6 +68,21 @@ describe('a tool\'s inputSchema as a JSON Schema written by hand', () => {
     expect(registryOf({ inputSchema: data, handler: () => '' }).tools.get('t')!.args({ format: 'url' })).toMatchObject({ ok: true })
   })
 
+  it('fails at startup on "format": "url" inside draft-07 "dependencies", whose every value the validator runs as a schema, keys named like keywords included', () => {
+    // `validate` runs `dependencies.default` for an argument named "default"; `dereference` files
+    // `dependencies` itself as a schema, so a `$ref` reaches `#/dependencies/properties/default`.
+    const reached = { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', dependencies: { default: { properties: { u: { type: 'number' } } } } }
+    expect(registryOf({ inputSchema: reached, handler: () => '' }).tools.get('t')!.args({ default: 1, u: 'x' })).toMatchObject({ ok: false, problem: expect.stringMatching(/u/) })
+    const schema = {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      properties: { v: { $ref: '#/dependencies/properties/default' } },
+      dependencies: { default: { properties: { u: { type: 'string', format: 'url' } } }, properties: { default: { type: 'string', format: 'url' } }, tags: ['default'] },
+    }
+    expect(() => registryOf({ inputSchema: schema, handler: () => '' }))
+      .toThrow(/its inputSchema says "format": "url" at #\/dependencies\/default\/properties\/u and #\/dependencies\/properties\/default\. .*Write "format": "uri"/)
+  })
+
   it('checks "format": "uri", the way out, on a 50 kB string a backtracking check could not finish', () => {
     const check = registryOf({ inputSchema: { type: 'object', properties: { site: { type: 'string', format: 'uri' } } }, handler: () => '' }).tools.get('t')!.args
     expect(check({ site: `http://${'a'.repeat(50_000)}!` })).toMatchObject({ ok: true })

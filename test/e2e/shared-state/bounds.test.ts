@@ -110,7 +110,7 @@ describe('a stream\'s copy in Redis, in bytes', () => {
     expect(kept?.events.map(event => event.seq)).toEqual([11])
   })
 
-  it('goes when its stream is forgotten here: of 40 answered streams of one session, the oldest 8 (made room for) and then all (the session closed)', async () => {
+  it('goes when its stream is forgotten here: of 40 answered streams of one session, the oldest 8 (made room for) and then all (the session ended everywhere: DELETE, made room for, or ended on another instance)', async () => {
     const log = new SharedStreamLog(state)
     const sessionId = crypto.randomUUID()
     const streams = new PostStreams(state.instanceId, log.sink(sessionId))
@@ -127,7 +127,7 @@ describe('a stream\'s copy in Redis, in bytes', () => {
     // answer) is still there.
     expect(copied.slice(0, 40 - MAX_JOURNALS_PER_SESSION)).toEqual(Array.from({ length: 8 }, () => false))
     expect(copied.at(-1)).toBe(true)
-    streams.closeAll()
+    streams.closeAll(true)
     await Promise.all(ids.map(streamId => log.written(sessionId, streamId)))
     expect(await Promise.all(ids.map(async streamId => (await log.read(sessionId, streamId)) !== undefined))).toEqual(ids.map(() => false))
   })

@@ -231,3 +231,23 @@ describe('a legacy stream resumed on another instance, through Redis', () => {
     }
   })
 })
+
+// Last: it stops an instance.
+describe('a legacy stream whose instance is stopped gracefully (SIGTERM, as in a rolling deploy)', () => {
+  it('is answered on the other instance with "stopped before it answered", from the copy the stopped one left in Redis', async () => {
+    const [first, second] = cluster().instances
+    const headers = await openSession()
+    const { question } = await askThenDrop(first!.url, headers, 7, 'deploy')
+    // Nitro's close hook closes every session here; the session lives on in Redis, and so must
+    // the copy of its stream: the instance that takes the client over answers from it.
+    await first!.stop()
+    // Nor does it try to remove them (with Redis already closed, each try was logged as lost).
+    expect(first!.output()).not.toMatch(/lost/)
+    const started = Date.now()
+    const resumed = await resumeAt(second!.url, headers, question.id!, AbortSignal.timeout(25_000))
+    const messages: { id?: unknown, error?: { message?: string } }[] = []
+    for await (const event of resumed) if (event.data) messages.push(JSON.parse(event.data) as typeof messages[number])
+    expect(messages).toContainEqual(expect.objectContaining({ id: 7, error: expect.objectContaining({ message: expect.stringMatching(/The server instance that ran this request \([a-z0-9]+\) stopped before it answered/) }) }))
+    expect(Date.now() - started).toBeLessThan(20_000)
+  }, 60_000)
+})

@@ -26,11 +26,16 @@ function copyOf(schema: McpJsonSchema, where: string): JSONObject {
  */
 const SLOW_FORMATS: Record<string, string> = { url: 'uri' }
 
-// What the validator takes for a subschema (@cfworker/json-schema's dereference, which a `$ref` can
-// point into): an object under any keyword but these, the items of these arrays, the values of these maps.
+// The walk follows every schema the validator may run: what its `dereference` files for a `$ref` to
+// reach (an object under any keyword but these, the items of these arrays, the values of these maps),
+// and what `validate` runs directly. The two differ on draft-07's `dependencies` alone: `validate`
+// runs each value as a schema (an array value lists property names, and is skipped), while
+// `dereference` files `dependencies` itself as one; so it is walked both ways.
 const NOT_SCHEMAS = new Set(['id', '$id', '$ref', '$schema', '$anchor', '$vocabulary', '$comment', 'default', 'enum', 'const', 'required', 'type', 'maximum', 'minimum', 'exclusiveMaximum', 'exclusiveMinimum', 'multipleOf', 'maxLength', 'minLength', 'pattern', 'format', 'maxItems', 'minItems', 'uniqueItems', 'maxProperties', 'minProperties'])
 const SCHEMA_ARRAYS = new Set(['prefixItems', 'items', 'allOf', 'anyOf', 'oneOf'])
-const SCHEMA_MAPS = new Set(['$defs', 'definitions', 'properties', 'patternProperties', 'dependentSchemas'])
+const SCHEMA_MAPS = new Set(['$defs', 'definitions', 'properties', 'patternProperties', 'dependentSchemas', 'dependencies'])
+/** The maps `dereference` also files as a schema of their own. */
+const SCHEMA_AND_MAP = new Set(['dependencies'])
 
 /** A key as a JSON pointer writes it. */
 function pointerPart(key: string): string {
@@ -49,10 +54,12 @@ function slowFormatsIn(schema: unknown, at = '#'): { at: string, format: string 
     }
     else if (SCHEMA_MAPS.has(key) && isRecord(value)) {
       for (const [name, item] of Object.entries(value)) found.push(...slowFormatsIn(item, `${here}/${pointerPart(name)}`))
+      if (SCHEMA_AND_MAP.has(key)) found.push(...slowFormatsIn(value, here))
     }
     else found.push(...slowFormatsIn(value, here))
   }
-  return found
+  // A place reached both ways is named once.
+  return found.filter((place, index) => found.findIndex(({ at }) => at === place.at) === index)
 }
 
 /** Refuses a schema that names a format whose check is slower than linear, naming each place and the format to write. */

@@ -107,7 +107,7 @@ export class LegacySessions {
     // In one process no I/O separates the check from the add (open() awaits none): nothing to hold.
     const room = this.sessions.makeRoom(owner, caps)
     if (room instanceof Response) return room
-    for (const victim of room) void this.close(victim)
+    for (const victim of room) void this.close(victim, true)
     return { release: () => {} }
   }
 
@@ -199,7 +199,7 @@ export class LegacySessions {
     const session = this.sessions.get(envelope.sessionId)
     if (!session && this.hydrating.has(envelope.sessionId)) this.heldBack.set(envelope.sessionId, [...this.heldBack.get(envelope.sessionId) ?? [], envelope])
     if (!session) return
-    if (envelope.kind === 'closed') return void this.close(envelope.sessionId)
+    if (envelope.kind === 'closed') return void this.close(envelope.sessionId, true)
     if (envelope.kind === 'stream') return void session.transport.writeToStream(envelope.message)
     if (envelope.kind === 'get-held') return session.transport.heldElsewhere()
     session.transport.receive(envelope.message)
@@ -212,7 +212,7 @@ export class LegacySessions {
   private async end(id: string): Promise<boolean> {
     const owner = this.sessions.get(id)?.owner
     if (this.link) this.ended.add(id)
-    await this.close(id)
+    await this.close(id, true)
     return await this.link?.remove(id, owner, true) ?? true
   }
 
@@ -238,10 +238,16 @@ export class LegacySessions {
     this.link.touch(id, session.owner, () => void this.close(id))
   }
 
-  /** Closes a session: its pending elicitations end with `'cancelled'`. */
-  async close(id: string): Promise<void> {
+  /**
+   * Closes a session here: its pending elicitations end with `'cancelled'`. `everywhere` when it
+   * ended for good (DELETE, made room for, or ended on another instance): its streams' copies in
+   * Redis go too. Otherwise (this process stops, or the session went idle here) they stay, for
+   * the instance its client resumes on.
+   */
+  async close(id: string, everywhere = false): Promise<void> {
     const session = this.sessions.remove(id)
     if (!session) return
+    if (everywhere) session.transport.endEverywhere()
     forgetSession(id, session.server, this.deps.route)
     await session.server.close().catch(() => {})
   }

@@ -25,7 +25,7 @@ export interface JournalSink {
   /** The stream became resumable, with these events so far (the priming event is number 0). */
   opened: (journal: StreamJournal) => void
   appended: (journal: StreamJournal, event: JournalEvent) => void
-  /** The stream was forgotten here (its answer taken, or made room for, or its session closed): its copy may go too. */
+  /** The stream was forgotten here (its answer taken, or made room for, or its session ended everywhere): its copy may go too. */
   forgotten?: (journal: StreamJournal) => void
 }
 

@@ -39,6 +39,8 @@ export class NodeSessionTransport implements Transport {
   onmessage?: Transport['onmessage']
   private initialized = false
   private closed = false
+  /** Whether the session ends everywhere ({@link endEverywhere}), so its streams' copies go with it. */
+  private ending = false
   private supportedVersions: string[] = []
   /** The session's POST streams: another instance's client may resume one of them here (shared-link.ts). */
   readonly posts: PostStreams
@@ -239,10 +241,24 @@ export class NodeSessionTransport implements Transport {
     this.posts.resumable = typeof version === 'string' && version >= FIRST_RESUMING_VERSION && this.supportedVersions.includes(version)
   }
 
+  /**
+   * The session ends everywhere, not only here (DELETE, made room for, or ended on another
+   * instance): the coming {@link close} removes the copies of its streams too.
+   *
+   * @example
+   * ```ts
+   * transport.endEverywhere()
+   * await server.close()
+   * ```
+   */
+  endEverywhere(): void {
+    this.ending = true
+  }
+
   async close(): Promise<void> {
     if (this.closed) return
     this.closed = true
-    this.posts.closeAll()
+    this.posts.closeAll(this.ending)
     this.get.close()
     this.onclose?.()
   }

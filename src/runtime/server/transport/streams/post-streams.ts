@@ -185,14 +185,19 @@ export class PostStreams {
     return entry
   }
 
-  /** Ends every stream (the session closed). */
-  closeAll(): void {
+  /**
+   * Ends every stream (the session closed here). Their copies go only when the session `ended`
+   * everywhere (DELETE, made room for, or ended on another instance): a session closed here
+   * alone (this process stopping, as in a rolling deploy, or gone idle here) lives on in Redis,
+   * and the instance its client resumes on answers from those copies ("stopped before it answered").
+   */
+  closeAll(ended = false): void {
     for (const entry of new Set([...this.byRequest.values(), ...this.journals.values()])) {
       clearTimeout(entry.grace)
       entry.unhold?.()
       entry.stream?.end()
       for (const remote of entry.remotes.values()) remote.end()
-      if (entry.journal) this.sink?.forgotten?.(entry.journal)
+      if (ended && entry.journal) this.sink?.forgotten?.(entry.journal)
     }
     this.byRequest.clear()
     this.journals.clear()
