@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
 import { defu } from 'defu'
 import { resolve } from 'pathe'
-import { CACHE_BYTE_DEFAULTS } from './runtime/server/common/config'
+import { CACHE_BYTE_DEFAULTS, DEFAULT_RESUMABLE_BYTES, TASK_LIMIT_DEFAULTS } from './runtime/server/common/config'
 import type { McpServerConfig } from './runtime/server/common/config'
 import { renderDefinitionsModule, scanDefinitions } from './scan'
 import { endpointConfig, findEndpointFolders, planEndpoints } from './endpoints'
@@ -78,7 +78,7 @@ export default defineNuxtModule<ModuleOptions>({
       allowedHosts: options.allowedHosts,
       allowedOrigins: options.allowedOrigins,
       maxBodySize: options.maxBodySize,
-      sessions: { idleTimeoutMs: 30 * 60_000, max: 1000, maxPerPrincipal: 100, maxResumableBytes: 64 * 1024 * 1024, ...options.sessions },
+      sessions: { idleTimeoutMs: 30 * 60_000, max: 1000, maxPerPrincipal: 100, maxResumableBytes: DEFAULT_RESUMABLE_BYTES, ...options.sessions },
       trustedProxies: options.trustedProxies,
       legacy: options.legacy ?? true,
       listChanged: options.listChanged ?? false,
@@ -92,14 +92,10 @@ export default defineNuxtModule<ModuleOptions>({
       tasks: {
         ttlMs: 60 * 60_000,
         maxTtlMs: 24 * 60 * 60_000,
-        maxAnonymousTtlMs: 60 * 60_000,
         pollIntervalMs: 1000,
         maxPerPrincipal: 100,
-        max: 10_000,
         maxResultBytes: 1024 * 1024,
-        maxArgumentBytes: 256 * 1024,
-        maxCapabilitiesBytes: 64 * 1024,
-        maxAnswerBytes: 1024 * 1024,
+        ...TASK_LIMIT_DEFAULTS,
         background: true,
         ...options.tasks,
       },

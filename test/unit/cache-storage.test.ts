@@ -8,7 +8,7 @@ describe('storageCacheStore', () => {
   it('keeps and serves a value under the hashed key every store uses, and forgets it at its own expiry', async () => {
     const storage = createStorage()
     const store = storageCacheStore(storage)
-    const slot = cacheSlot('cache:/mcp:"docs":"ada":{"page":2}', false, 'ada')!
+    const slot = cacheSlot('cache:/mcp:"docs":"ada":{"page":2}', false, { principal: 'ada' })!
     expect(await store.put(slot, '{"content":[]}', 60_000)).toBe(true)
     expect(await store.get(slot.key)).toBe('{"content":[]}')
     expect(await storage.getKeys()).toEqual([expect.stringMatching(/^nuxt-mcp-cache:[0-9a-f]{64}$/)])

@@ -74,7 +74,7 @@ describe('an endpoint\'s settings', () => {
   })
 
   it('leaves the default endpoint with the app\'s settings', () => {
-    expect(configOfEndpoint(app, '')).toBe(app)
+    expect(configOfEndpoint(app, '')).toEqual(app)
   })
 })
 

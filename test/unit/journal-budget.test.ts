@@ -1,8 +1,7 @@
 import fc from 'fast-check'
-import { describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { StreamJournal } from '../../src/runtime/server/transport/streams/journal'
-import { DEFAULT_RESUMABLE_BYTES, JournalBudget } from '../../src/runtime/server/transport/streams/journal-budget'
-import { resumableBytesOf } from '../../src/runtime/server/transport/sessions/create-legacy-sessions'
+import { JournalBudget } from '../../src/runtime/server/transport/streams/journal-budget'
 
 // The budgets over resumable streams keep running totals (each journal tells them of every event
 // kept or shed) instead of summing every journal on every event: after any sequence of events,
@@ -78,27 +77,5 @@ describe('a journal budget', () => {
     process.release(journal)
     journal.record({ jsonrpc: '2.0', id: 1, result: { text: 'x'.repeat(100) } })
     expect(process.size).toBe(0)
-  })
-})
-
-describe('mcp.sessions.maxResumableBytes', () => {
-  const config = (value: unknown) => ({ maxResumableBytes: value })
-
-  it('is the budget when it is a number of bytes', () => {
-    expect(resumableBytesOf(config(16 * 1024 * 1024))).toBe(16 * 1024 * 1024)
-    expect(resumableBytesOf(config(0))).toBe(0)
-  })
-
-  it('is said and replaced by the default when it is not (an env variable set to a word), never silently ignored', () => {
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
-    try {
-      expect(resumableBytesOf(config('lots'))).toBe(DEFAULT_RESUMABLE_BYTES)
-      expect(resumableBytesOf(config(-1))).toBe(DEFAULT_RESUMABLE_BYTES)
-      expect(warn).toHaveBeenCalledTimes(2)
-      expect(String(warn.mock.calls[0]?.[0])).toMatch(/mcp\.sessions\.maxResumableBytes is "lots".*NUXT_MCP_SESSIONS_MAX_RESUMABLE_BYTES/)
-    }
-    finally {
-      warn.mockRestore()
-    }
   })
 })

@@ -7,9 +7,14 @@ import { cacheHint, keepResource, planResourceCache, readCachedResource, resourc
 
 const BOUNDS: CacheBounds = { maxEntryBytes: 1024 * 1024, maxBytes: 64 * 1024 * 1024, maxBytesPerCaller: 8 * 1024 * 1024 }
 
+/** What a JavaScript `getKey` may return whatever its type says. */
+function untyped(value: unknown): string {
+  return value as string
+}
+
 /** A call's slot key, its arguments as sent being the parsed ones (as for plain JSON they are). */
 function keyOf(plan: ToolCachePlan, route: string, tool: string, principal: string | undefined, args: Record<string, unknown>): string | undefined {
-  return toolCacheSlot(plan, route, tool, principal, args, args)?.key
+  return toolCacheSlot(plan, route, tool, principal === undefined ? undefined : { principal }, args, args)?.key
 }
 
 describe('planToolCache', () => {
@@ -45,7 +50,7 @@ describe('toolCacheSlot', () => {
 
   it('is no slot at all per caller without a principal (issue 48): no entry every anonymous caller shares', () => {
     expect(toolCacheSlot(plan, '/mcp', 'docs', undefined, {}, {})).toBeUndefined()
-    expect(toolCacheSlot(plan, '/mcp', 'docs', '', {}, {})).toBeUndefined()
+    expect(toolCacheSlot(plan, '/mcp', 'docs', { principal: '' }, {}, {})).toBeUndefined()
     expect(toolCacheSlot(planToolCache({ maxAge: 60, scope: 'shared' }, 't'), '/mcp', 'docs', undefined, {}, {})).toBeDefined()
   })
 
@@ -69,6 +74,30 @@ describe('toolCacheSlot', () => {
     expect(slot({ n: Number.NaN }, { n: Number.NaN })).toBeUndefined()
   })
 
+  it('keys getKey\'s value by its canonical JSON, and keeps nothing when it has none (issue 48): a Map, or a field undefined or null, are never one key', () => {
+    const plan = planToolCache({ maxAge: 60, scope: 'shared', getKey: args => args.at as string }, 't')
+    const slot = (at: unknown) => toolCacheSlot(plan, '/mcp', 'docs', undefined, { at }, { at })?.key
+    expect(slot('x')).toBeDefined()
+    expect(slot(new Map([[1, 2]]))).toBeUndefined()
+    expect(slot({ a: undefined })).not.toBe(slot({}))
+    expect(slot(undefined)).not.toBe(slot(null))
+    const resources = planResourceCache({ maxAge: 60, scope: 'shared', getKey: uri => untyped(uri.hash ? new Map([[uri.hash, 1]]) : { page: uri.searchParams.get('page') ?? undefined }) }, 'r')
+    const read = (uri: string) => resourceCacheSlot(resources, '/mcp', 'docs', undefined, new URL(uri), {})?.key
+    expect(read('docs://x/a#one')).toBeUndefined()
+    expect(read('docs://x/a')).not.toBe(read('docs://x/a?page=null'))
+    expect(read('docs://x/a?page=2')).toBeDefined()
+  })
+
+  it('counts anonymous callers by their address (issue 48): each has a share of their own', () => {
+    const shared = planToolCache({ maxAge: 60, scope: 'shared' }, 't')
+    const ownerOf = (caller: { principal?: string, address?: string }) => toolCacheSlot(shared, '/mcp', 'docs', caller, {}, {})!.owner
+    expect(ownerOf({ address: '10.0.0.1' })).not.toBe(ownerOf({ address: '10.0.0.2' }))
+    expect(ownerOf({ address: '10.0.0.1' })).toBe(ownerOf({ address: '10.0.0.1' }))
+    expect(ownerOf({ principal: 'ada', address: '10.0.0.1' })).toBe(ownerOf({ principal: 'ada', address: '10.0.0.2' }))
+    expect(ownerOf({ principal: 'ada', address: '10.0.0.1' })).not.toBe(ownerOf({ address: '10.0.0.1' }))
+    expect(ownerOf({ address: '10.0.0.1' })).toMatch(/^nuxt-mcp-cache:[0-9a-f]{64}$/)
+  })
+
   it('hashes with the one key function every store uses', () => {
     expect(cacheSlot('text', true, undefined)?.key).toBe(hashCacheKey('text'))
   })
@@ -88,8 +117,8 @@ describe('the cache store', () => {
   it('keeps and serves a result, and a full store keeps nothing without failing the call', async () => {
     // Room for one small entry (each counts 256 bytes besides its key and value).
     const store = memoryCacheStore({ maxEntryBytes: 1024, maxBytes: 700, maxBytesPerCaller: 700 })
-    const first = cacheSlot('k1', false, 'ada')!
-    const second = cacheSlot('k2', false, 'ada')!
+    const first = cacheSlot('k1', false, { principal: 'ada' })!
+    const second = cacheSlot('k2', false, { principal: 'ada' })!
     await keepResult(store, first, { content: [{ type: 'text', text: 'x' }] }, 60_000)
     expect(await readCachedResult(store, first.key)).toEqual({ content: [{ type: 'text', text: 'x' }] })
     await expect(keepResult(store, second, { content: [] }, 60_000)).resolves.toBeUndefined()
@@ -104,23 +133,23 @@ describe('the cache store', () => {
     const result = { content: [{ type: 'text', text: 'y'.repeat(200 * 1024) }] }
     for (let i = 0; i < 100; i++) {
       const args = { i, big }
-      await keepResult(store, toolCacheSlot(plan, '/mcp', 'echo', 'ada', args, args)!, result, plan.ttlMs)
+      await keepResult(store, toolCacheSlot(plan, '/mcp', 'echo', { principal: 'ada' }, args, args)!, result, plan.ttlMs)
     }
     expect(store.keptBytes()).toBeGreaterThan(4 * 200 * 1024)
     expect(store.keptBytes()).toBeLessThanOrEqual(bounds.maxBytesPerCaller)
     // Another caller is not stopped by the first one's share, nor evicts it.
-    const bob = toolCacheSlot(plan, '/mcp', 'echo', 'bob', { i: 0 }, { i: 0 })!
+    const bob = toolCacheSlot(plan, '/mcp', 'echo', { principal: 'bob' }, { i: 0 }, { i: 0 })!
     await keepResult(store, bob, result, plan.ttlMs)
     expect(await readCachedResult(store, bob.key)).toEqual(result)
     const first = { i: 0, big }
-    expect(await readCachedResult(store, toolCacheSlot(plan, '/mcp', 'echo', 'ada', first, first)!.key)).toEqual(result)
+    expect(await readCachedResult(store, toolCacheSlot(plan, '/mcp', 'echo', { principal: 'ada' }, first, first)!.key)).toEqual(result)
   })
 
   it('keeps nothing past the total budget, counting each entry\'s own record so that tiny entries are bounded too, and what expired gives its bytes back', async () => {
     const bounds = { maxEntryBytes: 1000, maxBytes: 1200, maxBytesPerCaller: 800 }
     const store = memoryCacheStore(bounds)
     const value = 'v'.repeat(200)
-    const slots = ['a', 'b', 'c'].flatMap(who => [1, 2].map(n => cacheSlot(`${who}${n}`, false, who)!))
+    const slots = ['a', 'b', 'c'].flatMap(who => [1, 2].map(n => cacheSlot(`${who}${n}`, false, { principal: who })!))
     expect(entryBytes(slots[0]!, value)).toBe(256 + 79 + 200)
     const kept = []
     for (const slot of slots) kept.push(await store.put(slot, value, 60_000))
@@ -147,10 +176,10 @@ describe('planResourceCache', () => {
 
   it('keys by endpoint, resource, caller and URI (or getKey), and hints what is left', async () => {
     const plan = planResourceCache({ maxAge: 60, getKey: uri => uri.pathname }, 'r')
-    const slot = resourceCacheSlot(plan, '/mcp', 'docs', 'ada', new URL('docs://x/a?v=1'), {})!
+    const slot = resourceCacheSlot(plan, '/mcp', 'docs', { principal: 'ada' }, new URL('docs://x/a?v=1'), {})!
     const key = slot.key
-    expect(resourceCacheSlot(plan, '/mcp', 'docs', 'ada', new URL('docs://x/a?v=2'), {})?.key).toBe(key)
-    expect(resourceCacheSlot(plan, '/mcp', 'docs', 'bob', new URL('docs://x/a'), {})?.key).not.toBe(key)
+    expect(resourceCacheSlot(plan, '/mcp', 'docs', { principal: 'ada' }, new URL('docs://x/a?v=2'), {})?.key).toBe(key)
+    expect(resourceCacheSlot(plan, '/mcp', 'docs', { principal: 'bob' }, new URL('docs://x/a'), {})?.key).not.toBe(key)
     expect(resourceCacheSlot(plan, '/mcp', 'docs', undefined, new URL('docs://x/a'), {})).toBeUndefined()
     expect(cacheHint(plan, 1234.4)).toEqual({ ttlMs: 1234, cacheScope: 'private' })
     const store = memoryCacheStore(BOUNDS)

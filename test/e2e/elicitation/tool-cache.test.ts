@@ -7,12 +7,18 @@ import type { RunningFixture } from '../../utils/fixture'
 /** A tool's `cache`: results served again per caller and arguments; errors and asking calls never kept. */
 
 let app: RunningFixture
+// The same app behind a proxy it trusts (loopback), so each anonymous caller is told apart by the
+// address it names in X-Forwarded-For, with a per-caller share of two small entries.
+let proxied: RunningFixture
 
 beforeAll(async () => {
-  app = await startFixture('elicitation')
+  ;[app, proxied] = await Promise.all([
+    startFixture('elicitation'),
+    startFixture('elicitation', { NUXT_MCP_TRUSTED_PROXIES: '127.0.0.1', NUXT_MCP_CACHE_MAX_BYTES_PER_CALLER: '1000' }),
+  ])
 })
 afterAll(async () => {
-  await app?.stop()
+  await Promise.all([app?.stop(), proxied?.stop()])
 })
 
 async function quote(era: 'legacy' | 'modern', principal: string, args: Record<string, unknown>, answer?: Answerer) {
@@ -60,9 +66,9 @@ describe.each(['legacy', 'modern'] as const)('%s era', (era) => {
   })
 })
 
-async function callWith(era: 'legacy' | 'modern', headers: Record<string, string>, name: string, args: Record<string, unknown> = {}) {
+async function callWith(era: 'legacy' | 'modern', headers: Record<string, string>, name: string, args: Record<string, unknown> = {}, url = app.url) {
   const options = { requestInit: { headers } }
-  const client = era === 'legacy' ? await connectLegacy(app.url, options) : await connectModern(app.url, options)
+  const client = era === 'legacy' ? await connectLegacy(url, options) : await connectModern(url, options)
   try {
     return textOf(await client.callTool({ name, arguments: args }))
   }
@@ -100,5 +106,21 @@ describe.each(['legacy', 'modern'] as const)('%s era, arguments the schema trans
     expect(await callWith(era, { 'x-user': 'bob' }, 'cached_link', { url: b })).toBe(`link ${b}: run 1`)
     // The same URL is still one shared entry.
     expect(await callWith(era, { 'x-user': 'bob' }, 'cached_link', { url: a })).toBe(`link ${a}: run 1`)
+  })
+})
+
+describe.each(['legacy', 'modern'] as const)('%s era, anonymous callers\' shares (issue 48)', (era) => {
+  it('gives each anonymous caller (by client address) a share of its own: one that filled its share does not stop shared caching for another', async () => {
+    const filler = { 'x-forwarded-for': `10.48.${era === 'legacy' ? 1 : 2}.1` }
+    const other = { 'x-forwarded-for': `10.48.${era === 'legacy' ? 1 : 2}.2` }
+    const link = (n: number) => `https://share.example/${era}/${n}`
+    // Two entries fill a 1,000-byte share (each counts 256 bytes besides its key and value): the third is not kept.
+    for (const n of [1, 2, 3]) expect(await callWith(era, filler, 'cached_link', { url: link(n) }, proxied.url)).toBe(`link ${link(n)}: run 1`)
+    expect(await callWith(era, filler, 'cached_link', { url: link(3) }, proxied.url)).toBe(`link ${link(3)}: run 2`)
+    // Another anonymous caller, at another address, still has its whole share.
+    expect(await callWith(era, other, 'cached_link', { url: link(4) }, proxied.url)).toBe(`link ${link(4)}: run 1`)
+    expect(await callWith(era, other, 'cached_link', { url: link(4) }, proxied.url)).toBe(`link ${link(4)}: run 1`)
+    // And the first caller's entries are still served, to anyone (the entry is shared).
+    expect(await callWith(era, other, 'cached_link', { url: link(1) }, proxied.url)).toBe(`link ${link(1)}: run 1`)
   })
 })

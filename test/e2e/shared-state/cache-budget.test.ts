@@ -6,6 +6,7 @@ import { connectRedisState } from '../../../src/runtime/server/common/shared/red
 import { cacheSlot, sharedCacheStore } from '../../../src/runtime/server/mcp/cache-store'
 import { connectModern, textOf } from '../../utils/clients'
 import { startFixture } from '../../utils/fixture'
+import { until } from '../../utils/until'
 import type { RunningFixture } from '../../utils/fixture'
 
 /**
@@ -99,24 +100,29 @@ describe('the budget in Redis, shared by two instances', () => {
       const onB = sharedCacheStore(Promise.resolve(b), bounds)
       // Each entry counts 535 bytes (a 79-byte hashed key, 200 bytes of value, 256 for its records).
       const value = 'v'.repeat(200)
-      const ada = [1, 2, 3].map(n => cacheSlot(`ada-${n}`, false, 'ada')!)
+      const ada = [1, 2, 3].map(n => cacheSlot(`ada-${n}`, false, { principal: 'ada' })!)
       expect(await onA.put(ada[0]!, value, 60_000)).toBe(true)
       expect(await onB.put(ada[1]!, value, 60_000)).toBe(true)
       // A third would take ada past her 1,200-byte share, on whichever instance.
       expect(await onA.put(ada[2]!, value, 60_000)).toBe(false)
       expect(await onB.get(ada[0]!.key)).toBe(value)
-      const bob = cacheSlot('bob-1', false, 'bob')!
-      expect(await onB.put(bob, value, 60_000)).toBe(true)
+      const bob = cacheSlot('bob-1', false, { principal: 'bob' })!
+      // Bob's entry is brief: it expires (by Redis's clock) within the test.
+      expect(await onB.put(bob, value, 3000)).toBe(true)
       // 1,605 bytes kept: a fourth entry would pass the 2,000 in all, whoever keeps it.
-      const carol = cacheSlot('carol-1', false, 'carol')!
+      const carol = cacheSlot('carol-1', false, { principal: 'carol' })!
       expect(await onA.put(carol, value, 60_000)).toBe(false)
-      // Two minutes on by the instances' clock (the budget counts expiry by it, as each write
-      // passes its time), the next write gives the expired entries' bytes back first.
+      // An instance whose clock runs two minutes ahead frees nothing early: the budget counts
+      // expiry by Redis's clock, the one the entries expire by (issue 48).
       vi.useFakeTimers({ toFake: ['Date'] })
       vi.setSystemTime(Date.now() + 120_000)
+      expect(await onA.put(carol, value, 60_000)).toBe(false)
+      expect(await connection.hget('budget-test:/mcp:cache-budget:bytes', 'total')).toBe('1605')
+      vi.useRealTimers()
+      // Once Redis has expired bob's entry, the next write gives its bytes back first.
+      await until(async () => await connection.exists(`budget-test:/mcp:${bob.key}`) === 0, 'bob\'s entry to expire in Redis', 10_000, 100)
       expect(await onB.put(carol, value, 60_000)).toBe(true)
-      expect(await onA.put(ada[2]!, value, 60_000)).toBe(true)
-      expect(await connection.hget('budget-test:/mcp:cache-budget:bytes', 'total')).toBe('1070')
+      expect(await connection.hget('budget-test:/mcp:cache-budget:bytes', 'total')).toBe('1605')
     }
     finally {
       vi.useRealTimers()

@@ -152,12 +152,13 @@ export interface McpEndpointConfig {
  * ```
  */
 export function configOfEndpoint(config: McpServerConfig, key: string): McpServerConfig {
+  const checked = withCheckedLimits(config)
   const own = key ? config.endpoints?.[key] : undefined
-  if (!own) return config
+  if (!own) return checked
   const { route: _route, auth, ...rest } = own
   // Its resource identifier and audiences are its own: a token issued for one endpoint must not
   // open another.
-  return { ...config, ...rest, auth: { ...config.auth, resource: '', audiences: [], ...auth } }
+  return { ...checked, ...rest, auth: { ...config.auth, resource: '', audiences: [], ...auth } }
 }
 
 /** Turns `a,b` (from an env variable) or an array into a clean list. */
@@ -176,6 +177,93 @@ export function toList(value: string[] | string | undefined): string[] {
  * ```
  */
 export const CACHE_BYTE_DEFAULTS = { maxEntryBytes: 1024 * 1024, maxBytes: 64 * 1024 * 1024, maxBytesPerCaller: 8 * 1024 * 1024 } as const
+
+/**
+ * The tasks' count and size bounds unless `mcp.tasks` sets them: 10,000 tasks an endpoint, an
+ * hour for an anonymous caller's, 256 KiB of arguments, 64 KiB of capabilities, 1 MiB an answer.
+ *
+ * @example
+ * ```ts
+ * const tasks = { ttlMs: 60 * 60_000, ...TASK_LIMIT_DEFAULTS, ...options.tasks }
+ * ```
+ */
+export const TASK_LIMIT_DEFAULTS = { max: 10_000, maxAnonymousTtlMs: 60 * 60_000, maxArgumentBytes: 256 * 1024, maxCapabilitiesBytes: 64 * 1024, maxAnswerBytes: 1024 * 1024 } as const
+
+/**
+ * The default of `mcp.sessions.maxResumableBytes` (64 MiB): what one process keeps of all its
+ * sessions' resumable streams.
+ *
+ * @example
+ * ```ts
+ * new JournalBudget(DEFAULT_RESUMABLE_BYTES, 'oldest')
+ * ```
+ */
+export const DEFAULT_RESUMABLE_BYTES = 64 * 1024 * 1024
+
+/**
+ * The env variable that sets `mcp.<option>` at run time (Nuxt's runtime config naming).
+ *
+ * @example
+ * ```ts
+ * envVariableOf('cache.maxBytesPerCaller') // 'NUXT_MCP_CACHE_MAX_BYTES_PER_CALLER'
+ * ```
+ */
+export function envVariableOf(option: string): string {
+  return `NUXT_MCP_${option.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/\./g, '_').toUpperCase()}`
+}
+
+/** The bad values already said, by option and value: each is said once, however often config is read. */
+const saidBadValues = new Set<string>()
+
+/**
+ * `mcp.<option>` as a number of at least 0, or `fallback`. A value that is none (an env variable
+ * set to a word, a negative number) is said once in the server log, naming the option, its env
+ * variable and the value: left as it is, a comparison with NaN would silently lift the bound, and
+ * Redis's `tonumber` would fail the script that enforces it.
+ *
+ * @example
+ * ```ts
+ * nonNegativeNumberOf(65536, 'cache.maxBytes', 67108864) // 65536
+ * nonNegativeNumberOf('lots', 'cache.maxBytes', 67108864) // 67108864, and the log names NUXT_MCP_CACHE_MAX_BYTES
+ * ```
+ */
+export function nonNegativeNumberOf(value: unknown, option: string, fallback: number): number {
+  if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return value
+  // NaN and Infinity have no JSON of their own (`null`): said as they are.
+  const shown = typeof value === 'number' || value === undefined ? String(value) : JSON.stringify(value)
+  const said = `${option}=${shown}`
+  if (!saidBadValues.has(said)) {
+    saidBadValues.add(said)
+    console.warn(`[nuxt-mcp-elicitation] mcp.${option} is ${shown}, not a number of at least 0: using the default, ${fallback}. Set it (or ${envVariableOf(option)}) to a number, e.g. ${fallback}.`)
+  }
+  return fallback
+}
+
+/** Each of `defaults`' keys read from `section` by {@link nonNegativeNumberOf}, under `mcp.<name>.`. */
+function checkedNumbers<K extends string>(section: Readonly<Record<string, unknown>>, name: string, defaults: Readonly<Record<K, number>>): Record<K, number> {
+  const checked: Partial<Record<K, number>> = {}
+  for (const key of Object.keys(defaults) as K[]) checked[key] = nonNegativeNumberOf(section[key], `${name}.${key}`, defaults[key])
+  return checked as Record<K, number>
+}
+
+/**
+ * `config` with its byte and count bounds checked ({@link nonNegativeNumberOf}): the result
+ * cache's, the tasks' and `sessions.maxResumableBytes`. A bad one is said once and its default
+ * used, so that an option never silently does nothing.
+ *
+ * @example
+ * ```ts
+ * withCheckedLimits({ ...config, cache: { ...config.cache, maxBytes: Number.NaN } }).cache.maxBytes // 67108864
+ * ```
+ */
+export function withCheckedLimits(config: McpServerConfig): McpServerConfig {
+  return {
+    ...config,
+    sessions: { ...config.sessions, maxResumableBytes: nonNegativeNumberOf(config.sessions.maxResumableBytes, 'sessions.maxResumableBytes', DEFAULT_RESUMABLE_BYTES) },
+    tasks: { ...config.tasks, ...checkedNumbers(config.tasks, 'tasks', TASK_LIMIT_DEFAULTS) },
+    cache: { ...config.cache, ...checkedNumbers(config.cache, 'cache', CACHE_BYTE_DEFAULTS) },
+  }
+}
 
 let generatedSecret: string | undefined
 

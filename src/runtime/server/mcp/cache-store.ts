@@ -1,17 +1,32 @@
 import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
+import { callerKeyOf } from '../common/caller-key'
 import type { McpSharedState } from '../common/shared/shared-state'
 
 /**
  * Where one cached result goes: its store key (hashed, {@link hashCacheKey}) and whose byte share
  * it counts against (the caller who made it, hashed too).
+ *
+ * @example
+ * ```ts
+ * const slot: CacheSlot = cacheSlot('cache:/mcp:"docs":"ada":{}', false, { principal: 'ada' })!
+ * await store.put(slot, JSON.stringify(result), 60_000)
+ * ```
  */
 export interface CacheSlot {
   key: string
   owner: string
 }
 
-/** Where cached results are read and kept: memory, Redis, or a Nitro storage mount. */
+/**
+ * Where cached results are read and kept: memory, Redis, or a Nitro storage mount.
+ *
+ * @example
+ * ```ts
+ * const store: McpCacheStore = memoryCacheStore(config.cache)
+ * const text = await store.get(slot.key)
+ * ```
+ */
 export interface McpCacheStore {
   /** The kept text under `key`, or `undefined`. */
   get: (key: string) => Promise<string | undefined>
@@ -19,7 +34,15 @@ export interface McpCacheStore {
   put: (slot: CacheSlot, value: string, ttlMs: number) => Promise<boolean>
 }
 
-/** The cache's byte bounds (`mcp.cache`): per entry everywhere, in all and per caller where the store counts bytes. */
+/**
+ * The cache's byte bounds (`mcp.cache`): per entry everywhere, in all and per caller where the
+ * store counts bytes.
+ *
+ * @example
+ * ```ts
+ * const bounds: CacheBounds = { maxEntryBytes: 1 << 20, maxBytes: 64 << 20, maxBytesPerCaller: 8 << 20 }
+ * ```
+ */
 export interface CacheBounds {
   /** A result larger than this (JSON bytes) is not kept. */
   maxEntryBytes: number
@@ -40,8 +63,19 @@ const ENTRY_OVERHEAD_BYTES = 256
 /** How often, at most, the in-process cache walks its entries for expired ones to make room. */
 const SWEEP_EVERY_MS = 1000
 
-/** Whose share the entries of callers without a principal (shared entries only) count against: all of them, together. */
-export const ANONYMOUS_OWNER = 'anonymous'
+/**
+ * Who a call or read is for, as the request scope carries it: the principal, else the client
+ * address an anonymous caller is counted by.
+ *
+ * @example
+ * ```ts
+ * const caller: CacheCaller = { address: '10.0.0.1' }
+ * ```
+ */
+export interface CacheCaller {
+  principal?: string
+  address?: string
+}
 
 /**
  * The store key of a cache key's text: the same in memory, Redis and on Nitro storage, and short
@@ -61,17 +95,21 @@ export function hashCacheKey(text: string): string {
  * The slot of one call or read: `undefined` when it is kept per caller and there is no caller to
  * keep it for (no principal: an anonymous caller, a legacy session without one, an `mcp:auth`
  * hook that set `authInfo` without a subject). Keying such calls on one empty principal would
- * hand one anonymous caller's result to every other.
+ * hand one anonymous caller's result to every other. Its owner is the caller's key for every
+ * per-caller cap ({@link callerKeyOf}: an anonymous caller counted by client address), so one
+ * anonymous caller filling its share leaves every other's alone.
  *
  * @example
  * ```ts
- * cacheSlot('cache:/mcp:"docs":"ada":{}', false, 'ada') // { key: 'nuxt-mcp-cache:…', owner: 'nuxt-mcp-cache:…' }
+ * cacheSlot('cache:/mcp:"docs":"ada":{}', false, { principal: 'ada' }) // { key: 'nuxt-mcp-cache:…', owner: 'nuxt-mcp-cache:…' }
+ * cacheSlot('cache:/mcp:"docs":*:{}', true, { address: '10.0.0.1' }) // { key: …, owner: the hash of 'address:10.0.0.1' }
  * cacheSlot('cache:/mcp:"docs":"":{}', false, undefined) // undefined
  * ```
  */
-export function cacheSlot(text: string, shared: boolean, principal: string | undefined): CacheSlot | undefined {
+export function cacheSlot(text: string, shared: boolean, caller: CacheCaller | undefined): CacheSlot | undefined {
+  const principal = caller?.principal || undefined
   if (!shared && !principal) return undefined
-  return { key: hashCacheKey(text), owner: principal ? hashCacheKey(`owner:${principal}`) : ANONYMOUS_OWNER }
+  return { key: hashCacheKey(text), owner: hashCacheKey(`owner:${callerKeyOf(principal, caller?.address ?? '')}`) }
 }
 
 /**
@@ -122,7 +160,15 @@ interface MemoryEntry {
   expires: number
 }
 
-/** The in-process cache, with what it holds in bytes (for tests and diagnostics). */
+/**
+ * The in-process cache, with what it holds in bytes (for tests and diagnostics).
+ *
+ * @example
+ * ```ts
+ * const store: MemoryCacheStore = memoryCacheStore(config.cache)
+ * store.keptBytes() // 0
+ * ```
+ */
 export interface MemoryCacheStore extends McpCacheStore {
   /** The bytes ({@link entryBytes}) of the entries not yet dropped. */
   keptBytes: () => number

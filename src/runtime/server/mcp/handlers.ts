@@ -97,7 +97,7 @@ export function installMcpHandlers(server: Server, deps: HandlerDeps): void {
       return deps.tasks.call({ server, run, secret: deps.secret, tool: { name: tool.name, execution }, arguments: request.params.arguments ?? {}, ...(mode.ttlMs !== undefined && { ttlMs: mode.ttlMs }), ...invocationOf(tool, parsed.data, run) })
     }
     // Keyed on the parsed arguments, or on those sent when the parsed ones are not plain JSON.
-    const slot = tool.cache && deps.cacheStore ? toolCacheSlot(tool.cache, deps.route, tool.name, caller()?.principal, parsed.data, request.params.arguments ?? {}) : undefined
+    const slot = tool.cache && deps.cacheStore ? toolCacheSlot(tool.cache, deps.route, tool.name, caller(), parsed.data, request.params.arguments ?? {}) : undefined
     if (slot && deps.cacheStore) {
       const hit = await readCachedResult(deps.cacheStore, slot.key)
       if (isCallToolResult(hit)) return hit
@@ -124,7 +124,7 @@ export function installMcpHandlers(server: Server, deps: HandlerDeps): void {
     const { resource, variables } = found
     const uri = new URL(request.params.uri)
     const { cache } = resource
-    const slot = cache && deps.cacheStore ? resourceCacheSlot(cache, deps.route, resource.name, caller()?.principal, uri, variables) : undefined
+    const slot = cache && deps.cacheStore ? resourceCacheSlot(cache, deps.route, resource.name, caller(), uri, variables) : undefined
     if (cache && slot && deps.cacheStore) {
       const hit = await readCachedResource(deps.cacheStore, slot.key, cache.ttlMs)
       if (hit) return { ...hit.result, ...cacheHint(cache, hit.remainingMs) }

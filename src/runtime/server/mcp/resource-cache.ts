@@ -1,7 +1,7 @@
 import type { CacheScope, ReadResourceResult } from '@modelcontextprotocol/server'
-import { cacheSlot, type CacheSlot, type McpCacheStore } from './cache-store'
+import { cacheSlot, type CacheCaller, type CacheSlot, type McpCacheStore } from './cache-store'
 import { isRecord } from '../common/is-record'
-import { cacheDurationMs } from './tool-cache'
+import { cacheDurationMs, canonicalJson } from './tool-cache'
 
 /**
  * A resource's `cache` option: how long a read is served again for the same URI and caller, and
@@ -49,17 +49,20 @@ export function planResourceCache(option: McpResourceCache, where: string): Reso
 }
 
 /**
- * Where one read is kept: endpoint, resource, caller (unless shared) and URI (or `getKey`'s),
- * hashed; `undefined` for a per-caller cache read without a principal (it is not kept).
+ * Where one read is kept: endpoint, resource, caller (unless shared) and URI (or `getKey`'s
+ * value as canonical JSON), hashed; `undefined` for a per-caller cache read without a principal,
+ * or a `getKey` value that is not plain JSON (a `Map` would be `{}` for every read): not kept.
  *
  * @example
  * ```ts
- * resourceCacheSlot(plan, '/mcp', 'docs', 'ada', new URL('docs://a'), {}) // { key: 'nuxt-mcp-cache:…', owner: … }
+ * resourceCacheSlot(plan, '/mcp', 'docs', { principal: 'ada' }, new URL('docs://a'), {}) // { key: 'nuxt-mcp-cache:…', owner: … }
  * ```
  */
-export function resourceCacheSlot(plan: ResourceCachePlan, route: string, resource: string, principal: string | undefined, uri: URL, variables: Record<string, string | string[]>): CacheSlot | undefined {
-  const who = plan.shared ? '*' : JSON.stringify(principal ?? '')
-  return cacheSlot(`resource-cache:${route}:${JSON.stringify(resource)}:${who}:${JSON.stringify(plan.getKey ? plan.getKey(uri, variables) : uri.href)}`, plan.shared, principal)
+export function resourceCacheSlot(plan: ResourceCachePlan, route: string, resource: string, caller: CacheCaller | undefined, uri: URL, variables: Record<string, string | string[]>): CacheSlot | undefined {
+  const key = plan.getKey ? canonicalJson(plan.getKey(uri, variables)) : JSON.stringify(uri.href)
+  if (key === undefined) return undefined
+  const who = plan.shared ? '*' : JSON.stringify(caller?.principal ?? '')
+  return cacheSlot(`resource-cache:${route}:${JSON.stringify(resource)}:${who}:${key}`, plan.shared, caller)
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { McpSharedState } from '../common/shared/shared-state'
 import { CACHE_BYTE_DEFAULTS } from '../common/config'
 import { storageCacheStore, type McpCacheStorage } from './cache-storage'
-import { cacheSlot, capEntries, memoryCacheStore, sharedCacheStore, type CacheBounds, type CacheSlot, type McpCacheStore } from './cache-store'
+import { cacheSlot, capEntries, memoryCacheStore, sharedCacheStore, type CacheBounds, type CacheCaller, type CacheSlot, type McpCacheStore } from './cache-store'
 
 /**
  * Where an endpoint's tools and resources keep cached results, or `undefined` when none has a `cache`. Apart
@@ -134,7 +134,8 @@ export function canonicalJson(value: unknown): string | undefined {
 }
 
 /**
- * The arguments part of a call's key: `getKey`'s, else the parsed arguments when they are plain
+ * The arguments part of a call's key: `getKey`'s value as canonical JSON (none when it is not
+ * plain JSON: a `Map` would be `{}` for every call), else the parsed arguments when they are plain
  * JSON (so a default the schema fills in is one entry with or without it), else the arguments as
  * sent (a schema that turns a string into a `URL`, say: parsed, every link would look alike).
  * Tagged, so the three never meet; `undefined` when not even what was sent is plain JSON.
@@ -145,7 +146,10 @@ export function canonicalJson(value: unknown): string | undefined {
  * ```
  */
 export function argumentsKey(plan: ToolCachePlan, parsed: Record<string, unknown>, sent: unknown): string | undefined {
-  if (plan.getKey) return `key:${JSON.stringify(plan.getKey(parsed))}`
+  if (plan.getKey) {
+    const key = canonicalJson(plan.getKey(parsed))
+    return key === undefined ? undefined : `key:${key}`
+  }
   const plain = canonicalJson(parsed)
   if (plain !== undefined) return `parsed:${plain}`
   const raw = canonicalJson(sent)
@@ -159,14 +163,14 @@ export function argumentsKey(plan: ToolCachePlan, parsed: Record<string, unknown
  *
  * @example
  * ```ts
- * toolCacheSlot(plan, '/mcp', 'docs', 'ada', { page: 2 }, { page: 2 }) // { key: 'nuxt-mcp-cache:…', owner: … }
+ * toolCacheSlot(plan, '/mcp', 'docs', { principal: 'ada' }, { page: 2 }, { page: 2 }) // { key: 'nuxt-mcp-cache:…', owner: … }
  * ```
  */
-export function toolCacheSlot(plan: ToolCachePlan, route: string, tool: string, principal: string | undefined, parsed: Record<string, unknown>, sent: unknown): CacheSlot | undefined {
+export function toolCacheSlot(plan: ToolCachePlan, route: string, tool: string, caller: CacheCaller | undefined, parsed: Record<string, unknown>, sent: unknown): CacheSlot | undefined {
   const args = argumentsKey(plan, parsed, sent)
   if (args === undefined) return undefined
-  const who = plan.shared ? '*' : JSON.stringify(principal ?? '')
-  return cacheSlot(`cache:${route}:${JSON.stringify(tool)}:${who}:${args}`, plan.shared, principal)
+  const who = plan.shared ? '*' : JSON.stringify(caller?.principal ?? '')
+  return cacheSlot(`cache:${route}:${JSON.stringify(tool)}:${who}:${args}`, plan.shared, caller)
 }
 
 /**

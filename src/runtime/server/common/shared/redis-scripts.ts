@@ -71,13 +71,15 @@ return -1`
  * SET of a cached result (KEYS[1] = ARGV[2], PX ARGV[3]) within a byte budget, in one step so it
  * holds across instances. KEYS[2] ranks each kept entry (member ARGV[1]) by when it expires,
  * KEYS[3] holds its owner and bytes, KEYS[4] the bytes kept in all (`total`) and per owner. What
- * expired by ARGV[4] (now) gives its bytes back first (1,000 a call at most: the rest on later
- * calls); an entry kept again gives back its old bytes. Refused (0, nothing written, and the old
- * entry under KEYS[1] removed, as its bytes are no longer counted) when the entry's ARGV[6] bytes
- * would take the total past ARGV[7] or its owner ARGV[5] past ARGV[8]; nothing unexpired is
- * evicted for it.
+ * expired by Redis's clock (`TIME`, the one its keys expire by: an instance's clock may be off)
+ * gives its bytes back first (1,000 a call at most: the rest on later calls); an entry kept again
+ * gives back its old bytes. Refused (0, nothing written, and the old entry under KEYS[1] removed,
+ * as its bytes are no longer counted) when the entry's ARGV[5] bytes would take the total past
+ * ARGV[6] or its owner ARGV[4] past ARGV[7]; nothing unexpired is evicted for it.
  */
 export const KEEP_WITHIN = `
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local function release(member)
   local held = redis.call('HGET', KEYS[3], member)
   if held then
@@ -88,21 +90,21 @@ local function release(member)
   end
   redis.call('ZREM', KEYS[2], member)
 end
-for _, member in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[4], 'LIMIT', 0, 1000)) do release(member) end
+for _, member in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now, 'LIMIT', 0, 1000)) do release(member) end
 release(ARGV[1])
-local size = tonumber(ARGV[6])
+local size = tonumber(ARGV[5])
 local total = tonumber(redis.call('HGET', KEYS[4], 'total') or '0')
-local mine = tonumber(redis.call('HGET', KEYS[4], ARGV[5]) or '0')
-if total + size > tonumber(ARGV[7]) or mine + size > tonumber(ARGV[8]) then
+local mine = tonumber(redis.call('HGET', KEYS[4], ARGV[4]) or '0')
+if total + size > tonumber(ARGV[6]) or mine + size > tonumber(ARGV[7]) then
   redis.call('DEL', KEYS[1])
   return 0
 end
 local ttl = tonumber(ARGV[3])
 redis.call('SET', KEYS[1], ARGV[2], 'PX', ttl)
-redis.call('ZADD', KEYS[2], tonumber(ARGV[4]) + ttl, ARGV[1])
-redis.call('HSET', KEYS[3], ARGV[1], ARGV[5] .. ' ' .. ARGV[6])
+redis.call('ZADD', KEYS[2], now + ttl, ARGV[1])
+redis.call('HSET', KEYS[3], ARGV[1], ARGV[4] .. ' ' .. ARGV[5])
 redis.call('HINCRBY', KEYS[4], 'total', size)
-redis.call('HINCRBY', KEYS[4], ARGV[5], size)
+redis.call('HINCRBY', KEYS[4], ARGV[4], size)
 for i = 2, 4 do
   if redis.call('PTTL', KEYS[i]) < ttl then redis.call('PEXPIRE', KEYS[i], ttl) end
 end

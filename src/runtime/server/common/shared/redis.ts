@@ -189,7 +189,7 @@ export async function connectRedisState(options: RedisStateOptions): Promise<Mcp
     put: (key, value, ttlMs) => run(async () => { await commands.set(base + key, value, 'PX', Math.max(1, Math.ceil(ttlMs))) }),
     get: key => run(async () => await commands.get(base + key) ?? undefined),
     // The budget's own records sit beside the entries, under the endpoint's prefix: one budget per endpoint.
-    keepWithin: (key, value, ttlMs, budget) => run(async () => Number(await commands.eval(KEEP_WITHIN, 4, base + key, `${base}cache-budget:expiry`, `${base}cache-budget:entries`, `${base}cache-budget:bytes`, key, value, Math.max(1, Math.ceil(ttlMs)), Date.now(), budget.owner, budget.bytes, budget.maxBytes, budget.maxOwnerBytes)) === 1),
+    keepWithin: (key, value, ttlMs, budget) => run(async () => Number(await commands.eval(KEEP_WITHIN, 4, base + key, `${base}cache-budget:expiry`, `${base}cache-budget:entries`, `${base}cache-budget:bytes`, key, value, Math.max(1, Math.ceil(ttlMs)), budget.owner, budget.bytes, budget.maxBytes, budget.maxOwnerBytes)) === 1),
     take: key => run(async () => await commands.getdel(base + key) ?? undefined),
     delete: key => run(async () => { await commands.del(base + key) }),
     touch: (key, ttlMs) => run(async () => await commands.pexpire(base + key, Math.max(1, Math.ceil(ttlMs))) === 1),

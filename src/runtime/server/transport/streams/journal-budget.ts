@@ -1,8 +1,5 @@
 import type { JournalAccount, StreamJournal } from './journal'
 
-/** The default of `mcp.sessions.maxResumableBytes`: what one process keeps of all its sessions' resumable streams. */
-export const DEFAULT_RESUMABLE_BYTES = 64 * 1024 * 1024
-
 /**
  * Who gives way when a budget is over: `'own'`, the journal that grew (a session's share: its
  * growing stream sheds its own events, the session's other running streams keep theirs);
