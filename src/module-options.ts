@@ -171,7 +171,7 @@ export interface ModuleOptions {
   /**
    * Tasks (`execution: { taskSupport }` on a tool): how long they are kept, how often clients
    * poll, and their bounds: running tasks per caller (anonymous callers counted by client
-   * address), tasks kept in all, the ttl an anonymous caller gets, and the bytes a task keeps of
+   * address), running tasks in all (ended ones never refuse one), the ttl an anonymous caller gets, and the bytes a task keeps of
    * its arguments, the client's capabilities, each answer and its result. `background` is off on
    * Cloudflare presets. Each option in docs/configuration.md.
    *

@@ -35,6 +35,30 @@ describe('task records', () => {
   })
 })
 
+describe('an ended task', () => {
+  it('keeps no call, steps or answers: only a takeover reads them, and an ended task is never taken over', () => {
+    const { record } = setUp()
+    record.call = { arguments: JSON.stringify({ padding: 'x'.repeat(50) }), capabilities: { elicitation: {} } }
+    record.steps.lookup = { done: true, v: 'build-41' }
+    record.answers.confirm = { q: 'digest of confirm?', r: { action: 'accept', content: { ok: true } } }
+    moveTask(record, 'completed')
+    expect(record.call).toEqual({ arguments: '{}' })
+    expect(record.steps).toEqual({})
+    expect(record.answers).toEqual({})
+  })
+
+  it('keeps its answers in nuxi dev only, where the DevTools tab shows them', () => {
+    const table = new TaskTable(LIMITS, { keepEndedAnswers: true })
+    const runner = new TaskRunner(table)
+    const record = table.create({ principal: 'ana' }, 'modern', 'deploy', { arguments: '{"build":"41"}' })
+    record.answers.confirm = { q: 'digest of confirm?', r: { action: 'accept', content: { ok: true } } }
+    runner.cancel(record)
+    expect(record.answers.confirm?.r).toEqual({ action: 'accept', content: { ok: true } })
+    expect(record.call).toEqual({ arguments: '{}' })
+    table.clear()
+  })
+})
+
 describe('the task table', () => {
   it('shows a task to its owner only, and stops a principal at its cap naming the option', () => {
     const { table, record } = setUp()
@@ -78,10 +102,25 @@ describe('the task table', () => {
     table.clear()
   })
 
-  it('stops at mcp.tasks.max tasks kept, ended ones included', () => {
+  it('stops at mcp.tasks.max running tasks; at the cap the oldest ended one is forgotten instead', () => {
     const table = new TaskTable(LIMITS)
-    for (let i = 0; i < 5; i++) moveTask(table.create({ principal: `p${i}` }, 'modern', 'deploy', { arguments: '{}' }), 'completed')
-    expect(() => table.create({ principal: 'late' }, 'modern', 'deploy', { arguments: '{}' })).toThrow(/mcp\.tasks\.max = 5/)
+    const first = table.create({ principal: 'p0' }, 'modern', 'deploy', { arguments: '{}' })
+    moveTask(first, 'completed')
+    for (let i = 1; i < 5; i++) table.create({ principal: `p${i}` }, 'modern', 'deploy', { arguments: '{}' })
+    expect(table.create({ principal: 'late' }, 'modern', 'deploy', { arguments: '{}' }).status).toBe('working')
+    expect(table.get(first.id, { principal: 'p0' })).toBeUndefined()
+    expect(() => table.create({ principal: 'later' }, 'modern', 'deploy', { arguments: '{}' })).toThrow(/mcp\.tasks\.max = 5/)
+    table.clear()
+  })
+
+  // Issue 48 review: "create 100, cancel 100" again and again filled tasks.max for everyone.
+  it('never lets one caller\'s ended tasks refuse another caller: it keeps at most maxPerPrincipal of them', () => {
+    const table = new TaskTable(LIMITS)
+    const anonymous = { principal: '', address: '10.0.0.1' }
+    for (let i = 0; i < 20; i++) moveTask(table.create(anonymous, 'modern', 'deploy', { arguments: '{}' }), 'cancelled')
+    expect(table.list(anonymous).length).toBeLessThanOrEqual(LIMITS.maxPerPrincipal)
+    expect(table.create({ principal: '', address: '10.0.0.2' }, 'modern', 'deploy', { arguments: '{}' }).status).toBe('working')
+    expect(table.create({ principal: 'bob' }, 'modern', 'deploy', { arguments: '{}' }).status).toBe('working')
     table.clear()
   })
 
@@ -197,6 +236,24 @@ describe('the task runner', () => {
     await expect(again.runner.launch(again.record).ask(question('who'))).resolves.toEqual({ action: 'accept', content: { name: 'Ada' } })
     table.clear()
     again.table.clear()
+  })
+
+  // Issue 48 review: the question adopted from before a takeover was still open under its key;
+  // the answer to it, arriving late, went to the different question asked again under that key.
+  it('drops a different question still open under its key from before a takeover: a late answer to it answers nothing', async () => {
+    const { runner, record, table } = setUp()
+    record.status = 'input_required'
+    record.questions.deploy = question('deploy', 'Deploy build-41?').request
+    record.digests.deploy = 'digest of Deploy build-41?'
+    const parked = runner.launch(record)
+    const asked = parked.ask(question('deploy', 'Deploy build-42?'))
+    expect(Object.keys(record.questions)).toEqual(['deploy~2'])
+    runner.answer(record, { deploy: { action: 'accept', content: { ok: true } } })
+    expect(Object.keys(record.questions)).toEqual(['deploy~2'])
+    expect(record.status).toBe('input_required')
+    runner.answer(record, { 'deploy~2': { action: 'decline' } })
+    await expect(asked).resolves.toEqual({ action: 'decline' })
+    table.clear()
   })
 
   it('reuses a kept answer only for the same question: another one under its key is asked, under a new key', async () => {

@@ -56,7 +56,7 @@ export interface McpServerConfig {
     pollIntervalMs: number
     /** Most running tasks of one principal (or, anonymous, one client address); an ended task no longer counts. */
     maxPerPrincipal: number
-    /** Most tasks the endpoint keeps at once (with Redis, across instances), ended ones counted until their ttl. */
+    /** Most running tasks of the endpoint (with Redis, across instances); ended ones never refuse one: at most this many are kept, the oldest forgotten first. */
     max: number
     /** Largest tool result (JSON bytes) a task keeps; a larger one ends the task `failed`. */
     maxResultBytes: number

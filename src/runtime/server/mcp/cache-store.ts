@@ -1,6 +1,7 @@
 import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
 import { callerKeyOf } from '../common/caller-key'
+import { utf8Bytes } from '../common/byte-length'
 import type { McpSharedState } from '../common/shared/shared-state'
 
 /**
@@ -113,18 +114,6 @@ export function cacheSlot(text: string, shared: boolean, caller: CacheCaller | u
 }
 
 /**
- * The UTF-8 length of `text`: what an entry costs, in the budget and against the per-entry cap.
- *
- * @example
- * ```ts
- * textBytes('é') // 2
- * ```
- */
-export function textBytes(text: string): number {
-  return new TextEncoder().encode(text).byteLength
-}
-
-/**
  * What keeping `value` in `slot` counts against the budget: its key, its value and
  * {@link ENTRY_OVERHEAD_BYTES}.
  *
@@ -134,7 +123,7 @@ export function textBytes(text: string): number {
  * ```
  */
 export function entryBytes(slot: CacheSlot, value: string): number {
-  return ENTRY_OVERHEAD_BYTES + textBytes(slot.key) + textBytes(value)
+  return ENTRY_OVERHEAD_BYTES + utf8Bytes(slot.key) + utf8Bytes(value)
 }
 
 /**
@@ -149,7 +138,7 @@ export function entryBytes(slot: CacheSlot, value: string): number {
 export function capEntries(store: McpCacheStore, maxEntryBytes: number): McpCacheStore {
   return {
     get: key => store.get(key),
-    put: async (slot, value, ttlMs) => textBytes(value) <= maxEntryBytes && await store.put(slot, value, ttlMs),
+    put: async (slot, value, ttlMs) => utf8Bytes(value) <= maxEntryBytes && await store.put(slot, value, ttlMs),
   }
 }
 

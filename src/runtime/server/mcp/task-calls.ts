@@ -6,7 +6,7 @@ import type { HandlerOutcome } from '../elicitation/engine'
 import type { ElicitationRun } from '../elicitation/run'
 import type { TaskError, TaskRecord } from '../tasks/record'
 import type { TaskDirectory } from '../tasks/directory'
-import { callRecordOf, TaskLimitError, TaskSizeError } from '../tasks/table'
+import { answerTooLarge, callRecordOf, TaskLimitError, TaskSizeError } from '../tasks/table'
 import { createdTask, legacyTask } from '../tasks/wire'
 import { detachContext } from './detached-context'
 import { toolError } from './results'
@@ -119,12 +119,16 @@ export async function callAsTask(call: TaskCall): Promise<CallToolResult | Input
     // What the ordinary rounds before begin() settled goes into the task: a takeover runs the
     // handler from the top, and must not ask those questions again nor run those steps again.
     const before = run.modern
-    // Each with the digest of its question, which the task's own questions are digested alike with.
-    for (const [key, answer] of Object.entries(before?.answers ?? {})) record.answers[key] = { q: answer.q, r: answer.r }
+    // Each with the digest of its question, which the task's own questions are digested alike with;
+    // each within mcp.tasks.maxAnswerBytes like any answer a task keeps: a larger one is not kept,
+    // and a takeover asks its question again.
+    for (const [key, answer] of Object.entries(before?.answers ?? {})) {
+      if (!answerTooLarge(runner.table.limits, answer.r)) record.answers[key] = { q: answer.q, r: answer.r }
+    }
     for (const [key, step] of Object.entries(before?.steps ?? {})) record.steps[key] = { done: true, ...(step.v !== undefined && { v: step.v }) }
     if (before) await runner.persist(record)
     // From here on the handler asks through the task, wherever it is in its code.
-    const parked = runner.launch(record, outlet, Object.keys(record.answers))
+    const parked = runner.launch(record, outlet, Object.keys(before?.answers ?? {}))
     run.parked = parked
     run.modern = undefined
     run.ctx = detachContext(run.ctx, parked.signal)

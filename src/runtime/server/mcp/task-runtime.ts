@@ -19,6 +19,8 @@ import type { CallMode, McpToolExecution } from './task-support'
 export interface TaskRuntimeOptions {
   /** Tell each transition in the console (`nuxi dev`). */
   announce?: boolean
+  /** An ended task keeps its answers (`nuxi dev`, for the DevTools tab); elsewhere they go when it ends. */
+  keepEndedAnswers?: boolean
   /** The state several instances share (`NUXT_MCP_REDIS_URL`): tasks then live there too. */
   shared?: Promise<McpSharedState>
 }
@@ -55,7 +57,7 @@ function announceTransition(record: TaskRecord, from: TaskStatus): void {
  * ```
  */
 export function createTaskRuntime(limits: TaskLimits, options: TaskRuntimeOptions = {}): McpTaskRuntime {
-  const runner = new TaskRunner(new TaskTable(limits))
+  const runner = new TaskRunner(new TaskTable(limits, { keepEndedAnswers: options.keepEndedAnswers === true }))
   // With several instances, every task is readable, answerable and cancellable on any of them.
   const directory = new TaskDirectory(runner, options.shared?.then(state => new SharedTasks(state)))
   // `nuxi dev`: each transition in the console, so a developer sees where a task is.

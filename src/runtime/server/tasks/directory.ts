@@ -5,6 +5,7 @@ import type { TaskOwner, TaskRecord } from './record'
 import type { TaskRunner } from './runner'
 import type { SharedTasks, TaskMessage } from './shared-tasks'
 import { answerTooLarge, TaskLimitError } from './table'
+import type { TaskLimits } from './table'
 
 /** How a message reached the instance that runs a task: heard, that instance found gone, or neither in time. */
 type Delivery = 'heard' | 'gone' | 'unreachable'
@@ -24,9 +25,9 @@ async function deliver(shared: SharedTasks, runner: string, message: TaskMessage
   return delivery ?? 'unreachable'
 }
 
-/** Frees `record`'s place under its caller's cap across instances; a failure only delays that to its ttl. */
-async function release(shared: SharedTasks, record: Pick<TaskRecord, 'id' | 'owner'>): Promise<void> {
-  await shared.release(record).catch(error => console.error(`[nuxt-mcp-elicitation] Could not free the place of task ${record.id} under its caller's cap (it is freed with its ttl):`, error))
+/** Frees `record`'s places under the caps across instances, and what it no longer needs; a failure only delays that to its ttl. */
+async function release(shared: SharedTasks, record: Pick<TaskRecord, 'id' | 'owner'>, limits: TaskLimits): Promise<void> {
+  await shared.release(record, limits).catch(error => console.error(`[nuxt-mcp-elicitation] Could not free the place of task ${record.id} under its caller's cap (it is freed with its ttl):`, error))
 }
 
 /** A task found for a caller: the record, and whether its handler runs in this process. */
@@ -64,7 +65,7 @@ export class TaskDirectory {
       // ended frees its place under its caller's cap at once.
       runner.watch((record, from) => {
         void shared.save(record).catch(error => console.error(`[nuxt-mcp-elicitation] Could not share the state of task ${record.id}:`, error))
-        if (isTerminal(record.status) && !isTerminal(from)) void release(shared, record)
+        if (isTerminal(record.status) && !isTerminal(from)) void release(shared, record, runner.table.limits)
       })
       // A once() step is claimed where every instance sees it before it runs.
       runner.persist = record => shared.save(record)
@@ -84,7 +85,7 @@ export class TaskDirectory {
         throw new TaskLimitError(`This caller already has the most tasks running allowed across the server's instances (mcp.tasks.maxPerPrincipal = ${table.limits.maxPerPrincipal}). Wait for some to end, or cancel them: an ended task no longer counts. The server's operator can raise the limit.`)
       }
       if (full === 'max') {
-        throw new TaskLimitError(`The server's instances keep the most tasks allowed (mcp.tasks.max = ${table.limits.max}); ended ones count until their ttl is over. Try again later; the server's operator can raise the limit.`)
+        throw new TaskLimitError(`The server's instances run the most tasks allowed (mcp.tasks.max = ${table.limits.max}). Try again later; the server's operator can raise the limit.`)
       }
       // A task is handed out only once every instance can read it; its call is written once.
       await Promise.all([shared.saveCall(record), shared.save(record)])
@@ -121,12 +122,12 @@ export class TaskDirectory {
         settleQuestion(found, key, answer.r, answer.q)
       }
       this.runner.table.adopt(found)
-      if (kept.cancelled && moveTask(found, 'cancelled', 'The client cancelled the task.')) await release(shared, found)
+      if (kept.cancelled && moveTask(found, 'cancelled', 'The client cancelled the task.')) await release(shared, found, this.runner.table.limits)
       await shared.save(found)
       if (!kept.cancelled) takeOver(found)
       return { record: found, local: true }
     }
-    if (moveTask(found, 'failed', GONE)) await release(shared, found)
+    if (moveTask(found, 'failed', GONE)) await release(shared, found, this.runner.table.limits)
     found.error = { code: -32603, message: GONE }
     await shared.save(found, runner)
     return { record: found, local: false, runner }
@@ -172,7 +173,13 @@ export class TaskDirectory {
     await shared.keepRequest(found.record, message)
     // Heard: the running instance moves it, and this answer says what the client asked for.
     // Otherwise the shared copy says it, and the instance that takes the task over reads it.
-    if (await deliver(shared, found.runner, message) !== 'heard') await Promise.all([shared.save(found.record, found.runner), release(shared, found.record)])
+    const delivery = await deliver(shared, found.runner, message)
+    if (delivery === 'heard') return true
+    await shared.save(found.record, found.runner)
+    // Its places are freed only when its handler surely stopped: its instance is gone. One not
+    // reached in time may still run it, so the task counts until that instance ends it, an
+    // instance that takes it over reads the kept cancellation, or its ttl is over.
+    if (delivery === 'gone') await release(shared, found.record, this.runner.table.limits)
     return true
   }
 

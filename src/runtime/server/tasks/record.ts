@@ -35,7 +35,15 @@ export interface TaskOwner {
   address?: string
 }
 
-/** An answer as a task keeps it: `q` the digest of the question it answered, `r` the client's answer. */
+/**
+ * An answer as a task keeps it: `q` the digest of the question it answered, `r` the client's answer.
+ *
+ * @example
+ * ```ts
+ * const kept: TaskAnswer = { q: question.digest, r: { action: 'accept', content: { ok: true } } }
+ * if (kept.q === question.digest) return kept.r
+ * ```
+ */
 export interface TaskAnswer {
   q: string
   r: unknown
@@ -67,11 +75,12 @@ export interface TaskRecord {
   /**
    * Every answer the client gave, by the key it was asked under, as it came (valid or not, each
    * within `tasks.maxAnswerBytes`), with the digest of its question: reused only for that question.
+   * Emptied when the task ends.
    */
   answers: Record<string, TaskAnswer>
-  /** The handler's `once()` steps: claimed before they run, their result once they ran. */
+  /** The handler's `once()` steps: claimed before they run, their result once they ran. Emptied when the task ends. */
   steps: Record<string, TaskStep>
-  /** What the call was: what another instance needs to run the handler again. */
+  /** What the call was: what another instance needs to run the handler again. Emptied (`{}`) when the task ends. */
   call: TaskCallRecord
   /** The `CallToolResult`, once `completed` (and, for a tool error on legacy, once `failed`). */
   result?: Record<string, unknown>
@@ -83,6 +92,12 @@ export interface TaskRecord {
  * What a task keeps of its call: the arguments as sent, as JSON text (an instance that takes the
  * task over parses them again: values a schema transformed need not be JSON), and the client's
  * capabilities. Each within a size (`tasks.maxArgumentBytes`, `tasks.maxCapabilitiesBytes`).
+ *
+ * @example
+ * ```ts
+ * const call: TaskCallRecord = { arguments: '{"build":"41"}', capabilities: { elicitation: {} } }
+ * callArgumentsOf(call) // { build: '41' }
+ * ```
  */
 export interface TaskCallRecord {
   arguments: string
@@ -125,20 +140,25 @@ export function isTerminal(status: TaskStatus): boolean {
 /**
  * Moves `record` to `status`, unless it already ended: the one place transitions happen, so a
  * late answer, a late result or a second cancel cannot bring an ended task back. Returns whether
- * it moved.
+ * it moved. `keepAnswers`: an ended task keeps its answers (`nuxi dev`, for the DevTools tab).
  *
  * @example
  * ```ts
  * if (moveTask(record, 'cancelled', 'Cancelled by the client.')) controller.abort()
  * ```
  */
-export function moveTask(record: TaskRecord, status: TaskStatus, statusMessage?: string): boolean {
+export function moveTask(record: TaskRecord, status: TaskStatus, statusMessage?: string, keepAnswers = false): boolean {
   if (isTerminal(record.status)) return false
   record.status = status
-  // An ended task waits for nothing: its open questions go with it.
+  // An ended task waits for nothing, and is never run again: its open questions go with it, and
+  // what only a takeover reads (the call, the steps, the answers: up to the arguments' 256 KiB
+  // and every answer's) is not kept for the rest of its ttl.
   if (isTerminal(status)) {
     record.questions = {}
     record.digests = {}
+    if (!keepAnswers) record.answers = {}
+    record.steps = {}
+    record.call = { arguments: '{}' }
   }
   if (statusMessage === undefined) delete record.statusMessage
   else record.statusMessage = statusMessage

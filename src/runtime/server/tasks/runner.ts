@@ -3,7 +3,8 @@ import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server'
 import { McpElicitationError } from '../elicitation/error'
 import { isTerminal, moveTask, settleQuestion } from './record'
 import type { TaskError, TaskRecord, TaskStatus } from './record'
-import { answerTooLarge, jsonBytes } from './table'
+import { jsonBytes } from '../common/byte-length'
+import { answerTooLarge } from './table'
 import type { TaskTable } from './table'
 import { SeenTasks } from './seen'
 import type { TaskOutlet } from './outlet'
@@ -81,7 +82,15 @@ export class TaskRunner {
         // once() found something else) is not its answer: this one is asked, under a new key.
         const kept = Object.hasOwn(record.answers, wireKey) ? record.answers[wireKey] : undefined
         if (kept?.q === question.digest) return kept.r
-        if (kept) wireKey = wireKeyOf(live.used, question)
+        // Likewise a question still open under this key from before the takeover that is not this
+        // one: it is dropped, so a late answer meant for it meets a key no longer outstanding
+        // (ignored, as the spec says) instead of answering this one.
+        const stale = Object.hasOwn(record.digests, wireKey) && record.digests[wireKey] !== question.digest
+        if (stale) {
+          delete record.questions[wireKey]
+          delete record.digests[wireKey]
+        }
+        if (kept || stale) wireKey = wireKeyOf(live.used, question)
         record.questions[wireKey] = question.request
         record.digests[wireKey] = question.digest
         this.move(record, 'input_required', messageOf(question))
@@ -94,7 +103,8 @@ export class TaskRunner {
           // 2026-07-28's tasks/update refuses a larger one first; a legacy client's comes here.
           const tooLarge = answerTooLarge(this.table.limits, response)
           if (tooLarge) throw new McpElicitationError('invalid-response', `The client's answer to "${wireKey}" was not kept: ${tooLarge}.`)
-          record.answers[wireKey] = { q: question.digest, r: response }
+          // An ended task keeps no answers (only a takeover reads them).
+          if (!isTerminal(record.status)) record.answers[wireKey] = { q: question.digest, r: response }
           return response
         }
         catch (error) {
@@ -181,7 +191,7 @@ export class TaskRunner {
   private move(record: TaskRecord, status: TaskStatus, statusMessage?: string): boolean {
     if (this.closing) return false
     const from = record.status
-    if (!moveTask(record, status, statusMessage)) return false
+    if (!moveTask(record, status, statusMessage, this.table.keepsEndedAnswers)) return false
     this.tell(record, from)
     return true
   }
@@ -219,6 +229,8 @@ export class TaskRunner {
     record.steps[key] = { running: true }
     await this.persist(record)
     const value = await step()
+    // A handler still running after its task ended (cancelled): its steps are no longer kept.
+    if (isTerminal(record.status)) return value
     record.steps[key] = { done: true, ...(value !== undefined && { v: value }) }
     await this.persist(record)
     return value

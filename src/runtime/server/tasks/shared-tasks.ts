@@ -9,6 +9,12 @@ import type { TaskLimits } from './table'
  * A task record as every instance reads it: with the instance that runs its handler, and without
  * its call, which is written once apart ({@link SharedTasks.readCall}): every change rewrites the
  * record, and the arguments need not go with each.
+ *
+ * @example
+ * ```ts
+ * const copy: SharedTaskRecord | undefined = await shared.read(id)
+ * if (copy && await shared.isGone(copy.runner, id)) takeOver(copy)
+ * ```
  */
 export interface SharedTaskRecord extends Omit<TaskRecord, 'call'> {
   runner: string
@@ -28,8 +34,16 @@ function ownerKey(record: Pick<TaskRecord, 'owner'>): string {
   return `tasks-of:${encodeURIComponent(capKeyOf(record.owner))}`
 }
 
-/** The ranked set that counts every task kept against `mcp.tasks.max`, across instances. */
+/** The ranked set that counts every running task against `mcp.tasks.max`, across instances. */
 const ALL_TASKS = 'tasks-all'
+
+/** The ranked set of one caller's ended tasks, oldest first: at most `mcp.tasks.maxPerPrincipal` are kept. */
+function endedKey(record: Pick<TaskRecord, 'owner'>): string {
+  return `tasks-ended-of:${encodeURIComponent(capKeyOf(record.owner))}`
+}
+
+/** The ranked set of every ended task, oldest first: at most `mcp.tasks.max` are kept. */
+const ENDED_TASKS = 'tasks-ended'
 
 function isStatus(value: unknown): value is TaskStatus {
   return typeof value === 'string' && STATUSES.has(value)
@@ -172,9 +186,37 @@ export class SharedTasks {
     return full < 0 ? undefined : full === 0 ? 'maxPerPrincipal' : 'max'
   }
 
-  /** Frees `record`'s place under its caller's cap: it ended (it still counts under `mcp.tasks.max` until its ttl). */
-  release(record: Pick<TaskRecord, 'id' | 'owner'>): Promise<void> {
-    return this.shared.unrank(ownerKey(record), record.id)
+  /**
+   * `record` ended: frees its places under its caller's cap and `mcp.tasks.max`, removes what only
+   * a takeover reads (its call, the answers kept for it), and keeps it among the ended tasks,
+   * at most `mcp.tasks.maxPerPrincipal` of its caller's and `mcp.tasks.max` in all: beyond either,
+   * the oldest ended ones are forgotten, so ended tasks never refuse a new one.
+   */
+  async release(record: Pick<TaskRecord, 'id' | 'owner'>, limits: TaskLimits): Promise<void> {
+    const now = Date.now()
+    // Ended tasks older than the longest ttl have expired: they hold no place in either set.
+    const minScore = now - limits.maxTtlMs
+    await Promise.all([
+      this.shared.unrank(ownerKey(record), record.id),
+      this.shared.unrank(ALL_TASKS, record.id),
+      this.shared.delete(`task-call:${record.id}`),
+      this.shared.delete(`task-answers:${record.id}`),
+      this.shared.rank(endedKey(record), record.id, now, limits.maxTtlMs),
+    ])
+    await this.forgetOldest(endedKey(record), limits.maxPerPrincipal, minScore)
+    // The set of every ended task is read whole only when it is full: most ends cost one step.
+    if (await this.shared.rankWithin([{ key: ENDED_TASKS, max: limits.max }], record.id, now, limits.maxTtlMs, minScore) >= 0) {
+      await this.forgetOldest(ENDED_TASKS, limits.max - 1, minScore)
+      await this.shared.rank(ENDED_TASKS, record.id, now, limits.maxTtlMs)
+    }
+  }
+
+  /** Forgets the oldest ended tasks of the ranked set `key` beyond its newest `keep`, their records with them. */
+  private async forgetOldest(key: string, keep: number, minScore: number): Promise<void> {
+    const members = await this.shared.ranked(key, minScore)
+    for (const id of members.slice(0, Math.max(0, members.length - keep))) {
+      await Promise.all([this.shared.delete(`task:${id}`), this.shared.unrank(key, id)])
+    }
   }
 
   /** Writes what `record`'s call was, once, for an instance that takes it over. */

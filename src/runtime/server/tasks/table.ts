@@ -1,3 +1,4 @@
+import { jsonBytes, utf8Bytes } from '../common/byte-length'
 import { callerKeyOf } from '../common/caller-key'
 import type { TaskCallRecord, TaskOwner, TaskRecord } from './record'
 import { isTerminal, ownsTask } from './record'
@@ -14,7 +15,10 @@ export interface TaskLimits {
   pollIntervalMs: number
   /** Most running tasks of one principal (or, anonymous, one client address); ended ones do not count. */
   maxPerPrincipal: number
-  /** Most tasks kept at once, ended ones included until they expire. */
+  /**
+   * Most tasks kept at once. Only running ones refuse a new task: at the cap the oldest ended
+   * one is forgotten; one caller keeps at most `maxPerPrincipal` ended ones.
+   */
   max: number
   /** Largest result (JSON bytes) a task keeps; a larger one ends the task `failed`. */
   maxResultBytes: number
@@ -31,21 +35,17 @@ export class TaskLimitError extends Error {
   override readonly name = 'TaskLimitError'
 }
 
-/** A task could not be created: its call is larger than a task keeps. Its message names the option. */
-export class TaskSizeError extends Error {
-  override readonly name = 'TaskSizeError'
-}
-
 /**
- * The bytes of `value` as JSON (what a task keeps of it, and what Redis holds).
+ * A task could not be created: its call is larger than a task keeps. Its message names the option.
  *
  * @example
  * ```ts
- * jsonBytes({ a: 'é' }) // 10
+ * try { callRecordOf(limits, args, capabilities) }
+ * catch (error) { if (error instanceof TaskSizeError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message) }
  * ```
  */
-export function jsonBytes(value: unknown): number {
-  return new TextEncoder().encode(JSON.stringify(value) ?? '').byteLength
+export class TaskSizeError extends Error {
+  override readonly name = 'TaskSizeError'
 }
 
 /**
@@ -87,7 +87,7 @@ export function capKeyOf(owner: TaskOwner): string {
  */
 export function callRecordOf(limits: TaskLimits, args: Record<string, unknown>, capabilities: Record<string, unknown> | undefined): TaskCallRecord {
   const text = JSON.stringify(args)
-  const argumentBytes = new TextEncoder().encode(text).byteLength
+  const argumentBytes = utf8Bytes(text)
   if (argumentBytes > limits.maxArgumentBytes) {
     throw new TaskSizeError(`The call's arguments are ${argumentBytes} bytes as JSON, more than a task keeps (mcp.tasks.maxArgumentBytes = ${limits.maxArgumentBytes}): a task keeps them for the instance that may take it over. Send less (a reference to the data), call the tool without a task, or ask the server's operator to raise the limit.`)
   }
@@ -122,12 +122,16 @@ export class TaskTable {
   readonly limits: TaskLimits
   private readonly records = new Map<string, TaskRecord>()
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>()
-  /** Each caller's tasks by cap key (ended ones too, until they expire: only running ones count). */
+  /** Each caller's tasks by cap key (ended ones too, until they expire or are forgotten: only running ones count). */
   private readonly byCaller = new Map<string, Set<string>>()
   private readonly expiries = new Set<TaskExpiry>()
 
-  constructor(limits: TaskLimits) {
+  /** An ended task keeps its answers: `nuxi dev`, where the DevTools tab shows them. */
+  readonly keepsEndedAnswers: boolean
+
+  constructor(limits: TaskLimits, options: { keepEndedAnswers?: boolean } = {}) {
     this.limits = limits
+    this.keepsEndedAnswers = options.keepEndedAnswers === true
   }
 
   /**
@@ -136,12 +140,21 @@ export class TaskTable {
    * Throws {@link TaskLimitError} at the owner's cap or the table's.
    */
   create(owner: TaskOwner, era: TaskRecord['era'], tool: string, call: TaskRecord['call'], requestedTtlMs?: number): TaskRecord {
-    const held = this.runningOf(capKeyOf(owner))
+    const key = capKeyOf(owner)
+    const held = this.runningOf(key)
     if (held >= this.limits.maxPerPrincipal) {
       throw new TaskLimitError(`This caller already has ${held} tasks running, the most allowed (mcp.tasks.maxPerPrincipal = ${this.limits.maxPerPrincipal}). Wait for some to end, or cancel them: an ended task no longer counts. The server's operator can raise the limit.`)
     }
+    // Ended tasks never refuse a new one: one caller keeps at most maxPerPrincipal of them, and
+    // at mcp.tasks.max the oldest ended one is forgotten (before its ttl) to make room.
+    const ended = [...this.byCaller.get(key) ?? []].filter(id => this.isEnded(id))
+    for (const id of ended.slice(0, Math.max(0, ended.length - this.limits.maxPerPrincipal + 1))) this.expire(id)
     if (this.records.size >= this.limits.max) {
-      throw new TaskLimitError(`The server keeps ${this.records.size} tasks, the most allowed (mcp.tasks.max = ${this.limits.max}); ended ones count until their ttl is over. Try again later; the server's operator can raise the limit.`)
+      const oldest = [...this.records.keys()].find(id => this.isEnded(id))
+      if (oldest !== undefined) this.expire(oldest)
+    }
+    if (this.records.size >= this.limits.max) {
+      throw new TaskLimitError(`The server runs ${this.records.size} tasks, the most allowed (mcp.tasks.max = ${this.limits.max}). Try again later; the server's operator can raise the limit.`)
     }
     const now = Date.now()
     const longest = owner.address === undefined ? this.limits.maxTtlMs : Math.min(this.limits.maxTtlMs, this.limits.maxAnonymousTtlMs)
@@ -182,6 +195,12 @@ export class TaskTable {
     // A waiting task must not keep a process alive that is otherwise done.
     if (typeof timer === 'object' && 'unref' in timer) timer.unref()
     this.timers.set(record.id, timer)
+  }
+
+  /** Whether task `id` is held and ended. */
+  private isEnded(id: string): boolean {
+    const record = this.records.get(id)
+    return record !== undefined && isTerminal(record.status)
   }
 
   /** How many of the tasks counted under `key` still run: an ended task frees its place at once. */

@@ -108,7 +108,8 @@ let missingSubjectWarned = false
  * After the `mcp:auth` hooks: a hook that described the token (`authInfo`) but named no
  * `principal` gets the token's subject (`authInfo.extra.sub`) as principal, so sessions and
  * `requestState` are bound to the user. Never the client id: every user of one app shares it.
- * Without a subject the request stays unbound, and the first such request is logged.
+ * Without a subject the request stays unbound, and the first such request is logged. An empty
+ * `principal` is no principal.
  *
  * @example
  * ```ts
@@ -117,6 +118,9 @@ let missingSubjectWarned = false
  * ```
  */
 export function settlePrincipal(auth: McpAuthContext): void {
+  // `user?.id ?? ''` names nobody: as a principal it would put every such caller under one key
+  // (one task owner, one session owner). Settled here, once, so every consumer agrees.
+  if (auth.principal === '') delete auth.principal
   if (auth.principal !== undefined || auth.authInfo === undefined) return
   const sub = auth.authInfo.extra?.sub
   if (typeof sub === 'string' && sub) {

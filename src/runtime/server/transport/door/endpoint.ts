@@ -77,7 +77,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const cached = [...registry.tools.values(), ...registry.resources.values(), ...registry.templates]
   const cacheStore = createResultCacheStore(cached, shared, options.cacheStorage, config.cache)
   // Only an endpoint with a task-capable tool has tasks, and only where the build included them.
-  const tasks = registry.tasks && config.tasks.background ? options.tasks?.(config.tasks, { announce: !options.production, ...(shared && { shared }) }) : undefined
+  const tasks = registry.tasks && config.tasks.background ? options.tasks?.(config.tasks, { announce: !options.production, keepEndedAnswers: !options.production, ...(shared && { shared }) }) : undefined
   const secret = resolveStateSecret(config, options.production)
   const deps = { registry, config, secret, store, route: endpointRoute, observe: options.observe, serverHook: options.serverHook, ...(cacheStore && { cacheStore }), ...(tasks && { tasks }) }
   // No session table (and no idle sweeper) where legacy is off: on Workers a timer would belong
