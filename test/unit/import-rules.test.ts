@@ -30,6 +30,7 @@ const WINGS: Wing[] = [
   { name: 'entry points', prefix: 'routes/', rank: 7 },
   { name: 'entry points', prefix: 'plugins/', rank: 7 },
   { name: 'entry points', prefix: 'use-endpoint.ts', rank: 7 },
+  { name: 'entry points', prefix: 'hooks.ts', rank: 7 },
   { name: 'entry points', prefix: 'index.ts', rank: 7 },
 ]
 

@@ -1,4 +1,5 @@
 import type { McpEra } from '../common/context'
+import type { McpHook } from '../common/hooks'
 import { isRecord } from '../common/is-record'
 import { McpElicitationError, type McpElicitationErrorCode } from './error'
 import { ownValue } from '../common/own'
@@ -20,7 +21,7 @@ import { fieldOfIssue } from './schema/answer-issues'
 export type McpQuestionStage = 'asked' | 'answered' | 'declined' | 'cancelled' | 'invalid' | 'timed-out' | 'failed'
 
 /**
- * The payload of the `mcp:question` hook. Field names, never the values a person typed, unless
+ * The payload of the `mcp:question` hook (declared in hooks.ts). Field names, never the values a person typed, unless
  * the app opted in with `mcp.observe.answers` (then `content`, `issues` and a URL-mode `url`).
  */
 export interface McpQuestionEvent {
@@ -138,18 +139,19 @@ function answeredStage(response: unknown): McpQuestionStage {
 }
 
 /**
- * Calls `notify` with a {@link McpQuestionEvent} for every move of every question, in both eras,
- * while `listening()` says someone wants them. What the person answered is in the events only
- * with `options.answers`. Returns the function that stops watching.
+ * Calls `hook` (the app's `mcp:question`) with a {@link McpQuestionEvent} for every move of every
+ * question, in both eras, while `hook.listening()` says someone wants them: nobody listening, the
+ * engine builds no event for this watcher. What the person answered is in the events only with
+ * `options.answers`. Returns the function that stops watching.
  *
  * @example
  * ```ts
- * const stop = watchQuestions(() => true, event => console.info(event.stage, event.fields), { answers: false })
+ * const stop = watchQuestions({ listening: () => true, call: event => console.info(event.stage, event.fields) }, { answers: false })
  * ```
  */
-export function watchQuestions(listening: () => boolean, notify: (event: McpQuestionEvent) => void, options: McpQuestionOptions): () => void {
-  return onElicitationEvent((event) => {
-    if (!listening()) return
+export function watchQuestions(hook: McpHook<McpQuestionEvent>, options: McpQuestionOptions): () => void {
+  const notify = (event: McpQuestionEvent) => hook.call(event)
+  const watch = (event: ElicitationEvent): void => {
     const about = describe(event, options)
     if (event.type === 'reasked') return notify({ ...about, stage: 'asked' })
     if (event.type === 'answered') {
@@ -166,7 +168,7 @@ export function watchQuestions(listening: () => boolean, notify: (event: McpQues
       if (!times.has(event.key)) times.set(event.key, Date.now())
       askedAt.set(event.run, times)
       event.outcome.then(() => undefined, (error: unknown) => {
-        if (!listening()) return
+        if (!hook.listening()) return
         const code = error instanceof McpElicitationError ? error.code : undefined
         // An invalid answer was already told as `invalid`.
         if (code === 'invalid-response') return
@@ -174,5 +176,6 @@ export function watchQuestions(listening: () => boolean, notify: (event: McpQues
         notify({ ...about, stage: code === 'timeout' ? 'timed-out' : 'failed', ...(code && { errorCode: code }), ...(waitedMs !== undefined && { waitedMs }) })
       })
     }
-  })
+  }
+  return onElicitationEvent({ listening: hook.listening, call: watch })
 }

@@ -17,7 +17,8 @@ import { observeCall, type McpObservers, type ObservedRequest } from './observe-
 import { keepResult, readCachedResult, toolCacheSlot } from './tool-cache'
 import { cacheHint, keepResource, readCachedResource, resourceCacheSlot } from './resource-cache'
 import type { McpStateStore } from '../common/store/store'
-import type { McpServerHook } from './server-hook'
+import type { McpServerEvent } from './server-hook'
+import type { McpHook } from '../common/hooks'
 import type { McpCacheStore } from './cache-store'
 import type { McpTaskRuntime } from './task-runtime'
 import { inlineModeOf } from './task-support'
@@ -32,7 +33,7 @@ export interface HandlerDeps extends RunDeps {
   /** Who hears about finished calls (the app's `mcp:call` hooks). */
   observe?: McpObservers
   /** The app's `mcp:server` hooks, which may add handlers of their own to each server built. */
-  serverHook?: McpServerHook
+  serverHook?: McpHook<McpServerEvent>
   /** Where tools with a `cache` keep their results (apart from `store`, so results never crowd out `once()` records). */
   cacheStore?: McpCacheStore
   /** The endpoint's tasks; absent when no tool may run as one, or where tasks cannot run (Workers). */
