@@ -21,8 +21,9 @@ import { fieldOfIssue } from './schema/answer-issues'
 export type McpQuestionStage = 'asked' | 'answered' | 'declined' | 'cancelled' | 'invalid' | 'timed-out' | 'failed'
 
 /**
- * The payload of the `mcp:question` hook (declared in hooks.ts). Field names, never the values a person typed, unless
- * the app opted in with `mcp.observe.answers` (then `content`, `issues` and a URL-mode `url`).
+ * The payload of the `mcp:question` hook (declared in hooks.ts). Field names, never the values a
+ * person typed, unless the app opted in with `mcp.observe.answers` (then `content`, `issues` and a
+ * URL-mode `url`).
  */
 export interface McpQuestionEvent {
   stage: McpQuestionStage
@@ -150,18 +151,17 @@ function answeredStage(response: unknown): McpQuestionStage {
  * ```
  */
 export function watchQuestions(hook: McpHook<McpQuestionEvent>, options: McpQuestionOptions): () => void {
-  const notify = (event: McpQuestionEvent) => hook.call(event)
   const watch = (event: ElicitationEvent): void => {
     const about = describe(event, options)
-    if (event.type === 'reasked') return notify({ ...about, stage: 'asked' })
+    if (event.type === 'reasked') return hook.call({ ...about, stage: 'asked' })
     if (event.type === 'answered') {
       const facts = answerFacts(event, options)
-      if (!event.issues) return notify({ ...about, ...facts, stage: answeredStage(event.response) })
+      if (!event.issues) return hook.call({ ...about, ...facts, stage: answeredStage(event.response) })
       const invalidFields = [...new Set(event.issues.map(fieldOfIssue).filter(field => field !== undefined))]
-      return notify({ ...about, ...facts, stage: 'invalid', ...(invalidFields.length > 0 && { invalidFields }) })
+      return hook.call({ ...about, ...facts, stage: 'invalid', ...(invalidFields.length > 0 && { invalidFields }) })
     }
     if (!goesOut(event)) return
-    notify({ ...about, stage: 'asked' })
+    hook.call({ ...about, stage: 'asked' })
     // A legacy wait ends in this process; a modern round's promise never settles (the retry asks again).
     if (!event.run.modern) {
       const times = askedAt.get(event.run) ?? new Map<string, number>()
@@ -173,7 +173,7 @@ export function watchQuestions(hook: McpHook<McpQuestionEvent>, options: McpQues
         // An invalid answer was already told as `invalid`.
         if (code === 'invalid-response') return
         const waitedMs = waitedSince(event.run, event.key)
-        notify({ ...about, stage: code === 'timeout' ? 'timed-out' : 'failed', ...(code && { errorCode: code }), ...(waitedMs !== undefined && { waitedMs }) })
+        hook.call({ ...about, stage: code === 'timeout' ? 'timed-out' : 'failed', ...(code && { errorCode: code }), ...(waitedMs !== undefined && { waitedMs }) })
       })
     }
   }
