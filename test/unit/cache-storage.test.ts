@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createStorage } from 'unstorage'
-import { storageCacheStore } from '../../src/runtime/server/mcp/cache-storage'
-import { cacheSlot, capEntries } from '../../src/runtime/server/mcp/cache-store'
+import { storageCacheStore } from '../../src/runtime/server/mcp/caching/storage'
+import { cacheSlot, capEntries } from '../../src/runtime/server/mcp/caching/store'
 
 /** The result cache on a Nitro storage mount: unstorage itself, with its memory driver (which ignores `ttl`). */
 describe('storageCacheStore', () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { cacheSlot, entryBytes, hashCacheKey, memoryCacheStore } from '../../src/runtime/server/mcp/cache-store'
-import type { CacheBounds } from '../../src/runtime/server/mcp/cache-store'
-import { canonicalJson, keepResult, planToolCache, readCachedResult, toolCacheSlot } from '../../src/runtime/server/mcp/tool-cache'
-import type { ToolCachePlan } from '../../src/runtime/server/mcp/tool-cache'
-import { cacheHint, keepResource, planResourceCache, readCachedResource, resourceCacheSlot } from '../../src/runtime/server/mcp/resource-cache'
+import { cacheSlot, entryBytes, hashCacheKey, memoryCacheStore } from '../../src/runtime/server/mcp/caching/store'
+import type { CacheBounds } from '../../src/runtime/server/mcp/caching/store'
+import { canonicalJson, keepResult, planToolCache, readCachedResult, toolCacheSlot } from '../../src/runtime/server/mcp/caching/tool-cache'
+import type { ToolCachePlan } from '../../src/runtime/server/mcp/caching/tool-cache'
+import { cacheHint, keepResource, planResourceCache, readCachedResource, resourceCacheSlot } from '../../src/runtime/server/mcp/caching/resource-cache'
 
 const BOUNDS: CacheBounds = { maxEntryBytes: 1024 * 1024, maxBytes: 64 * 1024 * 1024, maxBytesPerCaller: 8 * 1024 * 1024 }
 
