@@ -1,8 +1,15 @@
+/**
+ * Where the caching room keeps results: in this process, in Redis (`NUXT_MCP_REDIS_URL`) or on
+ * the app's Nitro storage mount (`mcp.cache.storage`), each under one hashed key and within the
+ * byte bounds of `mcp.cache`. Which one an endpoint uses is chosen here, once.
+ */
 import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
 import { callerKeyOf } from '../../common/caller-key'
 import { utf8Bytes } from '../../common/byte-length'
 import type { McpSharedState } from '../../common/shared/shared-state'
+import { CACHE_BYTE_DEFAULTS } from '../../common/config'
+import { isRecord } from '../../common/is-record'
 
 /**
  * Where one cached result goes: its store key (hashed, {@link hashCacheKey}) and whose byte share
@@ -236,4 +243,88 @@ export function sharedCacheStore(shared: Promise<McpSharedState>, bounds: CacheB
     get: async key => (await shared).get(key),
     put: async (slot, value, ttlMs) => (await shared).keepWithin(slot.key, value, ttlMs, { owner: slot.owner, bytes: entryBytes(slot, value), maxBytes: bounds.maxBytes, maxOwnerBytes: bounds.maxBytesPerCaller }),
   }
+}
+
+/**
+ * The part of a Nitro storage mount (`useStorage('<mount>')`, unstorage's `Storage`) the result
+ * cache needs. Structural, so this wing knows no Nitro: the entry point hands the mount in.
+ *
+ * @example
+ * ```ts
+ * const storage: McpCacheStorage = useStorage('mcp-cache')
+ * ```
+ */
+export interface McpCacheStorage {
+  getItem: (key: string) => Promise<unknown>
+  setItem: (key: string, value: string, options?: { ttl?: number }) => Promise<void>
+}
+
+// Cloudflare KV refuses an expiry under 60 s; the entry's own expiry below is the one that counts.
+const MIN_DRIVER_TTL_SECONDS = 60
+
+/**
+ * A result cache on a Nitro storage mount (`mcp.cache.storage`): Redis, a Cloudflare KV binding,
+ * the file system, whatever driver the app mounted, so several instances (or Workers isolates)
+ * serve one another's results. Keys come hashed, as for every store (`hashCacheKey`: drivers map
+ * keys to paths and forbid characters a key's text may hold); each entry carries its own expiry,
+ * as most drivers ignore `ttl`. Drivers count no bytes: the per-entry cap is this store's bound.
+ *
+ * @example
+ * ```ts
+ * const cacheStore = storageCacheStore(useStorage('mcp-cache'))
+ * ```
+ */
+export function storageCacheStore(storage: McpCacheStorage): McpCacheStore {
+  return {
+    async get(key) {
+      // unstorage hands JSON back parsed; a driver that does not, as text.
+      const raw = await storage.getItem(key)
+      const entry: unknown = typeof raw === 'string' ? JSON.parse(raw) : raw
+      if (!isRecord(entry) || typeof entry.value !== 'string' || typeof entry.expiresAt !== 'number') return undefined
+      return entry.expiresAt > Date.now() ? entry.value : undefined
+    },
+    async put(slot, value, ttlMs) {
+      const ttl = Math.max(MIN_DRIVER_TTL_SECONDS, Math.ceil(ttlMs / 1000))
+      await storage.setItem(slot.key, JSON.stringify({ value, expiresAt: Date.now() + ttlMs }), { ttl })
+      return true
+    },
+  }
+}
+
+/**
+ * Where an endpoint's tools and resources keep cached results, or `undefined` when none has a `cache`. Apart
+ * from the replay guard's records: a busy cache must never make `once()` unavailable. On the
+ * app's Nitro storage mount when `mcp.cache.storage` names one (no entry over
+ * `bounds.maxEntryBytes`: its drivers count no bytes), else in Redis when the instances share
+ * state, else in this process, both within all of `bounds`.
+ *
+ * @example
+ * ```ts
+ * const cacheStore = createResultCacheStore([...registry.tools.values(), ...registry.resources.values()], shared, undefined, config.cache)
+ * ```
+ */
+export function createResultCacheStore(definitions: readonly { cache?: { ttlMs: number } }[], shared: Promise<McpSharedState> | undefined, storage: McpCacheStorage | undefined, bounds: CacheBounds): McpCacheStore | undefined {
+  if (!definitions.some(definition => definition.cache)) return undefined
+  if (storage && (bounds.maxBytes !== CACHE_BYTE_DEFAULTS.maxBytes || bounds.maxBytesPerCaller !== CACHE_BYTE_DEFAULTS.maxBytesPerCaller)) {
+    console.warn(`[nuxt-mcp-elicitation] mcp.cache.maxBytes and mcp.cache.maxBytesPerCaller are not counted on a Nitro storage mount (mcp.cache.storage), whose drivers count no bytes: there only mcp.cache.maxEntryBytes (${bounds.maxEntryBytes}) bounds the cache. Bound the mount itself (e.g. Redis maxmemory), or unset mcp.cache.storage to keep results in Redis (NUXT_MCP_REDIS_URL) or in this process within those budgets.`)
+  }
+  // The app's own Nitro storage mount when it names one (`mcp.cache.storage`), e.g. a KV binding.
+  const store = storage ? storageCacheStore(storage) : shared ? sharedCacheStore(shared, bounds) : memoryCacheStore(bounds)
+  return capEntries(store, bounds.maxEntryBytes)
+}
+
+/**
+ * What to log when the endpoint at `route` keeps results per caller (`scope: 'principal'`, the
+ * default) but no request can have a principal (neither `mcp.auth` nor an `mcp:auth` hook): such
+ * a cache keeps nothing. `undefined` when no definition has one.
+ *
+ * @example
+ * ```ts
+ * anonymousCacheWarning('/mcp', [...registry.tools.values()]) // 'The MCP endpoint /mcp keeps results per caller for the tool "docs" (…)…'
+ * ```
+ */
+export function anonymousCacheWarning(route: string, definitions: readonly { name: string, file: string, cache?: { shared: boolean } }[]): string | undefined {
+  const perCaller = definitions.filter(definition => definition.cache && !definition.cache.shared).map(definition => `"${definition.name}" (${definition.file})`)
+  if (perCaller.length === 0) return undefined
+  return `[nuxt-mcp-elicitation] The MCP endpoint ${route} keeps results per caller (cache scope 'principal', the default) for ${perCaller.join(', ')}, but has neither mcp.auth nor an mcp:auth hook: no call has a principal, so these results are never cached. Authenticate callers (mcp.auth, or an mcp:auth hook that sets auth.principal), or write cache: { maxAge, scope: 'shared' } where the result does not depend on who asks. (Logged once.)`
 }

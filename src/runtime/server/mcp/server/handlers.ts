@@ -14,8 +14,7 @@ import { hiddenFrom } from '../definitions/guards'
 import { getMcpScope } from '../../common/context'
 import { toolError, toPromptResult, toResourceResult, toToolResult } from '../definitions/results'
 import { observeCall, type McpObservers, type ObservedRequest } from '../observing/observe-calls'
-import { keepResult, readCachedResult, toolCacheSlot } from '../caching/tool-cache'
-import { cacheHint, keepResource, readCachedResource, resourceCacheSlot } from '../caching/resource-cache'
+import { cacheHint, cacheUseOf, keepCached, keepResource, readCached, readCachedResource, resourceCacheSlot, toolCacheSlot } from '../caching/plan'
 import type { McpStateStore } from '../../common/store/store'
 import type { McpServerHook } from '../observing/server-hook'
 import type { McpCacheStore } from '../caching/store'
@@ -97,9 +96,9 @@ export function installMcpHandlers(server: Server, deps: HandlerDeps): void {
       return deps.tasks.call({ server, run, secret: deps.secret, tool: { name: tool.name, execution }, arguments: request.params.arguments ?? {}, ...(mode.ttlMs !== undefined && { ttlMs: mode.ttlMs }), ...invocationOf(tool, parsed.data, run) })
     }
     // Keyed on the parsed arguments, or on those sent when the parsed ones are not plain JSON.
-    const slot = tool.cache && deps.cacheStore ? toolCacheSlot(tool.cache, deps.route, tool.name, caller(), parsed.data, request.params.arguments ?? {}) : undefined
-    if (slot && deps.cacheStore) {
-      const hit = await readCachedResult(deps.cacheStore, slot.key)
+    const cached = cacheUseOf(deps.cacheStore, tool.cache, plan => toolCacheSlot(plan, deps.route, tool.name, caller(), parsed.data, request.params.arguments ?? {}))
+    if (cached) {
+      const hit = await readCached(cached)
       if (isCallToolResult(hit)) return hit
     }
     const run = createRun(server, ctx, deps, { method: 'tools/call', name: tool.name })
@@ -108,7 +107,7 @@ export function installMcpHandlers(server: Server, deps: HandlerDeps): void {
       if (outcome.kind !== 'done') return outcome.result
       const result = await toToolResult(outcome.value, tool.output)
       // Only a plain success is kept: never an error, never a call that asked the person anything.
-      if (slot && deps.cacheStore && tool.cache && run.calls === 0 && !result.isError) await keepResult(deps.cacheStore, slot, result, tool.cache.ttlMs)
+      if (cached && run.calls === 0 && !result.isError) await keepCached(cached, result)
       return result
     }
     catch (error) {
@@ -124,9 +123,9 @@ export function installMcpHandlers(server: Server, deps: HandlerDeps): void {
     const { resource, variables } = found
     const uri = new URL(request.params.uri)
     const { cache } = resource
-    const slot = cache && deps.cacheStore ? resourceCacheSlot(cache, deps.route, resource.name, caller(), uri, variables) : undefined
-    if (cache && slot && deps.cacheStore) {
-      const hit = await readCachedResource(deps.cacheStore, slot.key, cache.ttlMs)
+    const cached = cacheUseOf(deps.cacheStore, cache, plan => resourceCacheSlot(plan, deps.route, resource.name, caller(), uri, variables))
+    if (cache && cached) {
+      const hit = await readCachedResource(cached)
       if (hit) return { ...hit.result, ...cacheHint(cache, hit.remainingMs) }
     }
     const run = createRun(server, ctx, deps, { method: 'resources/read', name: resource.name })
@@ -135,7 +134,7 @@ export function installMcpHandlers(server: Server, deps: HandlerDeps): void {
     const result = toResourceResult(outcome.value, request.params.uri, resource.definition.mimeType)
     if (!cache) return result
     // As for tools: a read that asked the person anything is theirs, for that moment, and not kept.
-    if (slot && deps.cacheStore && run.calls === 0) await keepResource(deps.cacheStore, slot, result, cache.ttlMs)
+    if (cached && run.calls === 0) await keepResource(cached, result)
     return { ...result, ...cacheHint(cache, cache.ttlMs) }
   }))
 
