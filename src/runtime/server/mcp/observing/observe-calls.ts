@@ -1,10 +1,15 @@
+/**
+ * The observing room (`mcp/observing/`): the `mcp:call` event of each finished call (this file),
+ * OpenTelemetry spans (`tracing.ts`), the `mcp:server` hook (`server-hook.ts`) and `useMcpLogger()`
+ * (`use-logger.ts`). Free when nobody listens. It must not know the registry, the server's
+ * handlers or the transport: the handlers hand it a call to time.
+ */
 import { isInputRequiredResult, ProtocolError } from '@modelcontextprotocol/server'
 import type { McpEra, McpRequestScope } from '../../common/context'
 import type { McpQuestionEvent } from '../../elicitation/question-events'
-import type { McpCallMethod, McpCallOutcome } from './call-kinds'
-import type { CallSpan, McpCallTracer } from './tracing'
+import type { CallSpan, McpCallMethod, McpCallOutcome, McpCallTracer } from './tracing'
 
-export type { McpCallMethod, McpCallOutcome } from './call-kinds'
+export type { McpCallMethod, McpCallOutcome } from './tracing'
 
 /** The payload of the `mcp:call` hook: one per call, when it has finished. Never arguments or results. */
 export interface McpCallEvent {
