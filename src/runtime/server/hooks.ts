@@ -9,8 +9,8 @@
  * | `mcp:auth` | `McpAuthContext` (transport/door/auth.ts) | per request, awaited; `reject()` refuses |
  * | `mcp:auth:token` | `McpTokenContext` (transport/door/auth.ts) | per opaque token while `mcp.auth` is on, awaited |
  * | `mcp:request` | `McpRequestContext` (transport/door/middleware.ts) | per request, awaited; `refuse()` refuses |
- * | `mcp:server` | `McpServerEvent` (mcp/server-hook.ts) | per SDK server built, synchronously |
- * | `mcp:call` | `McpCallEvent` (mcp/observe-calls.ts) | per finished call, never awaited |
+ * | `mcp:server` | `McpServerEvent` (mcp/observing/server-hook.ts) | per SDK server built, synchronously |
+ * | `mcp:call` | `McpCallEvent` (mcp/observing/observe-calls.ts) | per finished call, never awaited |
  * | `mcp:question` | `McpQuestionEvent` (elicitation/question-events.ts) | per move of a question, never awaited |
  * | `mcp:host-owner` | `McpHostOwnerContext` (runtime/host/owner.ts) | per chat or answer request of the host, awaited |
  *
@@ -20,8 +20,8 @@ import type { NitroApp, NitroRuntimeHooks } from 'nitropack/types'
 import type { McpHook } from './common/hooks'
 import type { McpAuthContext, McpTokenContext } from './transport/door/auth'
 import type { McpRequestContext } from './transport/door/middleware'
-import type { McpServerEvent } from './mcp/server-hook'
-import type { McpCallEvent } from './mcp/observe-calls'
+import type { McpServerEvent } from './mcp/observing/server-hook'
+import type { McpCallEvent } from './mcp/observing/observe-calls'
 import type { McpQuestionEvent } from './elicitation/question-events'
 import type { McpHostOwnerContext } from '../host/owner'
 

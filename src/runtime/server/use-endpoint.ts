@@ -12,11 +12,11 @@ import { createMcpEndpoint } from './transport/door/endpoint'
 import type { McpEndpoint } from './transport/door/endpoint'
 import { configOfEndpoint } from './common/config'
 import type { McpServerConfig } from './common/config'
-import type { McpDefinitions } from './mcp/registry'
+import type { McpDefinitions } from './mcp/definitions/registry'
 import type { McpSharedState } from './common/shared/shared-state'
 import { openRedisState } from './common/shared/open-redis-state'
 import { watchQuestions } from './elicitation/question-events'
-import { createCallTracer, traceQuestions, type McpCallTracer } from './mcp/tracing'
+import { createCallTracer, traceQuestions, type McpCallTracer } from './mcp/observing/tracing'
 import { mcpHookOf } from './hooks'
 
 /** The endpoints made so far, by route. */
