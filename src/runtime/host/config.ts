@@ -1,6 +1,6 @@
 import type { H3Event } from 'h3'
 import { useRuntimeConfig } from 'nitropack/runtime'
-import type { McpHostPageConfig } from '../app/elicitation/host-urls'
+import type { McpHostPageConfig } from '../chat/elicitation/host-urls'
 
 /** The host options as they reach the server (`mcp.host` in nuxt.config, `NUXT_MCP_HOST_*`). */
 export interface McpHostConfig {

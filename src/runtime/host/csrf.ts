@@ -1,4 +1,4 @@
-import { MCP_ELICITATION_HEADER } from '../app/elicitation/types'
+import { MCP_ELICITATION_HEADER } from '../chat/elicitation/types'
 
 /**
  * Cross-site request forgery protection of the respond endpoint. The owner cookie is

@@ -1,6 +1,6 @@
 import { getHeader } from 'h3'
 import type { H3Event } from 'h3'
-import { MCP_ELICITATION_HEADER } from '../app/elicitation/types'
+import { MCP_ELICITATION_HEADER } from '../chat/elicitation/types'
 import { readLimitedBody } from '../server/common/read-body'
 import { checkCsrf } from './csrf'
 import { allowedOrigins } from './config'

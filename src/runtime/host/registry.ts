@@ -1,4 +1,4 @@
-import type { McpElicitationAnswer, McpElicitationRequest } from '../app/elicitation/types'
+import type { McpElicitationAnswer, McpElicitationRequest } from '../chat/elicitation/types'
 
 /** One elicitation waiting for the person in front of the page. */
 export interface McpPendingElicitation {

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
-import { readRequestedSchema } from '../app/elicitation/fields'
-import { validateContent } from '../app/elicitation/validate'
-import type { McpElicitationAnswer, McpRespondError } from '../app/elicitation/types'
+import { readRequestedSchema } from '../chat/elicitation/fields'
+import { validateContent } from '../chat/elicitation/validate'
+import type { McpElicitationAnswer, McpRespondError } from '../chat/elicitation/types'
 import type { McpElicitationRegistry } from './registry'
 import { isRecord } from '../server/common/is-record'
 

@@ -19,7 +19,7 @@ export type {
   McpCompleter,
 } from './mcp/definitions'
 export type { McpGuard, McpGuardContext, McpGuarded } from './mcp/guards'
-export type { McpToolApp } from './mcp/apps'
+export type { McpToolView } from './mcp/apps'
 export type { McpStandardSchema } from './common/standard-schema'
 export { useMcpElicitation } from './elicitation/use-elicitation'
 export type { McpElicitation, AskMode, AskOptions, FormOptions, FormResult, UrlOptions, UrlResult, ConfirmOptions } from './elicitation/use-elicitation'

@@ -1,5 +1,5 @@
 // App-rendered elicitation (SEP-3118, draft) on the wire, in both eras, against the built `apps`
-// fixture: `form({ app: 'date-range' })` carries `_meta.ui.resourceUri` only to a client that
+// fixture: `form({ view: 'date-range' })` carries `_meta.ui.resourceUri` only to a client that
 // declared form elicitation and the apps extension with `elicitation: {}` and the MCP App mime
 // type; every other client gets exactly the plain form. Either way the answer is validated against
 // the same shape, and a question asked again after an invalid answer keeps its view.
@@ -67,7 +67,7 @@ describe('app-rendered elicitation on a 2025-11-25 session', () => {
     const { client, received } = await legacyClient(RENDERS_APPS, [])
     const result = await client.callTool({ name: 'ask-missing-view', arguments: {} })
     expect(result.isError).toBe(true)
-    expect(textOf(result)).toMatch(/form\(\{ app: "nope" \}\) names an MCP App view that does not exist \(views: .*"date-range".*\)\. Add app\/mcp\/nope\.vue/)
+    expect(textOf(result)).toMatch(/form\(\{ view: "nope" \}\) names an MCP App view that does not exist \(views: .*"date-range".*\)\. Add app\/mcp\/nope\.vue/)
     expect(received).toHaveLength(0)
   })
 })

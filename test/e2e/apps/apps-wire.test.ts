@@ -72,7 +72,7 @@ describe('MCP Apps on a 2025-11-25 session (v1 SDK client)', () => {
     expect(html).toContain('Count a visit')
     // The component the view imports, and its scoped CSS, are bundled in.
     expect(html).toMatch(/\.badge\[data-v-[0-9a-f]+\]/)
-    // The view's `defineMcpApp` reached the content too, where hosts look first.
+    // The view's `defineMcpView` reached the content too, where hosts look first.
     const bordered = await legacy.readResource({ uri: 'ui://bordered' })
     expect(bordered.contents[0]?._meta).toEqual({ ui: expect.objectContaining({ prefersBorder: true }) })
     console.info(`[apps] ui://greeting: ${html.length} bytes, ${gzipSync(html).length} gzip`)

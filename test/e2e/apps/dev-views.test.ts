@@ -13,7 +13,7 @@ let app: DevApp
 
 const view = (text: string) => `<script setup lang="ts">
 import Label from './parts/Label.vue'
-const { connected } = useMcpApp()
+const { connected } = useMcpView()
 </script>
 
 <template>
@@ -56,7 +56,7 @@ beforeAll(async () => {
   app = await startDevApp({
     'app/mcp/card.vue': view('first text'),
     'app/mcp/parts/Label.vue': label('first label'),
-    'server/mcp/tools/show-card.ts': `export default defineMcpTool({ description: 'Shows a card', app: 'card', handler: () => 'shown' })\n`,
+    'server/mcp/tools/show-card.ts': `export default defineMcpTool({ description: 'Shows a card', view: 'card', handler: () => 'shown' })\n`,
   })
   await waitForView('the first build of the view', html => html.includes('first text'))
 }, 180_000)

@@ -49,7 +49,7 @@ export interface FormOptions<S extends FormShape> extends AskOptions {
    * form in hosts that support app-rendered elicitation; every other client gets the plain form.
    * The answer is validated against `schema` and typed the same way either way.
    */
-  app?: string
+  view?: string
 }
 
 /** Options of `url()`. */
@@ -118,9 +118,9 @@ function interpretForm<S extends FormShape>(shape: S, response: unknown): Verdic
 }
 
 /** The view that renders a form for this client, or `undefined` for the plain form. */
-function formAppUri(run: ElicitationRun, name: string): string | undefined {
-  if (!run.formApp) throw new McpElicitationError('unknown-app', `form({ app: "${name}" }) names an MCP App view, but this app has none. Add app/mcp/${name}.vue, or leave \`app\` out for the plain form.`)
-  return run.formApp(name)
+function formViewUri(run: ElicitationRun, name: string): string | undefined {
+  if (!run.formView) throw new McpElicitationError('unknown-view', `form({ view: "${name}" }) names an MCP App view, but this app has none. Add app/mcp/${name}.vue, or leave \`view\` out for the plain form.`)
+  return run.formView(name)
 }
 
 /** `form()`: a flat Zod shape becomes a spec-exact form; the answer comes back validated and typed. */
@@ -132,7 +132,7 @@ export async function askForm<S extends FormShape>(run: ElicitationRun, options:
   // A legacy session on an older revision gets the form as that revision can show it.
   const requestedSchema = formSchemaForRevision(toFormSchema(shape, { allowSensitive: options.allowSensitive }), run.protocolVersion)
   if (options.fallback && !supportsMode(run, 'form')) return options.fallback
-  const resourceUri = options.app === undefined ? undefined : formAppUri(run, options.app)
+  const resourceUri = options.view === undefined ? undefined : formViewUri(run, options.view)
   const question = formQuestion(options.message, requestedSchema, response => interpretForm(shape, response), formAnswerError, resourceUri)
   return ask(run, key, 'form', question, { timeout: options.timeout, signal: options.signal })
 }

@@ -14,7 +14,7 @@ import type { McpGuarded } from './guards'
 import type { McpToolCache } from './tool-cache'
 import type { McpResourceCache } from './resource-cache'
 import type { McpToolExecution } from './task-support'
-import type { McpToolApp } from './apps'
+import type { McpToolView } from './apps'
 import type { McpStandardSchema, StandardInput, StandardOutput } from '../common/standard-schema'
 
 type MaybePromise<T> = T | Promise<T>
@@ -111,12 +111,12 @@ export interface McpToolDefinition<I extends McpToolInput = McpZodShape, O exten
    */
   execution?: McpToolExecution
   /**
-   * The MCP App that shows this tool's result: the name of a view, `app/mcp/<name>.vue`
+   * The view that shows this tool's result (MCP Apps): the name of a view, `app/mcp/<name>.vue`
    * (or `{ name, visibility }`). Listed as `_meta.ui.resourceUri`: hosts that render MCP Apps
    * show the view with the call's arguments and result. A name with no view fails the build.
    */
-  app?: McpToolApp
-  /** Extra `_meta` the tool is listed with (merged under what `app` sets). */
+  view?: McpToolView
+  /** Extra `_meta` the tool is listed with (merged under what `view` sets). */
   _meta?: Record<string, unknown>
   handler: (args: McpToolArguments<I>, context: McpHandlerContext) => MaybePromise<McpToolReturn<O>>
 }

@@ -11,7 +11,7 @@ import { planToolCache, type McpToolCache, type ToolCachePlan } from './tool-cac
 import { planResourceCache, type McpResourceCache, type ResourceCachePlan } from './resource-cache'
 import { isGuarded, type McpGuarded } from './guards'
 import { listedExecution, type McpToolExecution } from './task-support'
-import { appToolMeta, viewResources, type McpToolApp, type McpView } from './apps'
+import { viewToolMeta, viewResources, type McpToolView, type McpView } from './apps'
 
 type ResourceTemplate = ListResourceTemplatesResult['resourceTemplates'][number]
 
@@ -29,7 +29,7 @@ export interface ErasedTool extends McpGuarded {
   annotations?: Tool['annotations']
   cache?: McpToolCache
   execution?: McpToolExecution
-  app?: McpToolApp
+  view?: McpToolView
   _meta?: Record<string, unknown>
   handler(args: Record<string, unknown>, context: McpHandlerContext): unknown
 }
@@ -135,7 +135,7 @@ function buildTools(entries: DefinitionEntry<ErasedTool>[], views: McpView[], js
     const headerParams = headerParamsOf(input.listed, where)
     const output = outputSchema && toolOutput(outputSchema, where)
     const cache = definition.cache === undefined ? undefined : planToolCache(definition.cache, where)
-    const meta = definition.app === undefined ? definition._meta : { ...definition._meta, ...appToolMeta(definition.app, views, where) }
+    const meta = definition.view === undefined ? definition._meta : { ...definition._meta, ...viewToolMeta(definition.view, views, where) }
     tools.set(name, { name, file, definition, args: input.check, output: output?.check, headerParams, ...(cache && { cache }) })
     list.push({
       name,

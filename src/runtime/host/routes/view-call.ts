@@ -3,7 +3,7 @@ import { createMCPClient } from '@ai-sdk/mcp'
 import { isRecord } from '../../server/common/is-record'
 import { browserOwner, resolveOwner } from '../owner'
 import { readHostRequest } from '../read-request'
-import { findAppSession } from '../apps/sessions'
+import { findViewSession } from '../view-frame/sessions'
 
 /** A view's tool call: a name and its arguments. */
 const MAX_BODY = 256 * 1024
@@ -28,7 +28,7 @@ export default defineEventHandler(async (event) => {
     return { error: 'Send { "name": "<tool>", "arguments": { … } }: "name" a string, "arguments" an object.' }
   }
   const owner = await resolveOwner(event, browserOwner(event, { create: false }))
-  const session = findAppSession(getRouterParam(event, 'id', { decode: true }), owner)
+  const session = findViewSession(getRouterParam(event, 'id', { decode: true }), owner)
   if (!session) {
     setResponseStatus(event, 404)
     return { error: 'This view\'s session is unknown or has expired (it lasts 30 minutes, in the instance that served the chat). Run the tool again.' }

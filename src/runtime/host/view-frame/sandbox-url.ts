@@ -1,6 +1,6 @@
 import { getRequestURL } from 'h3'
 import type { H3Event } from 'h3'
-import { sandboxOriginFor, sandboxUrlFor } from '../../app/elicitation/host-urls'
+import { sandboxOriginFor, sandboxUrlFor } from '../../chat/elicitation/host-urls'
 
 /**
  * The sandbox proxy page for the views a chat shows ({@link sandboxUrlFor}, for the page this

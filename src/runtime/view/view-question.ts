@@ -4,7 +4,7 @@ import type { App } from '@modelcontextprotocol/ext-apps'
 import type { ElicitRequestFormParams, ElicitResult } from '@modelcontextprotocol/client'
 
 /** A form the host asked this view to render (app-rendered elicitation, SEP-3118). */
-export interface McpAppQuestion {
+export interface McpViewQuestion {
   /** What the server asks, as the person should read it. */
   message: string
   /** The form's fields, as the server listed them (flat JSON Schema). */
@@ -12,8 +12,8 @@ export interface McpAppQuestion {
 }
 
 /** The view's side of app-rendered elicitation: the pending question, and its three answers. */
-export interface McpAppQuestionState {
-  question: Readonly<ShallowRef<McpAppQuestion | undefined>>
+export interface McpViewQuestionState {
+  question: Readonly<ShallowRef<McpViewQuestion | undefined>>
   accept: (content: NonNullable<ElicitResult['content']>) => void
   decline: () => void
   cancel: () => void
@@ -30,8 +30,8 @@ export interface McpAppQuestionState {
  * const { question, accept } = answerQuestionsIn(app)
  * ```
  */
-export function answerQuestionsIn(app: App): McpAppQuestionState {
-  const question = shallowRef<McpAppQuestion>()
+export function answerQuestionsIn(app: App): McpViewQuestionState {
+  const question = shallowRef<McpViewQuestion>()
   let settle: ((result: ElicitResult) => void) | undefined
   const answer = (result: ElicitResult) => {
     const done = settle

@@ -1,22 +1,22 @@
 import { readMCPAppResource } from '@ai-sdk/mcp'
 import { getToolUiResourceUri, isToolVisibilityModelOnly } from '@modelcontextprotocol/ext-apps/app-bridge'
 import type { MCPClient, MCPClientConfig } from '@ai-sdk/mcp'
-import { MCP_APP_PART_TYPE } from '../../app/elicitation/app-part'
-import type { McpAppPartData, McpAppShown } from '../../app/elicitation/app-part'
-import { keepAppSession } from './sessions'
+import { MCP_VIEW_PART_TYPE } from '../../chat/elicitation/view-part'
+import type { McpViewPartData, McpViewShown } from '../../chat/elicitation/view-part'
+import { keepViewSession } from './sessions'
 
-/** The UI message chunk the host writes for a view to show: a `data-mcp-app` part. */
-export interface McpAppDataChunk {
-  type: typeof MCP_APP_PART_TYPE
+/** The UI message chunk the host writes for a view to show: a `data-mcp-view` part. */
+export interface McpViewDataChunk {
+  type: typeof MCP_VIEW_PART_TYPE
   id: string
-  data: McpAppPartData
+  data: McpViewPartData
 }
 
 /** What the apps side of a chat request needs from the host. */
-export interface McpAppsContext {
+export interface McpViewsContext {
   client: Pick<MCPClient, 'readResource'>
   transport: MCPClientConfig['transport']
-  write: (chunk: McpAppDataChunk) => void
+  write: (chunk: McpViewDataChunk) => void
   owner: Promise<string | undefined>
   server: () => string | undefined
   /** `<prefix>/:id/call`'s prefix under the app's base URL. */
@@ -67,24 +67,24 @@ function toolCallIdOf(options: unknown): string | undefined {
 
 /**
  * Wraps a chat's MCP tool set so that calling a tool that has an MCP App view also writes a
- * `data-mcp-app` part: the view's HTML and metadata (read once per URI), where its own tool
+ * `data-mcp-view` part: the view's HTML and metadata (read once per URI), where its own tool
  * calls go, and the sandbox to show it in. The tool call itself is unchanged.
  *
  * @example
  * ```ts
  * const definitions = await listAllTools(client)
- * const tools = withMcpAppParts(client.toolsFromDefinitions(definitions), definitions.tools, context)
+ * const tools = withMcpViewParts(client.toolsFromDefinitions(definitions), definitions.tools, context)
  * ```
  */
-export function withMcpAppParts<T extends object>(tools: T, definitions: ListedTool[], context: McpAppsContext): T {
+export function withMcpViewParts<T extends object>(tools: T, definitions: ListedTool[], context: McpViewsContext): T {
   const views = new Map(definitions.map(tool => [tool.name, viewOf(tool)]))
   const callable = new Set(definitions.filter(tool => !isToolVisibilityModelOnly({ _meta: tool._meta })).map(tool => tool.name))
   const resources = new Map<string, ReturnType<typeof readMCPAppResource>>()
   let sessionId: Promise<string | undefined> | undefined
-  const session = () => sessionId ??= context.owner.then(owner => owner === undefined ? undefined : keepAppSession({ owner, transport: context.transport, callable, expiresAt: Date.now() + context.ttlMs }))
+  const session = () => sessionId ??= context.owner.then(owner => owner === undefined ? undefined : keepViewSession({ owner, transport: context.transport, callable, expiresAt: Date.now() + context.ttlMs }))
 
   /** The view's HTML, and the session for its tool calls: only where it can be shown. */
-  async function shownAt(uri: string, sandboxUrl: string): Promise<McpAppShown | undefined> {
+  async function shownAt(uri: string, sandboxUrl: string): Promise<McpViewShown | undefined> {
     const id = await session()
     if (!id) return undefined
     let resource = resources.get(uri)
@@ -96,8 +96,8 @@ export function withMcpAppParts<T extends object>(tools: T, definitions: ListedT
   async function announce(toolName: string, uri: string, toolCallId: string): Promise<void> {
     const shown = context.sandboxUrl ? await shownAt(uri, context.sandboxUrl) : undefined
     const server = context.server()
-    const data: McpAppPartData = { toolCallId, toolName, uri, ...(shown && { shown }), ...(server && { server }) }
-    context.write({ type: MCP_APP_PART_TYPE, id: `mcp-app-${toolCallId}`, data })
+    const data: McpViewPartData = { toolCallId, toolName, uri, ...(shown && { shown }), ...(server && { server }) }
+    context.write({ type: MCP_VIEW_PART_TYPE, id: `mcp-view-${toolCallId}`, data })
   }
 
   // The set is the one `tools()` just made for this caller: its tools are replaced in place, so

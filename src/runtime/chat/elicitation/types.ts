@@ -58,10 +58,10 @@ export type McpElicitationPartData = McpElicitationRequest & {
   server?: string
   /**
    * An MCP App that renders this form (SEP-3118, experimental), when the server named one and
-   * the host can show views: the page shows it in `<McpAppFrame>`, with `<McpElicitationForm>`
+   * the host can show views: the page shows it in `<McpViewFrame>`, with `<McpElicitationForm>`
    * as the fallback. The answer goes to the same respond endpoint, checked the same way.
    */
-  view?: import('./app-part').McpAppPartData
+  view?: import('./view-part').McpViewPartData
 }
 
 /** The part type (`data-` + name) in a UI message. */

@@ -1,6 +1,6 @@
 import { defineEventHandler, setResponseHeader, setResponseStatus } from 'h3'
-import { SANDBOX_PAGE } from '../apps/sandbox-page'
-import { refuseSandboxRequest } from '../apps/sandbox-url'
+import { SANDBOX_PAGE } from '../view-frame/sandbox-page'
+import { refuseSandboxRequest } from '../view-frame/sandbox-url'
 import { useMcpHostConfig } from '../config'
 
 /**

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { MCPClientConfig } from '@ai-sdk/mcp'
 
 /** What the host keeps for the views of one chat request: how to reach their server again. */
-export interface McpAppSession {
+export interface McpViewSession {
   owner: string
   /** The chat's transport config (its headers included): kept in this process only. */
   transport: MCPClientConfig['transport']
@@ -11,7 +11,7 @@ export interface McpAppSession {
   expiresAt: number
 }
 
-const sessions = new Map<string, McpAppSession>()
+const sessions = new Map<string, McpViewSession>()
 /** How many sessions one process keeps at most: the oldest go first. */
 const MAX_SESSIONS = 10_000
 
@@ -22,10 +22,10 @@ const MAX_SESSIONS = 10_000
  *
  * @example
  * ```ts
- * const id = keepAppSession({ owner, transport, callable: new Set(['refresh']), expiresAt: Date.now() + 1_800_000 })
+ * const id = keepViewSession({ owner, transport, callable: new Set(['refresh']), expiresAt: Date.now() + 1_800_000 })
  * ```
  */
-export function keepAppSession(session: McpAppSession): string {
+export function keepViewSession(session: McpViewSession): string {
   const now = Date.now()
   for (const [id, kept] of sessions) if (kept.expiresAt <= now) sessions.delete(id)
   while (sessions.size >= MAX_SESSIONS) sessions.delete(sessions.keys().next().value ?? '')
@@ -40,10 +40,10 @@ export function keepAppSession(session: McpAppSession): string {
  *
  * @example
  * ```ts
- * const session = findAppSession(id, owner)
+ * const session = findViewSession(id, owner)
  * ```
  */
-export function findAppSession(id: string | undefined, owner: string | undefined): McpAppSession | undefined {
+export function findViewSession(id: string | undefined, owner: string | undefined): McpViewSession | undefined {
   const session = id ? sessions.get(id) : undefined
   if (!session || session.expiresAt <= Date.now() || !owner || session.owner !== owner) return undefined
   return session

@@ -2,7 +2,7 @@ import type { McpUiResourceCsp, McpUiResourcePermissions, McpUiToolMeta } from '
 import type { z } from 'zod'
 
 /** What a view (`app/mcp/<name>.vue`) declares about itself. Read at build time: write plain data. */
-export interface McpAppDefinition {
+export interface McpViewDefinition {
   /** Shown by hosts that list resources. */
   title?: string
   description?: string
@@ -24,7 +24,7 @@ type Shape = Record<string, z.ZodType>
  * never shipped to the browser. Same keys as `defineMcpTool`; `visibility: ['app']` for a tool
  * only the view calls.
  */
-export interface McpAppTool<S extends Shape> {
+export interface McpViewTool<S extends Shape> {
   name?: string
   inputSchema?: S
   outputSchema?: Shape
@@ -42,13 +42,13 @@ export interface McpAppTool<S extends Shape> {
  * @example
  * ```vue
  * <script setup lang="ts">
- * defineMcpApp({ description: 'A chart of the week', prefersBorder: true, csp: { connectDomains: ['https://api.example.com'] } })
+ * defineMcpView({ description: 'A chart of the week', prefersBorder: true, csp: { connectDomains: ['https://api.example.com'] } })
  * // or, as in @nuxtjs/mcp-toolkit, with the tool itself (its handler runs on the server):
- * defineMcpApp({ description: 'Weather', inputSchema: { city: z.string() }, handler: async ({ city }) => ({ city, celsius: 21 }) })
+ * defineMcpView({ description: 'Weather', inputSchema: { city: z.string() }, handler: async ({ city }) => ({ city, celsius: 21 }) })
  * </script>
  * ```
  */
-export function defineMcpApp<S extends Shape = Record<string, never>>(definition: McpAppDefinition & Partial<McpAppTool<S>>): void {
+export function defineMcpView<S extends Shape = Record<string, never>>(definition: McpViewDefinition & Partial<McpViewTool<S>>): void {
   // Read at build time (metadata, and a tool moved to the server); nothing to do at run time.
   void definition
 }

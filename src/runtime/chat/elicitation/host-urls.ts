@@ -152,7 +152,7 @@ const SEGMENT = '[\\w.~!*\'()%-]+'
  *
  * @example
  * ```ts
- * const refusal = checkHostUrl('callUrl', app.shown.callUrl, { page: location, config, dev: import.meta.dev })
+ * const refusal = checkHostUrl('callUrl', view.shown.callUrl, { page: location, config, dev: import.meta.dev })
  * if (refusal) console.error(refusal)
  * ```
  */

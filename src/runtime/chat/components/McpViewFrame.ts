@@ -5,15 +5,15 @@ import type { McpUiMessageRequest } from '@modelcontextprotocol/ext-apps'
 import { isCallToolResult, specTypeSchemas } from '@modelcontextprotocol/client'
 import { MCP_ELICITATION_HEADER } from '../elicitation/types'
 import type { McpElicitationAnswer } from '../elicitation/types'
-import type { McpAppPartData } from '../elicitation/app-part'
-import { postViewToolCall } from '../elicitation/app-calls'
+import type { McpViewPartData } from '../elicitation/view-part'
+import { postViewToolCall } from '../elicitation/view-calls'
 import { useMcpHostUrlCheck } from '../composables/useMcpHostUrlCheck'
 
 /**
- * `<McpAppFrame>`: an MCP App view in the page, as the spec's double iframe: a sandbox proxy on
- * an origin of its own (`app.shown.sandboxUrl`), the view inside it in a frame with no origin at
+ * `<McpViewFrame>`: an MCP App view in the page, as the spec's double iframe: a sandbox proxy on
+ * an origin of its own (`view.shown.sandboxUrl`), the view inside it in a frame with no origin at
  * all and its resource's CSP. ext-apps' `AppBridge` talks to it: the tool's input and result go in,
- * the view's own tool calls go to the host (`app.shown.callUrl`), links open in a new tab, messages for
+ * the view's own tool calls go to the host (`view.shown.callUrl`), links open in a new tab, messages for
  * the chat come out as `message` events. Without a sandbox origin it shows no view, and says why;
  * nor when `sandboxUrl` is not this host's sandbox page for this page, or `callUrl` not its call
  * route (message data may come from a stored or shared conversation): it names the field instead.
@@ -23,14 +23,14 @@ import { useMcpHostUrlCheck } from '../composables/useMcpHostUrlCheck'
  *
  * @example
  * ```vue
- * <McpAppFrame :app="part.data" :input="toolPart.input" :output="toolPart.output" @message="text => send(text)" />
+ * <McpViewFrame :view="part.data" :input="toolPart.input" :output="toolPart.output" @message="text => send(text)" />
  * ```
  */
 export default defineComponent({
-  name: 'McpAppFrame',
+  name: 'McpViewFrame',
   props: {
-    /** A `data-mcp-app` part's data. */
-    app: { type: Object as PropType<McpAppPartData>, required: true },
+    /** A `data-mcp-view` part's data. */
+    view: { type: Object as PropType<McpViewPartData>, required: true },
     /** The tool call's arguments. */
     input: { type: Object as PropType<Record<string, unknown>>, default: undefined },
     /** The tool call's result, once it is there. */
@@ -52,7 +52,7 @@ export default defineComponent({
     const refuseUrl = useMcpHostUrlCheck()
     /** Why this part's URLs are not the host's: nothing is framed, so nothing is called either. */
     const refusal = computed(() => {
-      const shown = props.app.shown
+      const shown = props.view.shown
       if (!shown) return undefined
       return refuseUrl('sandboxUrl', shown.sandboxUrl) ?? (shown.callUrl === undefined ? undefined : refuseUrl('callUrl', shown.callUrl))
     })
@@ -78,7 +78,7 @@ export default defineComponent({
       const capabilities = declared
       if (!props.question || typeof capabilities !== 'object' || capabilities === null || !('elicitation' in capabilities)) return void emit('fallback')
       try {
-        const params = plain({ message: props.question.message, requestedSchema: props.question.requestedSchema, _meta: { ui: { resourceUri: props.app.uri } } })
+        const params = plain({ message: props.question.message, requestedSchema: props.question.requestedSchema, _meta: { ui: { resourceUri: props.view.uri } } })
         const answer = await created.request({ method: 'elicitation/create', params: typeof params === 'object' && params !== null ? { ...params } : {} }, specTypeSchemas.ElicitResult, { timeout: 10 * 60_000 })
         emit('respond', answer.action === 'accept' ? { action: 'accept', content: answer.content ?? {} } : { action: answer.action })
       }
@@ -89,7 +89,7 @@ export default defineComponent({
 
     onMounted(() => {
       const target = frame.value?.contentWindow
-      const shown = props.app.shown
+      const shown = props.view.shown
       if (!target || !shown || refusal.value) return
       const created = markRaw(new AppBridge(null, { name: 'nuxt-mcp-elicitation host', version: '1.0.0' }, { openLinks: {}, serverTools: {}, message: { text: {} } }))
       bridge = created
@@ -134,18 +134,18 @@ export default defineComponent({
       void bridge?.close()
     })
 
-    return () => props.app.shown && refusal.value
-      ? h('p', { 'class': 'mcp-app-frame__off', 'role': 'alert', 'data-testid': 'mcp-app-refused' }, `${props.app.toolName}'s view (${props.app.uri}) is not shown. ${refusal.value}`)
-      : props.app.shown
+    return () => props.view.shown && refusal.value
+      ? h('p', { 'class': 'mcp-view-frame__off', 'role': 'alert', 'data-testid': 'mcp-view-refused' }, `${props.view.toolName}'s view (${props.view.uri}) is not shown. ${refusal.value}`)
+      : props.view.shown
       ? h('iframe', {
           'ref': frame,
-          'src': props.app.shown.sandboxUrl,
-          'title': `${props.app.toolName}: ${props.app.uri}`,
+          'src': props.view.shown.sandboxUrl,
+          'title': `${props.view.toolName}: ${props.view.uri}`,
           'sandbox': 'allow-scripts allow-same-origin allow-forms',
-          'class': ['mcp-app-frame', { 'mcp-app-frame--border': props.app.shown.meta?.prefersBorder !== false }],
+          'class': ['mcp-view-frame', { 'mcp-view-frame--border': props.view.shown.meta?.prefersBorder !== false }],
           'style': { height: `${height.value}px` },
-          'data-testid': 'mcp-app-frame',
+          'data-testid': 'mcp-view-frame',
         })
-      : h('p', { 'class': 'mcp-app-frame__off', 'role': 'note', 'data-testid': 'mcp-app-off' }, `${props.app.toolName} has a view (${props.app.uri}), but this host has no sandbox origin for views, so it is not shown here (a view never runs on the app's own origin): set mcp.host.apps.sandboxOrigin.`)
+      : h('p', { 'class': 'mcp-view-frame__off', 'role': 'note', 'data-testid': 'mcp-view-off' }, `${props.view.toolName} has a view (${props.view.uri}), but this host has no sandbox origin for views, so it is not shown here (a view never runs on the app's own origin): set mcp.host.apps.sandboxOrigin.`)
   },
 })

@@ -4,11 +4,11 @@ import { App, applyDocumentTheme, applyHostFonts, applyHostStyleVariables } from
 import type { McpUiHostContext, McpUiMessageRequest, McpUiUpdateModelContextRequest } from '@modelcontextprotocol/ext-apps'
 import type { CallToolResult } from '@modelcontextprotocol/client'
 import type { McpUiAppCapabilities } from '@modelcontextprotocol/ext-apps'
-import { answerQuestionsIn } from './app-question'
-import type { McpAppQuestionState } from './app-question'
+import { answerQuestionsIn } from './view-question'
+import type { McpViewQuestionState } from './view-question'
 
-/** What `useMcpApp()` gives a view: the host's state as refs, and what the view may ask of the host. */
-export interface McpAppContext extends McpAppQuestionState {
+/** What `useMcpView()` gives a view: the host's state as refs, and what the view may ask of the host. */
+export interface McpViewContext extends McpViewQuestionState {
   /** ext-apps' `App`, for what this layer does not wrap. Kept out of Vue's reactivity (see below). */
   app: App
   /** True once the host answered `ui/initialize`. */
@@ -35,7 +35,7 @@ export interface McpAppContext extends McpAppQuestionState {
   updateModelContext: (params: McpUiUpdateModelContextRequest['params']) => Promise<void>
 }
 
-let current: McpAppContext | undefined
+let current: McpViewContext | undefined
 
 /** A host's refusal (`isError`) as a thrown error, so `await` in a view fails loudly. */
 function refused(what: string, result: { isError?: boolean }): void {
@@ -52,10 +52,10 @@ function refused(what: string, result: { isError?: boolean }): void {
  *
  * @example
  * ```ts
- * const context = connectMcpApp({ name: 'weather', version: '1.0.0' })
+ * const context = connectMcpView({ name: 'weather', version: '1.0.0' })
  * ```
  */
-export function connectMcpApp(info: { name: string, version: string }): McpAppContext {
+export function connectMcpView(info: { name: string, version: string }): McpViewContext {
   if (current) return current
   // `elicitation` is SEP-3118's app capability (a draft, not yet in ext-apps' types): the host
   // sends this view the forms it should render only when the view declares it.
@@ -79,7 +79,7 @@ export function connectMcpApp(info: { name: string, version: string }): McpAppCo
     const params = typeof message === 'string' ? { role: 'user' as const, content: [{ type: 'text' as const, text: message }] } : message
     refused('the message', await app.sendMessage(params))
   }
-  const context: McpAppContext = {
+  const context: McpViewContext = {
     app,
     ...answerQuestionsIn(app),
     connected: readonly(connected),
@@ -112,13 +112,13 @@ export function connectMcpApp(info: { name: string, version: string }): McpAppCo
  * @example
  * ```vue
  * <script setup lang="ts">
- * const { toolResult, callTool } = useMcpApp()
+ * const { toolResult, callTool } = useMcpView()
  * const refresh = () => callTool('weather', { city: 'Paris' })
  * </script>
  * <template><pre>{{ toolResult?.structuredContent }}</pre><button @click="refresh">Refresh</button></template>
  * ```
  */
-export function useMcpApp(): McpAppContext {
-  if (!current) throw new Error('[nuxt-mcp-elicitation] useMcpApp() works only inside an MCP App view (app/mcp/*.vue), which the module builds and connects to its host.')
+export function useMcpView(): McpViewContext {
+  if (!current) throw new Error('[nuxt-mcp-elicitation] useMcpView() works only inside an MCP App view (app/mcp/*.vue), which the module builds and connects to its host.')
   return current
 }
