@@ -39,10 +39,7 @@ export async function setupMcpHost(options: McpHostOptions, nuxt: Nuxt): Promise
   // the server's runtime config, env overrides included, before each page renders.
   addServerPlugin(resolver.resolve('./runtime/host/plugins/page-config'))
   const hostIndex = resolver.resolve('./runtime/host/index')
-  addServerImports([
-    ...['useMcpHostElicitation', 'createMemoryElicitationRegistry', 'setMcpElicitationRegistry', 'useMcpElicitationRegistry'].map(name => ({ name, from: hostIndex })),
-    { name: 'createMcpHostClient', from: resolver.resolve('./runtime/host/client') },
-  ])
+  addServerImports(['useMcpHostElicitation', 'createMcpHostClient', 'createMcpMemoryElicitationRegistry', 'setMcpElicitationRegistry', 'useMcpElicitationRegistry'].map(name => ({ name, from: hostIndex })))
   addServerHandler({ route: `${route}/:id`, method: 'post', handler: resolver.resolve('./runtime/host/routes/respond') })
   addComponent({ name: 'McpElicitationForm', filePath: await resolver.resolvePath('./runtime/chat/components/McpElicitationForm') })
   // MCP Apps: a view's tool calls go through the host; the sandbox page is framed from another origin.

@@ -67,7 +67,7 @@ export function pageConfigOf(config: McpHostConfig): McpHostPageConfig {
  *
  * @example
  * ```ts
- * checkCsrf({ …, allowedOrigins: allowedOrigins() })
+ * checkMcpCsrf({ …, allowedOrigins: allowedOrigins() })
  * ```
  */
 export function allowedOrigins(): string[] {

@@ -29,8 +29,8 @@ export interface McpIncomingElicitation {
 /** Handles one server elicitation: shows it, waits, returns the person's answer. */
 export type McpElicitationHandler = (request: McpIncomingElicitation) => Promise<McpElicitationAnswer>
 
-/** Options of {@link createHostElicitor}. */
-export interface HostElicitorOptions {
+/** Options of {@link createMcpHostElicitor}. */
+export interface McpHostElicitorOptions {
   registry: McpElicitationRegistry
   /** Owner key of the person this chat request belongs to. */
   owner: Promise<string | undefined> | string | undefined
@@ -55,11 +55,11 @@ export interface HostElicitorOptions {
  *
  * @example
  * ```ts
- * const handler = createHostElicitor({ registry, owner, write: chunk => writer.write(chunk), timeoutMs: 300_000, route: '/api/_mcp/elicitations' })
+ * const handler = createMcpHostElicitor({ registry, owner, write: chunk => writer.write(chunk), timeoutMs: 300_000, route: '/api/_mcp/elicitations' })
  * client.onElicitationRequest(ElicitationRequestSchema, handler)
  * ```
  */
-export function createHostElicitor(options: HostElicitorOptions): McpElicitationHandler {
+export function createMcpHostElicitor(options: McpHostElicitorOptions): McpElicitationHandler {
   const now = options.now ?? Date.now
   const generateId = options.generateId ?? randomUUID
   const write = (data: McpElicitationPartData) => {

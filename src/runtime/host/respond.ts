@@ -30,12 +30,12 @@ function badRequest(error: string, fields?: Record<string, string>): McpRespondO
  *
  * @example
  * ```ts
- * const outcome = await respondToElicitation(registry, { id, owner, body: { action: 'accept', content: { name: 'Ada' } } })
+ * const outcome = await respondToMcpElicitation(registry, { id, owner, body: { action: 'accept', content: { name: 'Ada' } } })
  * setResponseStatus(event, outcome.status)
  * return outcome.body
  * ```
  */
-export async function respondToElicitation(
+export async function respondToMcpElicitation(
   registry: McpElicitationRegistry,
   request: { id: string | undefined; owner: string | undefined; body: unknown },
 ): Promise<McpRespondOutcome> {
