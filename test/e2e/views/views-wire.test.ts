@@ -1,4 +1,4 @@
-// MCP Apps on the wire, in both eras, against the built `apps` fixture: views in app/mcp/*.vue
+// MCP Apps on the wire, in both eras, against the built `views` fixture: views in app/mcp/*.vue
 // are `ui://` resources of mime type text/html;profile=mcp-app with their `_meta.ui`, tools that
 // name them carry `_meta.ui.resourceUri` (and the flat key), and the extension is advertised.
 // Judged by ext-apps' own schema.json and the spec's JSON Schemas of both revisions.
@@ -33,8 +33,8 @@ let fixture: RunningFixture
 let legacy: LegacyClient
 
 beforeAll(async () => {
-  await buildFixture('apps', { reuse: true })
-  fixture = await startFixture('apps')
+  await buildFixture('views', { reuse: true })
+  fixture = await startFixture('views')
   legacy = await connectLegacy(fixture.url)
 }, 180_000)
 

@@ -1,5 +1,5 @@
 // App-rendered elicitation (SEP-3118, draft) in the real MCP Inspector 2.12 web UI, headless
-// Debian Chromium, against the built `apps` fixture, in both eras. With the Inspector's defaults
+// Debian Chromium, against the built `views` fixture, in both eras. With the Inspector's defaults
 // (it advertises the apps extension with `elicitation: {}`), book-stay's form is answered inside
 // the date-range view; with the "MCP Apps UI" extension turned off, the Inspector shows its own
 // form for the same question, and the same tool completes.
@@ -23,7 +23,7 @@ let fixture: RunningFixture
 
 beforeAll(async () => {
   assertChromium()
-  fixture = await startFixture('apps')
+  fixture = await startFixture('views')
 }, 180_000)
 
 afterAll(async () => {

@@ -4,7 +4,7 @@ import { buildFixture } from '../../utils/fixture'
 describe('a tool that names an MCP App view that does not exist', () => {
   // A real `nuxi build`: the error must come out of the module, through Nuxt, to the user.
   it('fails the build, naming the tool, its file, the missing view and the views there are', async () => {
-    const failure = await buildFixture('apps-missing-view').then(() => undefined, (error: unknown) => error)
+    const failure = await buildFixture('views-missing-view').then(() => undefined, (error: unknown) => error)
     expect(failure).toBeInstanceOf(Error)
     const message = (failure as Error).message
     expect(message).toContain('the tool "show-chart" (server/mcp/tools/show-chart.ts) names "chart"')

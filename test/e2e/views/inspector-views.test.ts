@@ -1,5 +1,5 @@
 // The real MCP Inspector web UI (2.12) as an MCP Apps host, in headless Debian Chromium, against
-// the built `apps` fixture, in both eras: the `greet` tool's view (app/mcp/greeting.vue) renders in
+// the built `views` fixture, in both eras: the `greet` tool's view (app/mcp/greeting.vue) renders in
 // the Inspector's double-iframe sandbox with the call's input and result in it, and its button
 // calls another server tool (`count-visit`) through the host, whose answer shows in the view; and
 // `weather-card`, whose tool is declared inside the view, renders its handler's data.
@@ -21,7 +21,7 @@ let fixture: RunningFixture
 
 beforeAll(async () => {
   assertChromium()
-  fixture = await startFixture('apps')
+  fixture = await startFixture('views')
 }, 180_000)
 
 afterAll(async () => {

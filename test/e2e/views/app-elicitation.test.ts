@@ -1,4 +1,4 @@
-// App-rendered elicitation (SEP-3118, draft) on the wire, in both eras, against the built `apps`
+// App-rendered elicitation (SEP-3118, draft) on the wire, in both eras, against the built `views`
 // fixture: `form({ view: 'date-range' })` carries `_meta.ui.resourceUri` only to a client that
 // declared form elicitation and the apps extension with `elicitation: {}` and the MCP App mime
 // type; every other client gets exactly the plain form. Either way the answer is validated against
@@ -22,8 +22,8 @@ let fixture: RunningFixture
 const clients: { close: () => Promise<void> }[] = []
 
 beforeAll(async () => {
-  await buildFixture('apps', { reuse: true })
-  fixture = await startFixture('apps')
+  await buildFixture('views', { reuse: true })
+  fixture = await startFixture('views')
 }, 180_000)
 
 afterAll(async () => {
