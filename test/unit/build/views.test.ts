@@ -7,7 +7,7 @@ import { readViewDefinition } from '../../../src/apps/view-definition'
 import { checkToolApps, scanViews } from '../../../src/apps/scan-views'
 import { addViewAutoImports } from '../../../src/apps/build-view'
 import { browserSourceOf } from '../../../src/apps/view-tool'
-import { appToolMeta, decodeViews, formAppResolver, rendersAppElicitation } from '../../../src/runtime/server/mcp/apps'
+import { appToolMeta, decodeViews, formAppResolver, rendersAppElicitation } from '../../../src/runtime/server/mcp/views/apps'
 import { McpElicitationError } from '../../../src/runtime/server/elicitation/error'
 
 const read = (script: string) => readViewDefinition(sfc, `<script setup lang="ts">\n${script}\n</script>\n<template><p /></template>`, 'app/mcp/chart.vue', '/app/app/mcp/chart.vue')

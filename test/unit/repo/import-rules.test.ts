@@ -16,8 +16,19 @@ const WINGS: Wing[] = [
   { name: 'the elicitation error', prefix: 'elicitation/error.ts', rank: 1 },
   { name: 'schema', prefix: 'elicitation/schema/', rank: 2 },
   { name: 'elicitation', prefix: 'elicitation/', rank: 3 },
-  { name: 'tasks', prefix: 'tasks/', rank: 3.5 },
-  { name: 'mcp', prefix: 'mcp/', rank: 4 },
+  // The rooms of the tasks and mcp wings, from the ground up: what a task is and where it is kept
+  // knows nothing of MCP's server; caching, observing and views are what a definition may carry
+  // or what watches a call; the definitions are read into the registry; a call run as a task uses
+  // them; the server (factory, handlers, lists, subscriptions, sessions) puts it all together.
+  { name: 'tasks: store', prefix: 'tasks/store/', rank: 3.5 },
+  { name: 'mcp: caching', prefix: 'mcp/caching/', rank: 4 },
+  { name: 'mcp: observing', prefix: 'mcp/observing/', rank: 4.1 },
+  { name: 'mcp: views', prefix: 'mcp/views/', rank: 4.2 },
+  { name: 'mcp: definitions', prefix: 'mcp/definitions/', rank: 4.3 },
+  // A view's own tool is a definition the build writes for a view: it stands on the registry.
+  { name: 'mcp: a view\'s tool', prefix: 'mcp/views/view-tools.ts', rank: 4.35 },
+  { name: 'tasks: calls', prefix: 'tasks/calls/', rank: 4.4 },
+  { name: 'mcp: server', prefix: 'mcp/server/', rank: 4.5 },
   // The transport wing's rooms, from the ground up: the door calls sessions, which use the shared
   // mode, which relays one session's streams; all of them answer with the http ground's errors.
   { name: 'transport: http', prefix: 'transport/http/', rank: 5 },
@@ -108,23 +119,25 @@ describe('the import-rule checker', () => {
     const graph = readImportGraph(resolve(repoRoot, 'test/fixtures/import-rules'))
     expect(findWrongWayImports(graph, WINGS).sort()).toEqual([
       'elicitation/ask.ts:4 (elicitation) imports "../devtools/recorder" (devtools): against the direction',
-      'elicitation/engine.ts:3 (elicitation) imports "../mcp/handlers" (mcp): against the direction',
+      'elicitation/engine.ts:3 (elicitation) imports "../mcp/server/handlers" (mcp: server): against the direction',
       'elicitation/schema/fields.ts:3 (schema) imports "../run" (elicitation): against the direction',
-      'mcp/handlers.ts:3 (mcp) imports "../transport/door/endpoint" (transport: door): against the direction',
-      'mcp/handlers.ts:4 (mcp) imports "../transport/door/endpoint" (transport: door): against the direction',
+      'mcp/server/handlers.ts:3 (mcp: server) imports "../../transport/door/endpoint" (transport: door): against the direction',
+      'mcp/server/handlers.ts:4 (mcp: server) imports "../../transport/door/endpoint" (transport: door): against the direction',
       'transport/streams/sse.ts:2 (transport: streams) imports "../sessions/table" (transport: sessions): against the direction',
     ])
     expect(findCircles(graph)).toEqual([
-      'mcp/handlers.ts → transport/door/endpoint.ts → mcp/handlers.ts',
-      'mcp/a.ts → mcp/b.ts → mcp/a.ts',
+      'mcp/server/handlers.ts → transport/door/endpoint.ts → mcp/server/handlers.ts',
+      'mcp/server/a.ts → mcp/server/b.ts → mcp/server/a.ts',
     ])
     expect(findUninvitedImports(graph, WINGS, REACHED_ONLY_FROM)).toEqual([
       'transport/sessions/owner.ts:2 (transport: sessions) imports "../oauth/bearer" (transport: oauth), which only transport: door, entry points may import',
     ])
   })
 
-  it('refuses a file that belongs to no wing, or to no room of the transport wing', () => {
+  it('refuses a file that belongs to no wing, or to no room of the transport, mcp or tasks wing', () => {
     expect(() => wingOf('stray.ts', WINGS)).toThrow(/stray\.ts belongs to no wing/)
     expect(() => wingOf('transport/stray.ts', WINGS)).toThrow(/transport\/stray\.ts belongs to no wing/)
+    expect(() => wingOf('mcp/stray.ts', WINGS)).toThrow(/mcp\/stray\.ts belongs to no wing/)
+    expect(() => wingOf('tasks/stray.ts', WINGS)).toThrow(/tasks\/stray\.ts belongs to no wing/)
   })
 })

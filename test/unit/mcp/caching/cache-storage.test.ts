@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createStorage } from 'unstorage'
-import { storageCacheStore } from '../../../../src/runtime/server/mcp/cache-storage'
-import { cacheSlot, capEntries } from '../../../../src/runtime/server/mcp/cache-store'
+import { cacheSlot, capEntries, storageCacheStore } from '../../../../src/runtime/server/mcp/caching/store'
 
 /** The result cache on a Nitro storage mount: unstorage itself, with its memory driver (which ignores `ttl`). */
 describe('storageCacheStore', () => {

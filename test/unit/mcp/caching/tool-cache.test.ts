@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { cacheSlot, entryBytes, hashCacheKey, memoryCacheStore } from '../../../../src/runtime/server/mcp/cache-store'
-import type { CacheBounds } from '../../../../src/runtime/server/mcp/cache-store'
-import { canonicalJson, keepResult, planToolCache, readCachedResult, toolCacheSlot } from '../../../../src/runtime/server/mcp/tool-cache'
-import type { ToolCachePlan } from '../../../../src/runtime/server/mcp/tool-cache'
-import { cacheHint, keepResource, planResourceCache, readCachedResource, resourceCacheSlot } from '../../../../src/runtime/server/mcp/resource-cache'
+import { cacheSlot, entryBytes, hashCacheKey, memoryCacheStore } from '../../../../src/runtime/server/mcp/caching/store'
+import type { CacheBounds } from '../../../../src/runtime/server/mcp/caching/store'
+import { cacheHint, canonicalJson, keepCached, keepResource, planResourceCache, planToolCache, readCached, readCachedResource, resourceCacheSlot, toolCacheSlot } from '../../../../src/runtime/server/mcp/caching/plan'
+import type { ToolCachePlan } from '../../../../src/runtime/server/mcp/caching/plan'
 
 const BOUNDS: CacheBounds = { maxEntryBytes: 1024 * 1024, maxBytes: 64 * 1024 * 1024, maxBytesPerCaller: 8 * 1024 * 1024 }
 
@@ -119,10 +118,10 @@ describe('the cache store', () => {
     const store = memoryCacheStore({ maxEntryBytes: 1024, maxBytes: 700, maxBytesPerCaller: 700 })
     const first = cacheSlot('k1', false, { principal: 'ada' })!
     const second = cacheSlot('k2', false, { principal: 'ada' })!
-    await keepResult(store, first, { content: [{ type: 'text', text: 'x' }] }, 60_000)
-    expect(await readCachedResult(store, first.key)).toEqual({ content: [{ type: 'text', text: 'x' }] })
-    await expect(keepResult(store, second, { content: [] }, 60_000)).resolves.toBeUndefined()
-    expect(await readCachedResult(store, second.key)).toBeUndefined()
+    await keepCached({ store, slot: first, ttlMs: 60_000 }, { content: [{ type: 'text', text: 'x' }] })
+    expect(await readCached({ store, slot: first, ttlMs: 60_000 })).toEqual({ content: [{ type: 'text', text: 'x' }] })
+    await expect(keepCached({ store, slot: second, ttlMs: 60_000 }, { content: [] })).resolves.toBeUndefined()
+    expect(await readCached({ store, slot: second, ttlMs: 60_000 })).toBeUndefined()
   })
 
   it('keeps no more than one caller\'s share after 100 calls with a 1 MB argument and a 200 KB result (issue 48)', { timeout: 120_000 }, async () => {
@@ -133,16 +132,16 @@ describe('the cache store', () => {
     const result = { content: [{ type: 'text', text: 'y'.repeat(200 * 1024) }] }
     for (let i = 0; i < 100; i++) {
       const args = { i, big }
-      await keepResult(store, toolCacheSlot(plan, '/mcp', 'echo', { principal: 'ada' }, args, args)!, result, plan.ttlMs)
+      await keepCached({ store, slot: toolCacheSlot(plan, '/mcp', 'echo', { principal: 'ada' }, args, args)!, ttlMs: plan.ttlMs }, result)
     }
     expect(store.keptBytes()).toBeGreaterThan(4 * 200 * 1024)
     expect(store.keptBytes()).toBeLessThanOrEqual(bounds.maxBytesPerCaller)
     // Another caller is not stopped by the first one's share, nor evicts it.
     const bob = toolCacheSlot(plan, '/mcp', 'echo', { principal: 'bob' }, { i: 0 }, { i: 0 })!
-    await keepResult(store, bob, result, plan.ttlMs)
-    expect(await readCachedResult(store, bob.key)).toEqual(result)
+    await keepCached({ store, slot: bob, ttlMs: plan.ttlMs }, result)
+    expect(await readCached({ store, slot: bob, ttlMs: plan.ttlMs })).toEqual(result)
     const first = { i: 0, big }
-    expect(await readCachedResult(store, toolCacheSlot(plan, '/mcp', 'echo', { principal: 'ada' }, first, first)!.key)).toEqual(result)
+    expect(await readCached({ store, slot: toolCacheSlot(plan, '/mcp', 'echo', { principal: 'ada' }, first, first)!, ttlMs: plan.ttlMs })).toEqual(result)
   })
 
   it('keeps nothing past the total budget, counting each entry\'s own record so that tiny entries are bounded too, and what expired gives its bytes back', async () => {
@@ -183,11 +182,11 @@ describe('planResourceCache', () => {
     expect(resourceCacheSlot(plan, '/mcp', 'docs', undefined, new URL('docs://x/a'), {})).toBeUndefined()
     expect(cacheHint(plan, 1234.4)).toEqual({ ttlMs: 1234, cacheScope: 'private' })
     const store = memoryCacheStore(BOUNDS)
-    await keepResource(store, slot, { contents: [{ uri: 'docs://x/a', text: 'a' }] }, 60_000)
-    const hit = await readCachedResource(store, key, 60_000)
+    await keepResource({ store, slot, ttlMs: 60_000 }, { contents: [{ uri: 'docs://x/a', text: 'a' }] })
+    const hit = await readCachedResource({ store, slot, ttlMs: 60_000 })
     expect(hit?.result).toEqual({ contents: [{ uri: 'docs://x/a', text: 'a' }] })
     expect(hit?.remainingMs).toBeGreaterThan(59_000)
     // An entry past the resource's age is a miss even if the store still has it.
-    expect(await readCachedResource(store, key, -1)).toBeUndefined()
+    expect(await readCachedResource({ store, slot, ttlMs: -1 })).toBeUndefined()
   })
 })

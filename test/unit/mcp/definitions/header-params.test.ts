@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { headerParamsOf } from '../../../../src/runtime/server/mcp/header-params'
-import { createMcpRegistry } from '../../../../src/runtime/server/mcp/registry'
+import { headerParamsOf } from '../../../../src/runtime/server/mcp/definitions/header-params'
+import { createMcpRegistry } from '../../../../src/runtime/server/mcp/definitions/registry'
 
 const where = 'The tool "t" (server/mcp/tools/t.ts)'
 

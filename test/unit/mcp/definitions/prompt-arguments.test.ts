@@ -3,8 +3,8 @@ import * as v from 'valibot'
 import { toStandardJsonSchema } from '@valibot/to-json-schema'
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import { z } from 'zod'
-import { defineMcpPrompt } from '../../../../src/runtime/server/mcp/definitions'
-import { promptArguments } from '../../../../src/runtime/server/mcp/prompt-arguments'
+import { defineMcpPrompt } from '../../../../src/runtime/server/mcp/definitions/definitions'
+import { promptArguments } from '../../../../src/runtime/server/mcp/definitions/prompt-arguments'
 
 // The same prompt arguments in three ways: a file to review (described), an optional focus.
 const valibot = toStandardJsonSchema(v.object({ file: v.pipe(v.string(), v.minLength(1), v.description('The file')), focus: v.optional(v.picklist(['naming', 'bugs'])) }))
@@ -62,7 +62,7 @@ describe('prompt handler types', () => {
     })
     // @ts-expect-error: prompt arguments are strings, so a numeric property is refused by the types too
     defineMcpPrompt({ arguments: type({ count: 'number' }), handler: () => '' })
-    // The assertions above are types, checked by repo/typecheck.test.ts; at run time the definition is the one written.
+    // The assertions above are types, checked by typecheck.test.ts; at run time the definition is the one written.
     expect(defined.arguments).toBe(valibot)
   })
 })

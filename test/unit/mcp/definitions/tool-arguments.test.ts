@@ -1,10 +1,10 @@
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import { z } from 'zod'
-import { defineMcpTool } from '../../../../src/runtime/server/mcp/definitions'
-import type { McpToolArguments } from '../../../../src/runtime/server/mcp/definitions'
-import { createMcpRegistry } from '../../../../src/runtime/server/mcp/registry'
-import { jsonSchemaArguments } from '../../../../src/runtime/server/mcp/json-schema-arguments'
-import type { ErasedTool } from '../../../../src/runtime/server/mcp/registry'
+import { defineMcpTool } from '../../../../src/runtime/server/mcp/definitions/definitions'
+import type { McpToolArguments } from '../../../../src/runtime/server/mcp/definitions/definitions'
+import { createMcpRegistry } from '../../../../src/runtime/server/mcp/definitions/registry'
+import { jsonSchemaArguments } from '../../../../src/runtime/server/mcp/definitions/json-schema-arguments'
+import type { ErasedTool } from '../../../../src/runtime/server/mcp/definitions/registry'
 import contactSchema from '../../../fixtures/basic/contact-schema.json'
 
 /** A registry as a build that kept the JSON Schema validator makes it (every build but a Worker's without one). */

@@ -4,10 +4,10 @@ import { toStandardJsonSchema } from '@valibot/to-json-schema'
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import { z } from 'zod'
 import * as z3 from 'zod/v3'
-import { defineMcpTool } from '../../../../src/runtime/server/mcp/definitions'
-import { createMcpRegistry } from '../../../../src/runtime/server/mcp/registry'
-import type { ErasedTool } from '../../../../src/runtime/server/mcp/registry'
-import { toToolResult } from '../../../../src/runtime/server/mcp/results'
+import { defineMcpTool } from '../../../../src/runtime/server/mcp/definitions/definitions'
+import { createMcpRegistry } from '../../../../src/runtime/server/mcp/definitions/registry'
+import type { ErasedTool } from '../../../../src/runtime/server/mcp/definitions/registry'
+import { toToolResult } from '../../../../src/runtime/server/mcp/definitions/results'
 
 function registryOf(definition: ErasedTool) {
   return createMcpRegistry({ tools: [{ file: 'server/mcp/tools/t.ts', fallbackName: 't', definition }], resources: [], prompts: [] })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createMemorySessionValues } from '../../../../src/runtime/server/mcp/session-values'
+import { createMemorySessionValues } from '../../../../src/runtime/server/mcp/server/session-values'
 
 // useMcpSession()'s in-process store: a session's values live from its opening to its end, and a
 // handler that outlives its session (awaiting I/O, then DELETE) cannot bring them back, where

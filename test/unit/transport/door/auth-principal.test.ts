@@ -3,8 +3,8 @@ import { Socket } from 'node:net'
 import { createEvent } from 'h3'
 import { describe, expect, it } from 'vitest'
 import { createAuthContext, settlePrincipal } from '../../../../src/runtime/server/transport/door/auth'
-import { taskOwnerOf } from '../../../../src/runtime/server/mcp/tasks'
-import { ownsTask } from '../../../../src/runtime/server/tasks/record'
+import { taskOwnerOf } from '../../../../src/runtime/server/tasks/calls/methods'
+import { ownsTask } from '../../../../src/runtime/server/tasks/store/record'
 
 // Issue 48 review: an mcp:auth hook writing `principal = user?.id ?? ''` made '' a principal for
 // tasks (one owner for every such caller, who could then read each other's tasks on 2026-07-28),
