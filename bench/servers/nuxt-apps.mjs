@@ -146,7 +146,7 @@ const FORM_TASK_TOOL = FORM_TOOL.replace(`name: 'ask_form',`, `name: 'ask_form_t
 export const VIEW_SFC = `<script setup lang="ts">
 import { computed } from 'vue'
 
-const { data, loading } = useMcpApp()
+const { data, loading } = useMcpView()
 const bars = computed(() => (data.value?.bars ?? []) as number[])
 </script>
 
@@ -164,7 +164,7 @@ const bars = computed(() => (data.value?.bars ?? []) as number[])
 const VIEW_TOOL = `export default defineMcpTool({
   name: 'show_chart',
   description: 'Shows a chart',
-  app: 'chart',
+  view: 'chart',
   handler: () => ({ content: [{ type: 'text', text: 'chart' }], structuredContent: { bars: [10, 40, 70] } }),
 })
 `

@@ -14,7 +14,7 @@ import { useNitroApp } from 'nitropack/runtime'
  */
 
 /** The cookie holding the per-browser owner id. */
-export const MCP_OWNER_COOKIE = 'mcp_elicitation_owner'
+const MCP_OWNER_COOKIE = 'mcp_elicitation_owner'
 
 const COOKIE_VALUE = /^[\w-]{32,128}$/
 

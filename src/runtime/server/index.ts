@@ -19,10 +19,10 @@ export type {
   McpCompleter,
 } from './mcp/definitions/definitions'
 export type { McpGuard, McpGuardContext, McpGuarded } from './mcp/definitions/guards'
-export type { McpToolApp } from './mcp/views/apps'
+export type { McpToolView } from './mcp/views/apps'
 export type { McpStandardSchema } from './common/standard-schema'
 export { useMcpElicitation } from './elicitation/use-elicitation'
-export type { McpElicitation, AskMode, AskOptions, FormOptions, FormResult, UrlOptions, UrlResult, ConfirmOptions } from './elicitation/use-elicitation'
+export type { McpElicitation, McpAskMode, McpAskOptions, McpFormOptions, McpFormResult, McpUrlOptions, McpUrlResult, McpConfirmOptions } from './elicitation/use-elicitation'
 export { McpElicitationError } from './elicitation/error'
 export type { McpElicitationErrorCode } from './elicitation/error'
 export { completeMcpUrlElicitation } from './elicitation/url-completion'
