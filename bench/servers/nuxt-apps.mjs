@@ -33,11 +33,12 @@ function nuxtConfig(kind, appDir, preset, variant) {
     const nitro = preset ? `\n  nitro: { preset: ${JSON.stringify(preset)} },` : ''
     // The tasks phase holds its waiting tasks under one (anonymous) caller: the caps (per caller,
     // and the tasks kept in all, whose default is as many) are raised for it.
-    // The observability phase's baseline and hooks apps leave OpenTelemetry out, as an app without
-    // @opentelemetry/api has it (the repo's node_modules has it for the tests).
+    // The observability phase's baseline and hooks apps, and the hooks measurement's app
+    // (measure/hooks.mjs), leave OpenTelemetry out, as an app without @opentelemetry/api has it
+    // (the repo's node_modules has it for the tests).
     const mcp = variant === 'tasks'
       ? `\n  mcp: { tasks: { maxPerPrincipal: ${TASKS_HELD_AT_ONCE}, max: ${2 * TASKS_HELD_AT_ONCE} } },`
-      : variant === 'observe-none' || variant === 'observe-hooks' ? `\n  mcp: { telemetry: false },` : ''
+      : variant === 'observe-none' || variant === 'observe-hooks' || variant === 'hooks' ? `\n  mcp: { telemetry: false },` : ''
     return `export default defineNuxtConfig({\n  modules: [${JSON.stringify(modulePath)}],\n  ${COMMON}${nitro}${mcp}\n})\n`
   }
   return `export default defineNuxtConfig({\n  modules: ['@nuxtjs/mcp-toolkit'],\n  ${COMMON}\n  mcp: { name: 'bench', sessions: true },\n  nitro: { experimental: { asyncContext: true } },\n})\n`

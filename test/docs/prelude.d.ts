@@ -5,8 +5,8 @@
  * their real packages. Nothing here is `any`: a sample that uses a name not declared below fails.
  */
 import type { ModuleOptions } from '../../src/module'
-// Brings the `mcp:host-owner` hook's type augmentation into the program.
-import type {} from '../../src/runtime/host/owner'
+// Brings the module's hook declarations (`mcp:auth` … `mcp:host-owner`, all in one file) into the program.
+import type {} from '../../src/runtime/server/hooks'
 
 declare global {
   // The module's server auto-imports (src/module.ts, addServerImports).

@@ -1,3 +1,11 @@
+/**
+ * The definitions room (`mcp/definitions/`): what an app declares (`defineMcpTool` & co., their
+ * guards, header parameters and cache and task options), how their arguments are read and checked
+ * (Zod, Standard Schema, JSON Schema, a prompt's strings), the registry computed once from them,
+ * the context a handler gets and the MCP results its return value becomes. It must not know the
+ * server room (the SDK server's request handlers), sessions, HTTP, or tasks beyond a tool's
+ * `execution`.
+ */
 import type { H3Event } from 'h3'
 import type { z } from 'zod'
 import type {
@@ -238,3 +246,9 @@ export function defineMcpPrompt<A extends McpPromptArguments = Record<string, ne
 ): McpPromptDefinition<A> {
   return definition
 }
+
+/** A tool's arguments, checked: the data the handler gets, or what is wrong, field by field. */
+export type ArgumentsChecked = { ok: true, data: Record<string, unknown> } | { ok: false, problem: string }
+
+/** Checks a tool's arguments; a Standard Schema library may answer asynchronously. */
+export type ArgumentsCheck = (value: unknown) => ArgumentsChecked | Promise<ArgumentsChecked>

@@ -5,7 +5,7 @@ import type { McpStandardSchema } from '../../common/standard-schema'
 import { promptArguments } from './prompt-arguments'
 import { toolArguments, toolOutput } from './tool-arguments'
 import type { JsonSchemaArguments } from './json-schema-arguments'
-import type { ArgumentsCheck } from './arguments-check'
+import type { ArgumentsCheck } from './definitions'
 import { headerParamsOf, type McpHeaderParam } from './header-params'
 import { planResourceCache, planToolCache, type McpResourceCache, type McpToolCache, type ResourceCachePlan, type ToolCachePlan } from '../caching/plan'
 import { isGuarded, type McpGuarded } from './guards'
@@ -224,4 +224,23 @@ export function createMcpRegistry(input: McpDefinitions): McpRegistry {
  */
 export function hasGuardedDefinitions(definitions: McpDefinitions): boolean {
   return [...definitions.tools, ...definitions.resources, ...definitions.prompts].some(entry => isGuarded(entry.definition))
+}
+
+/**
+ * The resource `uri` names: a fixed resource, or the first template that matches it, with the
+ * template's variables.
+ *
+ * @example
+ * ```ts
+ * const found = findResource(registry, 'users://42/profile') // { resource, variables: { id: '42' } }
+ * ```
+ */
+export function findResource(registry: McpRegistry, uri: string): { resource: RegisteredResource, variables: Record<string, string | string[]> } | undefined {
+  const fixed = registry.resources.get(uri)
+  if (fixed) return { resource: fixed, variables: {} }
+  for (const resource of registry.templates) {
+    const variables = resource.template?.match(uri)
+    if (variables) return { resource, variables }
+  }
+  return undefined
 }

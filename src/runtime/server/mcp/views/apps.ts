@@ -1,3 +1,9 @@
+/**
+ * The views room (`mcp/views/`): the server side of MCP Apps views, `ui://` resources built from
+ * `app/mcp/*.vue`, a tool's `_meta.ui` from its `app`, the extension and what it advertises, and
+ * a run's `formApp` (this file); and a tool a view declares (`view-tools.ts`, which stands on the
+ * registry). It must not know how views are built (build time) nor the server's handlers.
+ */
 import { EXTENSION_ID, RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY, getUiCapability } from '@modelcontextprotocol/ext-apps/server'
 import type { McpUiResourceMeta, McpUiToolMeta } from '@modelcontextprotocol/ext-apps'
 import type { ClientCapabilities, ReadResourceResult } from '@modelcontextprotocol/server'

@@ -1,6 +1,6 @@
 import type { ServerContext } from '@modelcontextprotocol/server'
 import { describe, expect, it } from 'vitest'
-import { detachContext } from '../../../src/runtime/server/tasks/calls/detached-context'
+import { detachContext } from '../../../../src/runtime/server/tasks/calls/detached-context'
 
 /** Every function reachable from `value` (own enumerable properties, depth-first). */
 function functionsIn(value: unknown, seen = new Set<unknown>()): unknown[] {

@@ -1,12 +1,12 @@
 import { inputRequired } from '@modelcontextprotocol/server'
 import { describe, expect, it } from 'vitest'
-import { McpElicitationError } from '../../../src/runtime/server/elicitation/error'
-import type { ParkedQuestion } from '../../../src/runtime/server/elicitation/run'
-import { moveTask, ownsTask } from '../../../src/runtime/server/tasks/store/record'
-import { TaskRunner } from '../../../src/runtime/server/tasks/store/runner'
-import { callRecordOf, TaskLimitError, TaskSizeError, TaskTable } from '../../../src/runtime/server/tasks/store/table'
-import type { TaskLimits } from '../../../src/runtime/server/tasks/store/table'
-import { detailedTask } from '../../../src/runtime/server/tasks/store/wire'
+import { McpElicitationError } from '../../../../src/runtime/server/elicitation/error'
+import type { ParkedQuestion } from '../../../../src/runtime/server/elicitation/run'
+import { moveTask, ownsTask } from '../../../../src/runtime/server/tasks/store/record'
+import { TaskRunner } from '../../../../src/runtime/server/tasks/store/runner'
+import { callRecordOf, TaskLimitError, TaskSizeError, TaskTable } from '../../../../src/runtime/server/tasks/store/table'
+import type { TaskLimits } from '../../../../src/runtime/server/tasks/store/table'
+import { detailedTask } from '../../../../src/runtime/server/tasks/store/wire'
 
 // The tasks wing without HTTP: records, the table's bounds, and the runner's parked questions.
 
