@@ -42,7 +42,7 @@ export const FAILURE_KINDS = {
   // The app's definitions or configuration are wrong (the server log says what to change), or an
   // instance lacks a tool another one has. Read from what each message says, not from the module's
   // "[nuxt-mcp-elicitation]" prefix: a prefix alone would make any message of the module clear.
-  'misconfigured': /misconfigured|is not on this instance|its (inputSchema|arguments|argument "|\w*Schema \(|cache maxAge)|x-mcp-header|NUXT_MCP_|mcp\.auth|Two \w+s are named|mcp:server hook|shows the MCP App|Worker build|cache: \{ ttlMs/i,
+  'misconfigured': /misconfigured|is not on this instance|its (inputSchema|arguments|argument "|\w*Schema \(|cache maxAge)|x-mcp-header|NUXT_MCP_|mcp\.auth|Two \w+s are named|mcp:server hook|shows the view "|Worker build|cache: \{ ttlMs/i,
 }
 
 /** A failure's message and its causes' (ext-tasks wraps what failed: "MCP client request failed" ← …). */

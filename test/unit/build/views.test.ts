@@ -81,7 +81,7 @@ describe('finding views and the tools that name them', () => {
     expect(() => checkToolViews([{ kind: 'tools', name: 'a', file: 'server/mcp/tools/a.ts', view: 'table' }], views)).not.toThrow()
     expect(() => checkToolViews([{ kind: 'tools', name: 'b', file: 'server/mcp/tools/b.ts', view: 'chart' }], views)).toThrow('the tool "b" (server/mcp/tools/b.ts) names "chart". Views are app/mcp/<name>.vue (here: "table")')
     // The runtime registry says the same for a `view` the build could not read (computed).
-    expect(() => viewToolMeta({ name: 'chart' }, [], 'The tool "b" (server/mcp/tools/b.ts)')).toThrow(/The tool "b" \(server\/mcp\/tools\/b\.ts\) shows the MCP App "chart", but there is no app\/mcp\/chart\.vue \(views: none\)/)
+    expect(() => viewToolMeta({ name: 'chart' }, [], 'The tool "b" (server/mcp/tools/b.ts)')).toThrow(/The tool "b" \(server\/mcp\/tools\/b\.ts\) shows the view "chart", but there is no app\/mcp\/chart\.vue \(views: none\)/)
   })
 })
 
