@@ -5,21 +5,21 @@ import { defu } from 'defu'
 import { resolve } from 'pathe'
 import { CACHE_BYTE_DEFAULTS, DEFAULT_RESUMABLE_BYTES, TASK_LIMIT_DEFAULTS } from './runtime/server/common/config'
 import type { McpServerConfig } from './runtime/server/common/config'
-import { renderDefinitionsModule, scanDefinitions } from './scan'
-import { endpointConfig, findEndpointFolders, planEndpoints } from './endpoints'
-import type { ScannedDefinition } from './scan'
-import { definitionWarnings, endpointSummary, printDevBanner, reportRescan, warnAboutDefinitions } from './dev-feedback'
-import type { DevReport } from './dev-feedback'
-import { setupMcpHost } from './host-setup'
-import { watchDefinitionsInDev } from './dev-watch'
-import { setupMcpDevtools } from './devtools-setup'
+import { renderDefinitionsModule, scanDefinitions } from './build/definitions/scan'
+import { endpointConfig, findEndpointFolders, planEndpoints } from './build/endpoints'
+import type { ScannedDefinition } from './build/definitions/scan'
+import { definitionWarnings, endpointSummary, printDevBanner, reportRescan, warnAboutDefinitions } from './build/dev/feedback'
+import type { DevReport } from './build/dev/feedback'
+import { setupMcpHost } from './build/host'
+import { watchDefinitionsInDev, watchEndpointFolders } from './build/dev/watch'
+import { setupMcpDevtools } from './build/dev/devtools'
 import type { ModuleOptions } from './module-options'
-import { watchEndpointFolders } from './dev-endpoint-folders'
-import { setupMcpViews, VIRTUAL_VIEWS } from './apps/setup-views'
-import { checkToolApps } from './apps/scan-views'
-import { setupPresetWings } from './preset-wings'
-import { anyMayDeclareJsonSchema } from './scan-json-schema'
-import type { SfcCompiler } from './apps/ast'
+import { setupMcpViews, VIRTUAL_VIEWS } from './build/views/setup-views'
+import { checkToolApps } from './build/views/scan-views'
+import { setupPresetWings } from './build/preset-wings'
+import { anyMayDeclareJsonSchema } from './build/definitions/json-schema'
+import type { SfcCompiler } from './build/ast'
+import { isRecord } from './build/common'
 
 export type { ModuleOptions } from './module-options'
 
@@ -28,10 +28,6 @@ const VIRTUAL_DEFINITIONS = '#mcp-elicitation/definitions'
 const VIRTUAL_OPTIONS = '#mcp-elicitation/options'
 /** The app's OpenTelemetry API, or `undefined` when it has none (or `mcp.telemetry` is false). */
 const VIRTUAL_OTEL = '#mcp-elicitation/otel'
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 /** The app's package.json `name`, the default server name clients show. */
 function readPackageName(rootDir: string): string | undefined {
@@ -59,16 +55,17 @@ export default defineNuxtModule<ModuleOptions>({
   },
   async setup(options, nuxt) {
     const logger = useLogger('nuxt-mcp-elicitation')
+    // Every runtime path is resolved from here, the entry the package build bundles the build files into.
+    const resolver = createResolver(import.meta.url)
 
     // The host side (opt-in) works even with `enabled: false`: an app can be only an MCP host.
-    if (options.host) await setupMcpHost(options.host === true ? {} : options.host, nuxt)
+    if (options.host) await setupMcpHost(options.host === true ? {} : options.host, nuxt, resolver)
 
     if (!options.enabled) {
       // A host-only app still shares its waiting elicitations through NUXT_MCP_REDIS_URL.
       if (options.host) nuxt.options.runtimeConfig.mcp = defu(nuxt.options.runtimeConfig.mcp ?? {}, { redisUrl: options.redis ?? '', redisPrefix: options.redisPrefix ?? 'nuxt-mcp:' })
       return
     }
-    const resolver = createResolver(import.meta.url)
 
     const serverConfig: McpServerConfig = {
       name: options.name ?? readPackageName(nuxt.options.rootDir) ?? 'nuxt-mcp',
@@ -212,7 +209,7 @@ export default defineNuxtModule<ModuleOptions>({
     // A view rebuilds when a file in app/mcp/ or any source it imports changes.
     watchDefinitionsInDev(nuxt, VIRTUAL_VIEWS, () => [...views.dirs, ...views.files()])
 
-    if (options.devtools) setupMcpDevtools(nuxt)
+    if (options.devtools) setupMcpDevtools(nuxt, resolver)
 
     if (nuxt.options.dev) {
       nuxt.hook('listen', (_server, listener: { url?: string }) => {

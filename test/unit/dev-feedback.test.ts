@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { printDevBanner, reportRescan, warnAboutDefinitions } from '../../src/dev-feedback'
-import { findRefusedFormConstructs, readTopLevelKeys } from '../../src/scan'
-import type { ScannedDefinition } from '../../src/scan'
+import { printDevBanner, reportRescan, warnAboutDefinitions } from '../../src/build/dev/feedback'
+import { findRefusedFormConstructs, readTopLevelKeys } from '../../src/build/definitions/scan'
+import type { ScannedDefinition } from '../../src/build/definitions/scan'
 
 function collect() {
   const lines: { level: 'info' | 'warn', message: string }[] = []

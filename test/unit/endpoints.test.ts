@@ -2,10 +2,10 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { endpointConfig, findEndpointFolders, planEndpoints } from '../../src/endpoints'
+import { endpointConfig, findEndpointFolders, planEndpoints } from '../../src/build/endpoints'
 import { CACHE_BYTE_DEFAULTS, configOfEndpoint } from '../../src/runtime/server/common/config'
 import type { McpServerConfig } from '../../src/runtime/server/common/config'
-import { renderDefinitionsModule, scanDefinitions } from '../../src/scan'
+import { renderDefinitionsModule, scanDefinitions } from '../../src/build/definitions/scan'
 
 // Several endpoints at build time: which folders are endpoints, their routes, their settings.
 let root: string

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { headerProblems, scanHeaderAnnotations } from '../../src/scan-headers'
+import { headerProblems, scanHeaderAnnotations } from '../../src/build/definitions/headers'
 import { repoRoot } from '../utils/fixture'
 
 describe('scanHeaderAnnotations: the literal x-mcp-header annotations of a tool file', () => {

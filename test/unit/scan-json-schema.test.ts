@@ -3,7 +3,7 @@ import { babelParse, parse } from 'vue/compiler-sfc'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { anyMayDeclareJsonSchema, mayDeclareJsonSchema } from '../../src/scan-json-schema'
+import { anyMayDeclareJsonSchema, mayDeclareJsonSchema } from '../../src/build/definitions/json-schema'
 
 // A Worker's bundle carries the JSON Schema validator only when a tool may write a JSON Schema by
 // hand in inputSchema. The reading errs one way: what it cannot tell apart from one counts as one.

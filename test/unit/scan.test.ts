@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { readDeclaredName, scanDefinitions } from '../../src/scan'
+import { readDeclaredName, scanDefinitions } from '../../src/build/definitions/scan'
 
 describe('readDeclaredName', () => {
   it('reads the top-level name of each definition kind and quote style', () => {

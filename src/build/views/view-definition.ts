@@ -1,11 +1,11 @@
 import { McpUiResourceMetaSchema } from '@modelcontextprotocol/ext-apps'
 import type { McpUiResourceMeta } from '@modelcontextprotocol/ext-apps'
 import { findDefineMcpApp, splitViewTool, VIEW_TOOL_KEYS } from './view-tool'
-import { childOf, childrenOf } from './ast'
-import type { AstNode, SfcCompiler } from './ast'
+import { childOf, childrenOf } from '../ast'
+import type { AstNode, SfcCompiler } from '../ast'
 import type { ViewTool } from './view-tool'
 
-export type { SfcCompiler } from './ast'
+export type { SfcCompiler } from '../ast'
 
 /** What `defineMcpApp({ … })` in a view may declare, read at build time. */
 export interface ViewDefinition {

@@ -1,6 +1,8 @@
-import { addComponent, addImports, addServerHandler, addServerImports, addServerPlugin, createResolver } from '@nuxt/kit'
+import { addComponent, addImports, addServerHandler, addServerImports, addServerPlugin } from '@nuxt/kit'
+import type { Resolver } from '@nuxt/kit'
 import type { Nuxt } from '@nuxt/schema'
 import { defu } from 'defu'
+import { isRecord } from './common'
 
 /** Options of `mcp.host` (when not just `true`). */
 export interface McpHostOptions {
@@ -19,19 +21,21 @@ export interface McpHostOptions {
   }
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
 /**
  * Build-time setup of the host side: the respond endpoint, the server auto-imports, the
  * `<McpElicitationForm>` component and the `useMcpChatElicitations` composable; for MCP Apps the
  * views' call endpoint, the sandbox page and `<McpAppFrame>`; and the plugin that gives each page
  * the host's routes and sandbox origin (`runtimeConfig.public.mcpHost`) to check message data
  * against. Called only when `mcp.host` is set, so an app that only serves MCP registers none of it.
+ * `resolver` is the module's own (`src/module.ts`): the runtime paths are relative to the entry,
+ * which the package build bundles this file into.
+ *
+ * @example
+ * ```ts
+ * if (options.host) await setupMcpHost(options.host === true ? {} : options.host, nuxt, resolver)
+ * ```
  */
-export async function setupMcpHost(options: McpHostOptions, nuxt: Nuxt): Promise<void> {
-  const resolver = createResolver(import.meta.url)
+export async function setupMcpHost(options: McpHostOptions, nuxt: Nuxt, resolver: Resolver): Promise<void> {
   const route = (options.route ?? '/api/_mcp/elicitations').replace(/\/+$/, '')
   const existing: unknown = nuxt.options.runtimeConfig.mcpHost
   nuxt.options.runtimeConfig.mcpHost = defu(isRecord(existing) ? existing : {}, { route, timeoutMs: options.timeoutMs ?? 5 * 60_000, appsSandboxOrigin: options.apps?.sandboxOrigin ?? '' })

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { basename, extname, relative, resolve } from 'pathe'
 import { resolveFiles } from '@nuxt/kit'
-import { headerProblems } from './scan-headers'
+import { headerProblems } from './headers'
 
 /** The three kinds of definition folders under `server/mcp/`. */
 const DEFINITION_KINDS = ['tools', 'resources', 'prompts'] as const

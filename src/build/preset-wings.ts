@@ -3,12 +3,9 @@ import { createRequire } from 'node:module'
 import { addServerTemplate, addTypeTemplate, useNitro } from '@nuxt/kit'
 import type { Nuxt } from '@nuxt/schema'
 import { dirname, resolve } from 'pathe'
-import type { ModuleOptions } from './module-options'
-
-/** What this file needs of the module's logger. */
-interface WingLogger {
-  info: (message: string) => void
-}
+import type { ModuleOptions } from '../module-options'
+import { isRecord } from './common'
+import type { BuildLogger } from './common'
 
 /** The runtime files of the wings a preset may leave out of the bundle, and how to tell. */
 export interface WingFiles {
@@ -40,10 +37,6 @@ function sdkShimsMatch(): boolean {
   catch {
     return false
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /**
@@ -81,7 +74,7 @@ function addOptionalExport(name: string, exportName: string, file: string, inclu
  * setupPresetWings(nuxt, options, logger, { tasks: resolver.resolve('./runtime/server/mcp/task-runtime'), … })
  * ```
  */
-export function setupPresetWings(nuxt: Nuxt, options: ModuleOptions, logger: WingLogger, files: WingFiles): void {
+export function setupPresetWings(nuxt: Nuxt, options: ModuleOptions, logger: Pick<BuildLogger, 'info'>, files: WingFiles): void {
   let tasks = options.tasks?.background ?? true
   let legacy = options.legacy !== false
   let redis = true

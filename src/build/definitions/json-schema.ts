@@ -6,8 +6,8 @@
  * counts as one. The runtime refuses a JSON Schema this reading missed, naming the tool.
  */
 import { readFile } from 'node:fs/promises'
-import { childOf, childrenOf, findCall } from './apps/ast'
-import type { AstNode, SfcCompiler } from './apps/ast'
+import { childOf, childrenOf, findCall } from '../ast'
+import type { AstNode, SfcCompiler } from '../ast'
 
 /** The calls whose object literal declares a tool: in `server/mcp/tools/*`, and in a view. */
 const DEFINE_CALLS = new Set(['defineMcpTool', 'defineMcpApp'])

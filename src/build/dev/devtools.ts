@@ -1,4 +1,5 @@
-import { addServerHandler, addServerPlugin, createResolver } from '@nuxt/kit'
+import { addServerHandler, addServerPlugin } from '@nuxt/kit'
+import type { Resolver } from '@nuxt/kit'
 import { addCustomTab } from '@nuxt/devtools-kit'
 import type { Nuxt } from '@nuxt/schema'
 
@@ -13,12 +14,11 @@ export const DEVTOOLS_ROUTE = '/__mcp-elicitation/devtools'
  *
  * @example
  * ```ts
- * if (options.devtools) setupMcpDevtools(nuxt)
+ * if (options.devtools) setupMcpDevtools(nuxt, resolver)
  * ```
  */
-export function setupMcpDevtools(nuxt: Nuxt): void {
+export function setupMcpDevtools(nuxt: Nuxt, resolver: Resolver): void {
   if (!nuxt.options.dev) return
-  const resolver = createResolver(import.meta.url)
   const handler = resolver.resolve('./runtime/server/routes/devtools')
   for (const suffix of ['', '.json', '.svg']) addServerHandler({ route: `${DEVTOOLS_ROUTE}${suffix}`, handler })
   addServerPlugin(resolver.resolve('./runtime/server/plugins/devtools-recorder'))
