@@ -1,4 +1,4 @@
-import { addServerHandler, addServerImports, addServerPlugin, addServerTemplate, addTypeTemplate, createResolver, defineNuxtModule, tryResolveModule, useLogger } from '@nuxt/kit'
+import { addServerHandler, addServerImports, addServerPlugin, createResolver, defineNuxtModule, tryResolveModule, useLogger } from '@nuxt/kit'
 import { existsSync, readFileSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
 import { defu } from 'defu'
@@ -14,20 +14,16 @@ import { setupMcpHost } from './build/host'
 import { watchDefinitionsInDev, watchEndpointFolders } from './build/dev/watch'
 import { setupMcpDevtools } from './build/dev/devtools'
 import type { ModuleOptions } from './module-options'
-import { setupMcpViews, VIRTUAL_VIEWS } from './build/views/setup-views'
+import { setupMcpViews } from './build/views/setup-views'
 import { checkToolApps } from './build/views/scan-views'
 import { setupPresetWings } from './build/preset-wings'
 import { anyMayDeclareJsonSchema } from './build/definitions/json-schema'
 import type { SfcCompiler } from './build/ast'
 import { isRecord } from './build/common'
+import { addVirtualModule, standInFor, virtualId } from './build/virtual-modules'
+import type { RuntimePath } from './build/virtual-modules'
 
 export type { ModuleOptions } from './module-options'
-
-const VIRTUAL_DEFINITIONS = '#mcp-elicitation/definitions'
-/** Build-time options the runtime needs (the route). */
-const VIRTUAL_OPTIONS = '#mcp-elicitation/options'
-/** The app's OpenTelemetry API, or `undefined` when it has none (or `mcp.telemetry` is false). */
-const VIRTUAL_OTEL = '#mcp-elicitation/otel'
 
 /** The app's package.json `name`, the default server name clients show. */
 function readPackageName(rootDir: string): string | undefined {
@@ -57,6 +53,7 @@ export default defineNuxtModule<ModuleOptions>({
     const logger = useLogger('nuxt-mcp-elicitation')
     // Every runtime path is resolved from here, the entry the package build bundles the build files into.
     const resolver = createResolver(import.meta.url)
+    const runtime: RuntimePath = file => resolver.resolve(`./runtime/${file}`)
 
     // The host side (opt-in) works even with `enabled: false`: an app can be only an MCP host.
     if (options.host) await setupMcpHost(options.host === true ? {} : options.host, nuxt, resolver)
@@ -121,7 +118,7 @@ export default defineNuxtModule<ModuleOptions>({
     }))
     layers[0] = { rootDir: nuxt.options.rootDir, serverDir: nuxt.options.serverDir, srcDir: nuxt.options.srcDir }
     // MCP App views (app/mcp/*.vue), built into HTML documents; a tool's `app:` must name one.
-    const views = setupMcpViews(nuxt, layers, { runtimeEntry: resolver.resolve('./runtime/apps/index'), appsModule: resolver.resolve('./runtime/server/mcp/apps'), viewToolsModule: resolver.resolve('./runtime/server/mcp/view-tools') })
+    const views = setupMcpViews(nuxt, layers, logger, { runtime, runtimeEntry: runtime('apps/index'), appsModule: runtime('server/mcp/apps'), viewToolsModule: runtime('server/mcp/view-tools') })
 
     // The default endpoint (server/mcp/{tools,resources,prompts} at mcp.route), then one per
     // server/mcp/<key>/ folder or mcp.endpoints key.
@@ -145,26 +142,18 @@ export default defineNuxtModule<ModuleOptions>({
     // `nuxi dev`: the endpoint's URL once it listens, and what the console last said about it.
     let devUrl: string | undefined
     let devReport: DevReport = { summary: '', warnings: new Set(definitionWarnings(found, false)) }
-    addServerTemplate({
-      filename: VIRTUAL_DEFINITIONS,
-      // Re-scanned on every Nitro build, so files added in `nuxi dev` appear after a reload, with
-      // their warnings and the endpoint's new counts.
-      getContents: async () => {
-        scanned = await scanAll()
-        checkToolApps([...scanned.values()].flat(), await views.views())
-        if (devUrl) devReport = reportRescan(logger, devUrl, devReport, scanned.get('') ?? [])
-        if (nuxt.options.dev) await checkEndpointFolders()
-        return renderDefinitionsModule(scanned)
-      },
-    })
+    // Re-scanned on every Nitro build, so files added in `nuxi dev` appear after a reload, with
+    // their warnings and the endpoint's new counts.
+    addVirtualModule('definitions', async () => {
+      scanned = await scanAll()
+      checkToolApps([...scanned.values()].flat(), await views.views())
+      if (devUrl) devReport = reportRescan(logger, devUrl, devReport, scanned.get('') ?? [])
+      if (nuxt.options.dev) await checkEndpointFolders()
+      return renderDefinitionsModule(scanned)
+    }, runtime)
     // What the preset leaves out of the bundle (a Worker: much), decided once Nitro knows it.
     setupPresetWings(nuxt, options, logger, {
-      tasks: resolver.resolve('./runtime/server/mcp/task-runtime'),
-      legacy: resolver.resolve('./runtime/server/transport/sessions/create-legacy-sessions'),
-      redis: resolver.resolve('./runtime/server/common/shared/load-redis-state'),
-      bearer: resolver.resolve('./runtime/server/transport/oauth/bearer'),
-      jsonSchema: resolver.resolve('./runtime/server/mcp/json-schema-arguments'),
-      sdkShims: resolver.resolve('./runtime/server/common/sdk-shims'),
+      runtime,
       mayDeclareJsonSchema: async () => {
         const sfcPath = await tryResolveModule('vue/compiler-sfc', nuxt.options.modulesDir)
         if (!sfcPath) return true
@@ -174,10 +163,6 @@ export default defineNuxtModule<ModuleOptions>({
         return anyMayDeclareJsonSchema(sfc, tools, (await views.views()).map(view => view.path))
       },
     })
-    addTypeTemplate({
-      filename: 'types/mcp-elicitation-definitions.d.ts',
-      getContents: () => `declare module '${VIRTUAL_DEFINITIONS}' {\n  const definitions: Record<string, import('${resolver.resolve('./runtime/server/mcp/registry')}').McpDefinitions>\n  export default definitions\n}\n`,
-    }, { nitro: true })
 
     const runtimeIndex = resolver.resolve('./runtime/server/index')
     addServerImports(['defineMcpTool', 'defineMcpResource', 'defineMcpPrompt', 'useMcpElicitation', 'McpElicitationError', 'completeMcpUrlElicitation', 'notifyMcpResourceUpdated', 'notifyMcpListChanged', 'useMcpSession', 'useMcpLogger', 'useMcpTask']
@@ -189,25 +174,20 @@ export default defineNuxtModule<ModuleOptions>({
     }
     // Each endpoint's key by route: the one route handler finds its endpoint by the route it matched.
     const keys = Object.fromEntries(plans.map(plan => [plan.route, plan.key]))
-    addServerTemplate({ filename: VIRTUAL_OPTIONS, getContents: () => `export const route = ${JSON.stringify(options.route)}\nexport const endpointKeys = ${JSON.stringify(keys)}\n` })
-    addTypeTemplate({ filename: 'types/mcp-elicitation-options.d.ts', getContents: () => `declare module '${VIRTUAL_OPTIONS}' {\n  export const route: string\n  export const endpointKeys: Record<string, string>\n}\n` }, { nitro: true })
+    addVirtualModule('options', () => `export const route = ${JSON.stringify(options.route)}\nexport const endpointKeys = ${JSON.stringify(keys)}\n`, runtime)
     // OpenTelemetry only when the app has its API: otherwise nothing of it is imported or bundled.
     const otelApi = options.telemetry === false ? undefined : await tryResolveModule('@opentelemetry/api', nuxt.options.modulesDir)
     if (options.telemetry === true && !otelApi) logger.warn('mcp.telemetry is true but @opentelemetry/api is not installed: no spans are made. Install it (npm i @opentelemetry/api) and register a tracer provider.')
-    addServerTemplate({
-      filename: VIRTUAL_OTEL,
-      getContents: () => otelApi
-        ? `import { trace, context, propagation, SpanKind, SpanStatusCode } from '@opentelemetry/api'\nexport const otel = { trace, context, propagation, SpanKind, SpanStatusCode }\n`
-        : 'export const otel = undefined\n',
-    })
-    addTypeTemplate({ filename: 'types/mcp-elicitation-otel.d.ts', getContents: () => `declare module '${VIRTUAL_OTEL}' {\n  export const otel: import('${resolver.resolve('./runtime/server/mcp/tracing')}').McpOtelApi | undefined\n}\n` }, { nitro: true })
+    addVirtualModule('otel', () => otelApi
+      ? `import { trace, context, propagation, SpanKind, SpanStatusCode } from '@opentelemetry/api'\nexport const otel = { trace, context, propagation, SpanKind, SpanStatusCode }\n`
+      : standInFor('otel'), runtime)
     addServerPlugin(resolver.resolve('./runtime/server/plugins/check-config'))
     addServerPlugin(resolver.resolve('./runtime/server/plugins/shared-state'))
 
     // One `server/mcp` folder per layer: files added, edited or removed there rebuild Nitro in dev.
-    watchDefinitionsInDev(nuxt, VIRTUAL_DEFINITIONS, layers.map(layer => resolve(layer.serverDir, 'mcp')))
+    watchDefinitionsInDev(nuxt, virtualId('definitions'), layers.map(layer => resolve(layer.serverDir, 'mcp')))
     // A view rebuilds when a file in app/mcp/ or any source it imports changes.
-    watchDefinitionsInDev(nuxt, VIRTUAL_VIEWS, () => [...views.dirs, ...views.files()])
+    watchDefinitionsInDev(nuxt, virtualId('views'), () => [...views.dirs, ...views.files()])
 
     if (options.devtools) setupMcpDevtools(nuxt, resolver)
 

@@ -1,6 +1,6 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { pathToFileURL } from 'node:url'
-import { addServerTemplate, addTypeTemplate, tryResolveModule, useLogger } from '@nuxt/kit'
+import { addTypeTemplate, tryResolveModule } from '@nuxt/kit'
 import type { Nuxt } from '@nuxt/schema'
 import { dirname, resolve } from 'pathe'
 import type { McpView } from '../../runtime/server/mcp/apps'
@@ -11,12 +11,12 @@ import type { ScannedView, ViewLayer } from './scan-views'
 import { readViewDefinition } from './view-definition'
 import type { ViewTool } from './view-tool'
 import type { SfcCompiler } from './view-definition'
-
-/** The server module holding every built view (`McpView[]`). */
-export const VIRTUAL_VIEWS = '#mcp-elicitation/views'
+import type { BuildLogger } from '../common'
+import { addVirtualModule } from '../virtual-modules'
+import type { RuntimePath } from '../virtual-modules'
 
 /** Where the module's runtime files are: the view runtime, the server's `mcp/apps`, and what wraps a view's own tool. */
-export interface ViewRuntimePaths { runtimeEntry: string, appsModule: string, viewToolsModule: string }
+export interface ViewRuntimePaths { runtime: RuntimePath, runtimeEntry: string, appsModule: string, viewToolsModule: string }
 
 /** A built view and the sources it was built from, with their contents when built; the module of the tool it declares. */
 interface CachedView { view: McpView, sources: Map<string, string>, toolModule?: string }
@@ -60,11 +60,10 @@ async function readSources(built: BuiltView, entry: string): Promise<Map<string,
  *
  * @example
  * ```ts
- * const views = await setupMcpViews(nuxt, [{ rootDir: '/app', srcDir: '/app/app' }], { runtimeEntry, appsModule })
+ * const views = setupMcpViews(nuxt, [{ rootDir: '/app', srcDir: '/app/app' }], logger, { runtime, runtimeEntry, appsModule, viewToolsModule })
  * ```
  */
-export function setupMcpViews(nuxt: Nuxt, layers: ViewLayer[], paths: ViewRuntimePaths): { views: () => Promise<ScannedView[]>, dirs: string[], files: () => string[] } {
-  const logger = useLogger('nuxt-mcp-elicitation')
+export function setupMcpViews(nuxt: Nuxt, layers: ViewLayer[], logger: Pick<BuildLogger, 'info'>, paths: ViewRuntimePaths): { views: () => Promise<ScannedView[]>, dirs: string[], files: () => string[] } {
   const { runtimeEntry, appsModule } = paths
   const cache = new Map<string, CachedView>()
   let context: Promise<{ build: ViewBuildContext, sfc: SfcCompiler }> | undefined
@@ -106,25 +105,21 @@ export function setupMcpViews(nuxt: Nuxt, layers: ViewLayer[], paths: ViewRuntim
     }))
   }
 
-  addServerTemplate({
-    filename: VIRTUAL_VIEWS,
-    // The HTML goes in as base64: Nitro's bundler replaces \`typeof window\`, \`process.env.…\` and
-    // the like as text, inside string literals too, which broke the inlined script of a view.
-    getContents: async () => {
-      const built = await buildAll()
-      const views = built.map(({ view: { html, ...view } }) => ({ ...view, html: Buffer.from(html).toString('base64') }))
-      // Tools declared inside views (@nuxtjs/mcp-toolkit's way): one generated module each.
-      const tools = built.flatMap(entry => entry.toolModule ? [{ module: entry.toolModule, file: entry.view.file, name: entry.view.name }] : [])
-      return [
-        `import { decodeViews } from ${JSON.stringify(appsModule)}`,
-        ...tools.map((tool, index) => `import tool${index} from ${JSON.stringify(tool.module)}`),
-        `export default decodeViews(${JSON.stringify(views)})`,
-        `export const viewTools = [${tools.map((tool, index) => `{ file: ${JSON.stringify(tool.file)}, fallbackName: ${JSON.stringify(tool.name)}, definition: tool${index} }`).join(', ')}]`,
-        '',
-      ].join('\n')
-    },
-  })
-  addTypeTemplate({ filename: 'types/mcp-elicitation-views.d.ts', getContents: () => `declare module '${VIRTUAL_VIEWS}' {\n  const views: import('${appsModule}').McpView[]\n  export default views\n  export const viewTools: import('${paths.viewToolsModule}').ViewToolEntry[]\n}\n` }, { nitro: true })
+  // The HTML goes in as base64: Nitro's bundler replaces `typeof window`, `process.env.…` and
+  // the like as text, inside string literals too, which broke the inlined script of a view.
+  addVirtualModule('views', async () => {
+    const built = await buildAll()
+    const views = built.map(({ view: { html, ...view } }) => ({ ...view, html: Buffer.from(html).toString('base64') }))
+    // Tools declared inside views (@nuxtjs/mcp-toolkit's way): one generated module each.
+    const tools = built.flatMap(entry => entry.toolModule ? [{ module: entry.toolModule, file: entry.view.file, name: entry.view.name }] : [])
+    return [
+      `import { decodeViews } from ${JSON.stringify(appsModule)}`,
+      ...tools.map((tool, index) => `import tool${index} from ${JSON.stringify(tool.module)}`),
+      `export default decodeViews(${JSON.stringify(views)})`,
+      `export const viewTools = [${tools.map((tool, index) => `{ file: ${JSON.stringify(tool.file)}, fallbackName: ${JSON.stringify(tool.name)}, definition: tool${index} }`).join(', ')}]`,
+      '',
+    ].join('\n')
+  }, paths.runtime)
   // `useMcpApp` and `defineMcpApp` are auto-imported in views: declared globally for vue-tsc and editors.
   addTypeTemplate({ filename: 'types/mcp-elicitation-app.d.ts', getContents: () => `export {}\ndeclare global {\n  const useMcpApp: typeof import('${runtimeEntry}').useMcpApp\n  const defineMcpApp: typeof import('${runtimeEntry}').defineMcpApp\n}\n` })
 
