@@ -1,6 +1,5 @@
 import { addServerHandler, addServerImports, addServerPlugin, createResolver, defineNuxtModule, tryResolveModule, useLogger } from '@nuxt/kit'
 import { existsSync, readFileSync } from 'node:fs'
-import { pathToFileURL } from 'node:url'
 import { defu } from 'defu'
 import { resolve } from 'pathe'
 import { CACHE_BYTE_DEFAULTS, DEFAULT_RESUMABLE_BYTES, TASK_LIMIT_DEFAULTS } from './runtime/server/common/config'
@@ -15,11 +14,11 @@ import { watchDefinitionsInDev, watchEndpointFolders } from './build/dev/watch'
 import { setupMcpDevtools } from './build/dev/devtools'
 import type { ModuleOptions } from './module-options'
 import { setupMcpViews } from './build/views/setup-views'
-import { checkToolApps } from './build/views/scan-views'
+import { checkToolViews } from './build/views/scan-views'
 import { setupPresetWings } from './build/preset-wings'
-import { anyMayDeclareJsonSchema } from './build/definitions/json-schema'
+import { anyMayDeclareJsonSchema } from './build/definitions/read'
 import type { SfcCompiler } from './build/ast'
-import { isRecord } from './build/common'
+import { importFromApp, isRecord } from './build/common'
 import { addVirtualModule, standInFor, virtualId } from './build/virtual-modules'
 import type { RuntimePath } from './build/virtual-modules'
 
@@ -129,7 +128,9 @@ export default defineNuxtModule<ModuleOptions>({
       const mcp = nuxt.options.runtimeConfig.mcp as McpServerConfig
       mcp.endpoints = Object.fromEntries(extra.map(plan => [plan.key, defu(mcp.endpoints?.[plan.key] ?? {}, endpointConfig(plan, options.endpoints?.[plan.key] ?? {}, serverConfig))]))
     }
-    const scanAll = async () => new Map(await Promise.all(plans.map(async plan => [plan.key, await scanDefinitions(layers, plan.key)] as const)))
+    // One Babel parse of each definition file, with the parser of the Vue the app builds with.
+    const sfc = await importFromApp<SfcCompiler>('vue/compiler-sfc', nuxt, 'Reading the definitions in server/mcp/')
+    const scanAll = async () => new Map(await Promise.all(plans.map(async plan => [plan.key, await scanDefinitions(sfc.babelParse, layers, plan.key)] as const)))
     // `nuxi dev`: a new or removed endpoint folder restarts Nuxt in place, so its route is served or gone.
     const checkEndpointFolders = watchEndpointFolders(nuxt, logger, options, layers.map(layer => layer.serverDir), folders)
     let scanned = await scanAll()
@@ -137,7 +138,7 @@ export default defineNuxtModule<ModuleOptions>({
       if (scanned.get(plan.key)?.length === 0) logger.warn(`mcp.endpoints.${plan.key} has no definitions: add them under server/mcp/${plan.key}/tools (or resources, prompts); until then ${plan.route} serves empty lists.`)
     }
     const found: ScannedDefinition[] = [...scanned.values()].flat()
-    checkToolApps(found, await views.views())
+    checkToolViews(found, await views.views())
     warnAboutDefinitions(logger, found, !nuxt.options.dev)
     // `nuxi dev`: the endpoint's URL once it listens, and what the console last said about it.
     let devUrl: string | undefined
@@ -146,7 +147,7 @@ export default defineNuxtModule<ModuleOptions>({
     // their warnings and the endpoint's new counts.
     addVirtualModule('definitions', async () => {
       scanned = await scanAll()
-      checkToolApps([...scanned.values()].flat(), await views.views())
+      checkToolViews([...scanned.values()].flat(), await views.views())
       if (devUrl) devReport = reportRescan(logger, devUrl, devReport, scanned.get('') ?? [])
       if (nuxt.options.dev) await checkEndpointFolders()
       return renderDefinitionsModule(scanned)
@@ -154,14 +155,8 @@ export default defineNuxtModule<ModuleOptions>({
     // What the preset leaves out of the bundle (a Worker: much), decided once Nitro knows it.
     setupPresetWings(nuxt, options, logger, {
       runtime,
-      mayDeclareJsonSchema: async () => {
-        const sfcPath = await tryResolveModule('vue/compiler-sfc', nuxt.options.modulesDir)
-        if (!sfcPath) return true
-        const sfc: SfcCompiler = await import(pathToFileURL(sfcPath).href)
-        // The definitions as last scanned (the definitions template scans again on every build).
-        const tools = [...scanned.values()].flat().filter(entry => entry.kind === 'tools').map(entry => entry.path)
-        return anyMayDeclareJsonSchema(sfc, tools, (await views.views()).map(view => view.path))
-      },
+      // The definitions as last scanned (the definitions module scans again on every build).
+      mayDeclareJsonSchema: async () => anyMayDeclareJsonSchema(sfc, [...scanned.values()].flat(), (await views.views()).map(view => view.path)),
     })
 
     const runtimeIndex = resolver.resolve('./runtime/server/index')

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import * as sfc from 'vue/compiler-sfc'
 import { describe, expect, it } from 'vitest'
 import { readViewDefinition } from '../../src/build/views/view-definition'
-import { checkToolApps, scanViews } from '../../src/build/views/scan-views'
+import { checkToolViews, scanViews } from '../../src/build/views/scan-views'
 import { addViewAutoImports } from '../../src/build/views/build-view'
 import { browserSourceOf } from '../../src/build/views/view-tool'
 import { appToolMeta, decodeViews, formAppResolver, rendersAppElicitation } from '../../src/runtime/server/mcp/apps'
@@ -72,8 +72,8 @@ describe('finding views and the tools that name them', () => {
 
   it('names every tool whose view is missing, and the views there are', () => {
     const views = [{ name: 'table', path: '/a/app/mcp/table.vue', file: 'app/mcp/table.vue' }]
-    expect(() => checkToolApps([{ kind: 'tools', name: 'a', file: 'server/mcp/tools/a.ts', app: 'table' }], views)).not.toThrow()
-    expect(() => checkToolApps([{ kind: 'tools', name: 'b', file: 'server/mcp/tools/b.ts', app: 'chart' }], views)).toThrow('the tool "b" (server/mcp/tools/b.ts) names "chart". Views are app/mcp/<name>.vue (here: "table")')
+    expect(() => checkToolViews([{ kind: 'tools', name: 'a', file: 'server/mcp/tools/a.ts', view: 'table' }], views)).not.toThrow()
+    expect(() => checkToolViews([{ kind: 'tools', name: 'b', file: 'server/mcp/tools/b.ts', view: 'chart' }], views)).toThrow('the tool "b" (server/mcp/tools/b.ts) names "chart". Views are app/mcp/<name>.vue (here: "table")')
     // The runtime registry says the same for an `app` the build could not read (computed).
     expect(() => appToolMeta({ name: 'chart' }, [], 'The tool "b" (server/mcp/tools/b.ts)')).toThrow(/The tool "b" \(server\/mcp\/tools\/b\.ts\) shows the MCP App "chart", but there is no app\/mcp\/chart\.vue \(views: none\)/)
   })

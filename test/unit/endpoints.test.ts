@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { babelParse } from 'vue/compiler-sfc'
 import { endpointConfig, findEndpointFolders, planEndpoints } from '../../src/build/endpoints'
 import { CACHE_BYTE_DEFAULTS, configOfEndpoint } from '../../src/runtime/server/common/config'
 import type { McpServerConfig } from '../../src/runtime/server/common/config'
@@ -83,7 +84,7 @@ describe('renderDefinitionsModule', () => {
     await write('app/server/mcp/tools/echo.ts')
     await write('app/server/mcp/admin/tools/rotate.ts')
     const layers = [{ serverDir: join(root, 'app/server'), rootDir: join(root, 'app') }]
-    const source = renderDefinitionsModule(new Map([['', await scanDefinitions(layers)], ['admin', await scanDefinitions(layers, 'admin')]]))
+    const source = renderDefinitionsModule(new Map([['', await scanDefinitions(babelParse, layers)], ['admin', await scanDefinitions(babelParse, layers, 'admin')]]))
     expect(source).toMatch(/"": \{\n {4}tools: \[\n {6}\{ file: "server\/mcp\/tools\/echo\.ts"/)
     expect(source).toMatch(/"admin": \{\n {4}tools: \[\n {6}\{ file: "server\/mcp\/admin\/tools\/rotate\.ts"/)
   })

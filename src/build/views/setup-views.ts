@@ -1,6 +1,5 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
-import { pathToFileURL } from 'node:url'
-import { addTypeTemplate, tryResolveModule } from '@nuxt/kit'
+import { addTypeTemplate } from '@nuxt/kit'
 import type { Nuxt } from '@nuxt/schema'
 import { dirname, resolve } from 'pathe'
 import type { McpView } from '../../runtime/server/mcp/apps'
@@ -11,22 +10,19 @@ import type { ScannedView, ViewLayer } from './scan-views'
 import { readViewDefinition } from './view-definition'
 import type { ViewTool } from './view-tool'
 import type { SfcCompiler } from './view-definition'
+import { importFromApp } from '../common'
 import type { BuildLogger } from '../common'
 import { addVirtualModule } from '../virtual-modules'
 import type { RuntimePath } from '../virtual-modules'
+
+/** What needs Vite, its Vue plugin and Vue's compiler, in the error when the app lacks one. */
+const VIEWS_NEED = 'Building the MCP App views in app/mcp/'
 
 /** Where the module's runtime files are: the view runtime, the server's `mcp/apps`, and what wraps a view's own tool. */
 export interface ViewRuntimePaths { runtime: RuntimePath, runtimeEntry: string, appsModule: string, viewToolsModule: string }
 
 /** A built view and the sources it was built from, with their contents when built; the module of the tool it declares. */
 interface CachedView { view: McpView, sources: Map<string, string>, toolModule?: string }
-
-/** Imports a package the way the app resolves it (the Vite and Vue that Nuxt itself runs). */
-async function importFromApp<T>(name: string, nuxt: Nuxt): Promise<T> {
-  const path = await tryResolveModule(name, nuxt.options.modulesDir)
-  if (!path) throw new Error(`[nuxt-mcp-elicitation] Building the MCP App views in app/mcp/ needs ${name}, which this app does not resolve. Install it (npm i -D ${name}).`)
-  return import(pathToFileURL(path).href) as Promise<T>
-}
 
 /**
  * Writes the server module of a tool a view declares: the view's imports the tool uses, then
@@ -68,9 +64,9 @@ export function setupMcpViews(nuxt: Nuxt, layers: ViewLayer[], logger: Pick<Buil
   const cache = new Map<string, CachedView>()
   let context: Promise<{ build: ViewBuildContext, sfc: SfcCompiler }> | undefined
   const loadContext = () => context ??= (async () => {
-    const vite = await importFromApp<{ build: ViteBuild }>('vite', nuxt)
-    const vue = await importFromApp<{ default: () => unknown }>('@vitejs/plugin-vue', nuxt)
-    const sfc = await importFromApp<SfcCompiler>('vue/compiler-sfc', nuxt)
+    const vite = await importFromApp<{ build: ViteBuild }>('vite', nuxt, VIEWS_NEED)
+    const vue = await importFromApp<{ default: () => unknown }>('@vitejs/plugin-vue', nuxt, VIEWS_NEED)
+    const sfc = await importFromApp<SfcCompiler>('vue/compiler-sfc', nuxt, VIEWS_NEED)
     const { alias } = nuxt.options
     const build: ViewBuildContext = {
       rootDir: nuxt.options.rootDir,

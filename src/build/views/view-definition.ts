@@ -1,7 +1,7 @@
 import { McpUiResourceMetaSchema } from '@modelcontextprotocol/ext-apps'
 import type { McpUiResourceMeta } from '@modelcontextprotocol/ext-apps'
 import { findDefineMcpApp, splitViewTool, VIEW_TOOL_KEYS } from './view-tool'
-import { childOf, childrenOf } from '../ast'
+import { childOf, childrenOf, keyName } from '../ast'
 import type { AstNode, SfcCompiler } from '../ast'
 import type { ViewTool } from './view-tool'
 
@@ -56,12 +56,6 @@ function toData(node: AstNode, path: string, file: string): unknown {
   throw new Error(`[nuxt-mcp-elicitation] ${file}: defineMcpApp({ ${path}: … }) is not plain data (${node.type}). Write it as literals (strings, numbers, booleans, arrays, objects): it is read at build time, without running the file.`)
 }
 
-function keyOf(property: AstNode): string | undefined {
-  const key = childOf(property, 'key')
-  if (property.computed) return undefined
-  return key?.type === 'Identifier' ? String(key.name) : key?.type === 'StringLiteral' ? String(key.value) : undefined
-}
-
 /**
  * Reads a view's `defineMcpApp({ … })` at build time: its title, description and the resource's
  * `_meta.ui` as plain data, and, when it has a `handler`, the tool it declares (@nuxtjs/mcp-toolkit's
@@ -82,7 +76,7 @@ export function readViewDefinition(sfc: SfcCompiler, source: string, file: strin
   const split = splitViewTool(found.script, found.body, found.argument, path, found.rest)
   const data: Record<string, unknown> = {}
   for (const property of properties) {
-    const key = keyOf(property)
+    const key = keyName(property)
     if (key === undefined || property.type !== 'ObjectProperty') {
       if (split && key !== undefined && VIEW_TOOL_KEYS.has(key)) continue
       throw new Error(`[nuxt-mcp-elicitation] ${file}: defineMcpApp() holds a spread, method or computed key. Write its metadata as plain data (it is read at build time, without running the file).`)
