@@ -55,7 +55,7 @@ export default defineNuxtModule<ModuleOptions>({
     const runtime: RuntimePath = file => resolver.resolve(`./runtime/${file}`)
 
     // The host side (opt-in) works even with `enabled: false`: an app can be only an MCP host.
-    if (options.host) await setupMcpHost(options.host === true ? {} : options.host, nuxt, resolver)
+    if (options.host) await setupMcpHost(options.host === true ? {} : options.host, nuxt, runtime)
 
     if (!options.enabled) {
       // A host-only app still shares its waiting elicitations through NUXT_MCP_REDIS_URL.
@@ -159,13 +159,13 @@ export default defineNuxtModule<ModuleOptions>({
       mayDeclareJsonSchema: async () => anyMayDeclareJsonSchema(sfc, [...scanned.values()].flat(), (await views.views()).map(view => view.path)),
     })
 
-    const runtimeIndex = resolver.resolve('./runtime/server/index')
+    const runtimeIndex = runtime('server/index')
     addServerImports(['defineMcpTool', 'defineMcpResource', 'defineMcpPrompt', 'useMcpElicitation', 'McpElicitationError', 'completeMcpUrlElicitation', 'notifyMcpResourceUpdated', 'notifyMcpListChanged', 'useMcpSession', 'useMcpLogger', 'useMcpTask']
       .map(name => ({ name, from: runtimeIndex })))
     for (const plan of plans) {
-      addServerHandler({ route: plan.route, handler: resolver.resolve('./runtime/server/routes/mcp') })
+      addServerHandler({ route: plan.route, handler: runtime('server/routes/mcp') })
       // The Protected Resource Metadata document of the endpoint (RFC 9728); 404 while OAuth is off there.
-      addServerHandler({ route: `/.well-known/oauth-protected-resource${plan.route}`, method: 'get', handler: resolver.resolve('./runtime/server/routes/oauth-metadata') })
+      addServerHandler({ route: `/.well-known/oauth-protected-resource${plan.route}`, method: 'get', handler: runtime('server/routes/oauth-metadata') })
     }
     // Each endpoint's key by route: the one route handler finds its endpoint by the route it matched.
     const keys = Object.fromEntries(plans.map(plan => [plan.route, plan.key]))
@@ -176,15 +176,15 @@ export default defineNuxtModule<ModuleOptions>({
     addVirtualModule('otel', () => otelApi
       ? `import { trace, context, propagation, SpanKind, SpanStatusCode } from '@opentelemetry/api'\nexport const otel = { trace, context, propagation, SpanKind, SpanStatusCode }\n`
       : standInFor('otel'), runtime)
-    addServerPlugin(resolver.resolve('./runtime/server/plugins/check-config'))
-    addServerPlugin(resolver.resolve('./runtime/server/plugins/shared-state'))
+    addServerPlugin(runtime('server/plugins/check-config'))
+    addServerPlugin(runtime('server/plugins/shared-state'))
 
     // One `server/mcp` folder per layer: files added, edited or removed there rebuild Nitro in dev.
     watchDefinitionsInDev(nuxt, virtualId('definitions'), layers.map(layer => resolve(layer.serverDir, 'mcp')))
     // A view rebuilds when a file in app/mcp/ or any source it imports changes.
     watchDefinitionsInDev(nuxt, virtualId('views'), () => [...views.dirs, ...views.files()])
 
-    if (options.devtools) setupMcpDevtools(nuxt, resolver)
+    if (options.devtools) setupMcpDevtools(nuxt, runtime)
 
     if (nuxt.options.dev) {
       nuxt.hook('listen', (_server, listener: { url?: string }) => {

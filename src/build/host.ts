@@ -1,8 +1,8 @@
-import { addComponent, addImports, addServerHandler, addServerImports, addServerPlugin } from '@nuxt/kit'
-import type { Resolver } from '@nuxt/kit'
+import { addComponent, addImports, addServerHandler, addServerImports, addServerPlugin, resolvePath } from '@nuxt/kit'
 import type { Nuxt } from '@nuxt/schema'
 import { defu } from 'defu'
 import { isRecord } from './common'
+import type { RuntimePath } from './virtual-modules'
 
 /** Options of `mcp.host` (when not just `true`). */
 export interface McpHostOptions {
@@ -27,32 +27,32 @@ export interface McpHostOptions {
  * views' call endpoint, the sandbox page and `<McpAppFrame>`; and the plugin that gives each page
  * the host's routes and sandbox origin (`runtimeConfig.public.mcpHost`) to check message data
  * against. Called only when `mcp.host` is set, so an app that only serves MCP registers none of it.
- * `resolver` is the module's own (`src/module.ts`): the runtime paths are relative to the entry,
- * which the package build bundles this file into.
+ * `runtime` resolves next to the module's entry (`src/module.ts`), which the package build bundles
+ * this file into.
  *
  * @example
  * ```ts
- * if (options.host) await setupMcpHost(options.host === true ? {} : options.host, nuxt, resolver)
+ * if (options.host) await setupMcpHost(options.host === true ? {} : options.host, nuxt, runtime)
  * ```
  */
-export async function setupMcpHost(options: McpHostOptions, nuxt: Nuxt, resolver: Resolver): Promise<void> {
+export async function setupMcpHost(options: McpHostOptions, nuxt: Nuxt, runtime: RuntimePath): Promise<void> {
   const route = (options.route ?? '/api/_mcp/elicitations').replace(/\/+$/, '')
   const existing: unknown = nuxt.options.runtimeConfig.mcpHost
   nuxt.options.runtimeConfig.mcpHost = defu(isRecord(existing) ? existing : {}, { route, timeoutMs: options.timeoutMs ?? 5 * 60_000, appsSandboxOrigin: options.apps?.sandboxOrigin ?? '' })
   // What the page checks message data against (runtime/app/elicitation/host-urls.ts), copied from
   // the server's runtime config, env overrides included, before each page renders.
-  addServerPlugin(resolver.resolve('./runtime/host/plugins/page-config'))
-  const hostIndex = resolver.resolve('./runtime/host/index')
+  addServerPlugin(runtime('host/plugins/page-config'))
+  const hostIndex = runtime('host/index')
   addServerImports([
     ...['useMcpHostElicitation', 'createMemoryElicitationRegistry', 'setMcpElicitationRegistry', 'useMcpElicitationRegistry'].map(name => ({ name, from: hostIndex })),
-    { name: 'createMcpHostClient', from: resolver.resolve('./runtime/host/client') },
+    { name: 'createMcpHostClient', from: runtime('host/client') },
   ])
-  addServerHandler({ route: `${route}/:id`, method: 'post', handler: resolver.resolve('./runtime/host/routes/respond') })
-  addComponent({ name: 'McpElicitationForm', filePath: await resolver.resolvePath('./runtime/app/components/McpElicitationForm') })
+  addServerHandler({ route: `${route}/:id`, method: 'post', handler: runtime('host/routes/respond') })
+  addComponent({ name: 'McpElicitationForm', filePath: await resolvePath(runtime('app/components/McpElicitationForm')) })
   // MCP Apps: a view's tool calls go through the host; the sandbox page is framed from another origin.
-  addServerHandler({ route: '/api/_mcp/apps/:id/call', method: 'post', handler: resolver.resolve('./runtime/host/routes/app-call') })
-  addServerHandler({ route: '/_mcp/apps/sandbox', method: 'get', handler: resolver.resolve('./runtime/host/routes/app-sandbox') })
-  addComponent({ name: 'McpAppFrame', filePath: await resolver.resolvePath('./runtime/app/components/McpAppFrame') })
-  nuxt.options.css.push(resolver.resolve('./runtime/app/components/mcp-elicitation.css'))
-  addImports({ name: 'useMcpChatElicitations', from: resolver.resolve('./runtime/app/composables/useMcpChatElicitations') })
+  addServerHandler({ route: '/api/_mcp/apps/:id/call', method: 'post', handler: runtime('host/routes/app-call') })
+  addServerHandler({ route: '/_mcp/apps/sandbox', method: 'get', handler: runtime('host/routes/app-sandbox') })
+  addComponent({ name: 'McpAppFrame', filePath: await resolvePath(runtime('app/components/McpAppFrame')) })
+  nuxt.options.css.push(runtime('app/components/mcp-elicitation.css'))
+  addImports({ name: 'useMcpChatElicitations', from: runtime('app/composables/useMcpChatElicitations') })
 }

@@ -60,7 +60,7 @@ function namesAnIssuer(options: ModuleOptions): boolean {
  *
  * @example
  * ```ts
- * setupPresetWings(nuxt, options, logger, { runtime: file => resolver.resolve(`./runtime/${file}`), mayDeclareJsonSchema })
+ * setupPresetWings(nuxt, options, logger, { runtime, mayDeclareJsonSchema })
  * ```
  */
 export function setupPresetWings(nuxt: Nuxt, options: ModuleOptions, logger: Pick<BuildLogger, 'info'>, context: WingContext): void {

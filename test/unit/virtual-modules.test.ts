@@ -1,5 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { declareVirtualModule, declareVirtualModules, standInFor, virtualId, WINGS } from '../../src/build/virtual-modules'
 import { repoRoot } from '../utils/fixture'
@@ -27,5 +27,27 @@ describe('the virtual modules', () => {
     expect(standInFor('otel')).toBe('export const otel = undefined\n')
     expect(virtualId('json-schema')).toBe('#mcp-elicitation/json-schema')
     expect(declareVirtualModule('bearer', runtime)).toBe(`declare module '#mcp-elicitation/bearer' {\n  export const createBearerCheck: typeof import('../../src/runtime/server/transport/oauth/bearer').createBearerCheck | undefined\n}\n`)
+  })
+})
+
+// Every runtime path the build hands Nuxt is written `runtime('<path under src/runtime>')`: a string
+// tsc does not check, so a moved runtime file would otherwise be found missing only by a fixture build.
+describe('the runtime paths the build names', () => {
+  const filesUnder = (dir: string): string[] => readdirSync(resolve(repoRoot, dir), { withFileTypes: true })
+    .flatMap(entry => entry.isDirectory() ? filesUnder(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [])
+
+  it('all exist', () => {
+    const named = ['src/module.ts', ...filesUnder('src/build')].flatMap(file => [...readFileSync(resolve(repoRoot, file), 'utf8').matchAll(/\bruntime\((['`])([^'`$]+)\1\)/g)].map(match => `${file}: ${match[2]}`))
+    expect(named.length).toBeGreaterThan(15)
+    const missing = named.filter((entry) => {
+      const path = entry.slice(entry.indexOf(': ') + 2)
+      return !['', '.ts', '.vue'].some(ext => existsSync(resolve(repoRoot, 'src/runtime', `${path}${ext}`)))
+    })
+    expect(missing).toEqual([])
+  })
+
+  it('are all written that way: no runtime path resolved on its own', () => {
+    const stray = ['src/module.ts', ...filesUnder('src/build')].filter(file => /resolve(?:Path)?\(['`]\.\/runtime\//.test(readFileSync(resolve(repoRoot, file), 'utf8').replace(/const runtime: RuntimePath = .*/, '')))
+    expect(stray).toEqual([])
   })
 })

@@ -153,13 +153,8 @@ function mayBeJsonSchema(value: AstNode): boolean {
  * Whether the tool a `defineMcpTool({ … })` or `defineMcpApp({ … })` call declares may hand a JSON
  * Schema written by hand to `inputSchema`: a call whose argument is no object literal, or holds a
  * spread or computed key, may.
- *
- * @example
- * ```ts
- * callMayDeclareJsonSchema(findCall(program, new Set(['defineMcpApp']))!)
- * ```
  */
-export function callMayDeclareJsonSchema(call: AstNode): boolean {
+function callMayDeclareJsonSchema(call: AstNode): boolean {
   const [argument] = childrenOf(call, 'arguments')
   const object = argument && unwrap(argument)
   if (object?.type !== 'ObjectExpression') return true

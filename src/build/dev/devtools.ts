@@ -1,5 +1,5 @@
 import { addServerHandler, addServerPlugin } from '@nuxt/kit'
-import type { Resolver } from '@nuxt/kit'
+import type { RuntimePath } from '../virtual-modules'
 import { addCustomTab } from '@nuxt/devtools-kit'
 import type { Nuxt } from '@nuxt/schema'
 
@@ -14,14 +14,14 @@ export const DEVTOOLS_ROUTE = '/__mcp-elicitation/devtools'
  *
  * @example
  * ```ts
- * if (options.devtools) setupMcpDevtools(nuxt, resolver)
+ * if (options.devtools) setupMcpDevtools(nuxt, runtime)
  * ```
  */
-export function setupMcpDevtools(nuxt: Nuxt, resolver: Resolver): void {
+export function setupMcpDevtools(nuxt: Nuxt, runtime: RuntimePath): void {
   if (!nuxt.options.dev) return
-  const handler = resolver.resolve('./runtime/server/routes/devtools')
+  const handler = runtime('server/routes/devtools')
   for (const suffix of ['', '.json', '.svg']) addServerHandler({ route: `${DEVTOOLS_ROUTE}${suffix}`, handler })
-  addServerPlugin(resolver.resolve('./runtime/server/plugins/devtools-recorder'))
+  addServerPlugin(runtime('server/plugins/devtools-recorder'))
   // Nitro serves its handlers under `app.baseURL`.
   const base = `${nuxt.options.app.baseURL.replace(/\/$/, '')}${DEVTOOLS_ROUTE}`
   addCustomTab({
