@@ -24,15 +24,15 @@ export type RuntimePath = (file: string) => string
  *
  * @example
  * ```ts
- * WINGS.tasks // { file: 'server/mcp/task-runtime', exportName: 'createTaskRuntime' }
+ * WINGS.tasks // { file: 'server/tasks/calls/runtime', exportName: 'createTaskRuntime' }
  * ```
  */
 export const WINGS = {
-  'tasks': { file: 'server/mcp/task-runtime', exportName: 'createTaskRuntime' },
+  'tasks': { file: 'server/tasks/calls/runtime', exportName: 'createTaskRuntime' },
   'legacy': { file: 'server/transport/sessions/create-legacy-sessions', exportName: 'createLegacySessions' },
   'redis': { file: 'server/common/shared/load-redis-state', exportName: 'connectSharedState' },
   'bearer': { file: 'server/transport/oauth/bearer', exportName: 'createBearerCheck' },
-  'json-schema': { file: 'server/mcp/json-schema-arguments', exportName: 'jsonSchemaArguments' },
+  'json-schema': { file: 'server/mcp/definitions/json-schema-arguments', exportName: 'jsonSchemaArguments' },
 } as const
 
 /**
@@ -48,10 +48,10 @@ export type WingName = keyof typeof WINGS
 /** What each module that is always there declares, by the runtime files its types name. */
 const DECLARATIONS = {
   options: () => `  export const route: string\n  export const endpointKeys: Record<string, string>\n`,
-  definitions: (runtime: RuntimePath) => `  const definitions: Record<string, import('${runtime('server/mcp/registry')}').McpDefinitions>\n  export default definitions\n`,
+  definitions: (runtime: RuntimePath) => `  const definitions: Record<string, import('${runtime('server/mcp/definitions/registry')}').McpDefinitions>\n  export default definitions\n`,
   // The app's OpenTelemetry API, or `undefined` when it has none (or `mcp.telemetry` is false).
-  otel: (runtime: RuntimePath) => `  export const otel: import('${runtime('server/mcp/tracing')}').McpOtelApi | undefined\n`,
-  views: (runtime: RuntimePath) => `  const views: import('${runtime('server/mcp/apps')}').McpView[]\n  export default views\n  export const viewTools: import('${runtime('server/mcp/view-tools')}').ViewToolEntry[]\n`,
+  otel: (runtime: RuntimePath) => `  export const otel: import('${runtime('server/mcp/observing/tracing')}').McpOtelApi | undefined\n`,
+  views: (runtime: RuntimePath) => `  const views: import('${runtime('server/mcp/views/apps')}').McpView[]\n  export default views\n  export const viewTools: import('${runtime('server/mcp/views/view-tools')}').ViewToolEntry[]\n`,
 } as const
 
 /**
@@ -90,7 +90,7 @@ export function virtualId(name: VirtualName): string {
  * @example
  * ```ts
  * declareVirtualModule('tasks', file => `../../src/runtime/${file}`)
- * // "declare module '#mcp-elicitation/tasks' {\n  export const createTaskRuntime: typeof import('../../src/runtime/server/mcp/task-runtime').createTaskRuntime | undefined\n}\n"
+ * // "declare module '#mcp-elicitation/tasks' {\n  export const createTaskRuntime: typeof import('../../src/runtime/server/tasks/calls/runtime').createTaskRuntime | undefined\n}\n"
  * ```
  */
 export function declareVirtualModule(name: VirtualName, runtime: RuntimePath): string {

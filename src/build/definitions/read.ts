@@ -292,7 +292,7 @@ export function readDefinition(parse: SfcCompiler['babelParse'], source: string)
   }
 }
 
-// RFC 9110's token, the same rule the runtime applies (`runtime/server/mcp/header-params.ts`).
+// RFC 9110's token, the same rule the runtime applies (`runtime/server/mcp/definitions/header-params.ts`).
 const TOKEN = /^[!#$%&'*+\-.^`|~\w]+$/
 const PRIMITIVES = new Set(['string', 'integer', 'number', 'boolean'])
 
