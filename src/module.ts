@@ -116,8 +116,8 @@ export default defineNuxtModule<ModuleOptions>({
       srcDir: layer.config.srcDir ?? resolve(layer.config.rootDir, 'app'),
     }))
     layers[0] = { rootDir: nuxt.options.rootDir, serverDir: nuxt.options.serverDir, srcDir: nuxt.options.srcDir }
-    // MCP App views (app/mcp/*.vue), built into HTML documents; a tool's `app:` must name one.
-    const views = setupMcpViews(nuxt, layers, logger, { runtime, runtimeEntry: runtime('apps/index'), appsModule: runtime('server/mcp/views/apps'), viewToolsModule: runtime('server/mcp/views/view-tools') })
+    // MCP App views (app/mcp/*.vue), built into HTML documents; a tool's `view:` must name one.
+    const views = setupMcpViews(nuxt, layers, logger, { runtime, runtimeEntry: runtime('view/index'), appsModule: runtime('server/mcp/views/apps'), viewToolsModule: runtime('server/mcp/views/view-tools') })
 
     // The default endpoint (server/mcp/{tools,resources,prompts} at mcp.route), then one per
     // server/mcp/<key>/ folder or mcp.endpoints key.

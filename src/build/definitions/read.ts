@@ -9,10 +9,10 @@ import { childOf, childrenOf, findCall, isNode, keyName, unwrap } from '../ast'
 import type { AstNode, SfcCompiler } from '../ast'
 
 /**
- * The field of a tool's definition that names its view (`app: 'chart'`): the one place the
+ * The field of a tool's definition that names its view (`view: 'chart'`): the one place the
  * build reads it by name.
  */
-export const VIEW_FIELD = 'app'
+export const VIEW_FIELD = 'view'
 
 /** The calls whose object literal is a definition file's definition. */
 const DEFINE_CALLS: ReadonlySet<string> = new Set(['defineMcpTool', 'defineMcpResource', 'defineMcpPrompt'])
@@ -150,7 +150,7 @@ function mayBeJsonSchema(value: AstNode): boolean {
 }
 
 /**
- * Whether the tool a `defineMcpTool({ … })` or `defineMcpApp({ … })` call declares may hand a JSON
+ * Whether the tool a `defineMcpTool({ … })` or `defineMcpView({ … })` call declares may hand a JSON
  * Schema written by hand to `inputSchema`: a call whose argument is no object literal, or holds a
  * spread or computed key, may.
  */
@@ -232,7 +232,7 @@ function topLevelKeys(call: AstNode | undefined): Map<string, AstNode | undefine
  *
  * @example
  * ```ts
- * readDefinition(sfc.babelParse, `export default defineMcpTool({ name: 'ship', app: 'map', handler })`)
+ * readDefinition(sfc.babelParse, `export default defineMcpTool({ name: 'ship', view: 'map', handler })`)
  * // { name: 'ship', view: 'map', hasDescription: false, headers: [], mayDeclareJsonSchema: false, refusedFormConstructs: [] }
  * ```
  */
@@ -324,7 +324,7 @@ export function headerProblems(headers: ScannedHeader[]): string[] {
 /**
  * Whether any of the app's tools may hand a JSON Schema written by hand to `inputSchema`: its tool
  * files (every endpoint's, as {@link readDefinition} read them), and the tools its views declare
- * in `defineMcpApp({ … })`. Only then does a Worker's bundle carry the JSON Schema validator.
+ * in `defineMcpView({ … })`. Only then does a Worker's bundle carry the JSON Schema validator.
  *
  * @example
  * ```ts
@@ -344,7 +344,7 @@ export async function anyMayDeclareJsonSchema(sfc: SfcCompiler, tools: { mayDecl
       return true
     }
     // A view without the call declares no tool.
-    const call = findCall(program, new Set(['defineMcpApp']))
+    const call = findCall(program)
     if (call && callMayDeclareJsonSchema(call)) return true
   }
   return false

@@ -27,7 +27,7 @@ export interface ScannedDefinition {
   refusedFormConstructs: string[]
   fallbackName: string
   layerIndex: number
-  /** The MCP App view a tool names with `app: '…'` (read statically). */
+  /** The MCP App view a tool names with `view: '…'` (read statically). */
   view?: string
   /** Whether a tool may hand a JSON Schema written by hand to `inputSchema` (see `read.ts`). */
   mayDeclareJsonSchema: boolean

@@ -50,7 +50,7 @@ export async function scanViews(layers: ViewLayer[]): Promise<ScannedView[]> {
 }
 
 /**
- * Every tool that names a view (`app: '…'`, read statically) which does not exist, as one build
+ * Every tool that names a view (`view: '…'`, read statically) which does not exist, as one build
  * error naming the tool, its file and the views there are.
  *
  * @example

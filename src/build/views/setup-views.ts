@@ -52,7 +52,7 @@ async function readSources(built: BuiltView, entry: string): Promise<Map<string,
  * Build-time setup of MCP App views (`app/mcp/*.vue` in the app and its layers): finds them,
  * builds each into one HTML document with Vite (once per build; in `nuxi dev` again only when one
  * of its source files changed, which the console tells), and serves them to the runtime as
- * `#mcp-elicitation/views`. Returns the views found now, for the build-time checks of `app:`.
+ * `#mcp-elicitation/views`. Returns the views found now, for the build-time checks of `view:`.
  *
  * @example
  * ```ts
@@ -116,8 +116,8 @@ export function setupMcpViews(nuxt: Nuxt, layers: ViewLayer[], logger: Pick<Buil
       '',
     ].join('\n')
   }, paths.runtime)
-  // `useMcpApp` and `defineMcpApp` are auto-imported in views: declared globally for vue-tsc and editors.
-  addTypeTemplate({ filename: 'types/mcp-elicitation-app.d.ts', getContents: () => `export {}\ndeclare global {\n  const useMcpApp: typeof import('${runtimeEntry}').useMcpApp\n  const defineMcpApp: typeof import('${runtimeEntry}').defineMcpApp\n}\n` })
+  // `useMcpView` and `defineMcpView` are auto-imported in views: declared globally for vue-tsc and editors.
+  addTypeTemplate({ filename: 'types/mcp-elicitation-view.d.ts', getContents: () => `export {}\ndeclare global {\n  const useMcpView: typeof import('${runtimeEntry}').useMcpView\n  const defineMcpView: typeof import('${runtimeEntry}').defineMcpView\n}\n` })
 
   return {
     views: () => scanViews(layers),

@@ -1,3 +1,11 @@
+/**
+ * The definitions room (`mcp/definitions/`): what an app declares (`defineMcpTool` & co., their
+ * guards, header parameters and cache and task options), how their arguments are read and checked
+ * (Zod, Standard Schema, JSON Schema, a prompt's strings), the registry computed once from them,
+ * the context a handler gets and the MCP results its return value becomes. It must not know the
+ * server room (the SDK server's request handlers), sessions, HTTP, or tasks beyond a tool's
+ * `execution`.
+ */
 import type { H3Event } from 'h3'
 import type { z } from 'zod'
 import type {
@@ -13,7 +21,7 @@ import type { McpElicitation } from '../../elicitation/use-elicitation'
 import type { McpGuarded } from './guards'
 import type { McpResourceCache, McpToolCache } from '../caching/plan'
 import type { McpToolExecution } from '../../tasks/store/support'
-import type { McpToolApp } from '../views/apps'
+import type { McpToolView } from '../views/apps'
 import type { McpStandardSchema, StandardInput, StandardOutput } from '../../common/standard-schema'
 
 type MaybePromise<T> = T | Promise<T>
@@ -110,12 +118,12 @@ export interface McpToolDefinition<I extends McpToolInput = McpZodShape, O exten
    */
   execution?: McpToolExecution
   /**
-   * The MCP App that shows this tool's result: the name of a view, `app/mcp/<name>.vue`
+   * The view that shows this tool's result (MCP Apps): the name of a view, `app/mcp/<name>.vue`
    * (or `{ name, visibility }`). Listed as `_meta.ui.resourceUri`: hosts that render MCP Apps
    * show the view with the call's arguments and result. A name with no view fails the build.
    */
-  app?: McpToolApp
-  /** Extra `_meta` the tool is listed with (merged under what `app` sets). */
+  view?: McpToolView
+  /** Extra `_meta` the tool is listed with (merged under what `view` sets). */
   _meta?: Record<string, unknown>
   handler: (args: McpToolArguments<I>, context: McpHandlerContext) => MaybePromise<McpToolReturn<O>>
 }
@@ -238,3 +246,9 @@ export function defineMcpPrompt<A extends McpPromptArguments = Record<string, ne
 ): McpPromptDefinition<A> {
   return definition
 }
+
+/** A tool's arguments, checked: the data the handler gets, or what is wrong, field by field. */
+export type ArgumentsChecked = { ok: true, data: Record<string, unknown> } | { ok: false, problem: string }
+
+/** Checks a tool's arguments; a Standard Schema library may answer asynchronously. */
+export type ArgumentsCheck = (value: unknown) => ArgumentsChecked | Promise<ArgumentsChecked>

@@ -2,7 +2,7 @@ import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/server/valida
 import type { JSONObject, Tool } from '@modelcontextprotocol/server'
 import { isRecord } from '../../common/is-record'
 import type { McpJsonSchema } from './definitions'
-import type { ArgumentsCheck } from './arguments-check'
+import type { ArgumentsCheck } from './definitions'
 
 // The one file that brings the JSON Schema validator (@cfworker/json-schema, 6 kB gzip): a Worker
 // build leaves it out when no tool hands a JSON Schema written by hand to `inputSchema`

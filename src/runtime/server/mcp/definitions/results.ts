@@ -1,7 +1,7 @@
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/server'
 import type { z } from 'zod'
 import { isRecord } from '../../common/is-record'
-import type { ArgumentsCheck } from './arguments-check'
+import type { ArgumentsCheck } from './definitions'
 
 function isCallToolResult(value: unknown): value is CallToolResult {
   return isRecord(value) && Array.isArray(value.content)

@@ -1,7 +1,7 @@
 import type { JSONObject, Tool } from '@modelcontextprotocol/server'
 import { isRecord } from '../../common/is-record'
 import { issuePath, readStandardJsonSchema, type McpStandardSchema } from '../../common/standard-schema'
-import type { ArgumentsCheck } from './arguments-check'
+import type { ArgumentsCheck } from './definitions'
 
 /**
  * The listed form and the check of a Standard Schema's arguments: its library's own converter

@@ -7,7 +7,7 @@ import type { JsonSchemaArguments } from './json-schema-arguments'
 import { isZod4Schema } from '../../elicitation/schema/zod4'
 import type { McpJsonSchema, McpToolInput, McpToolOutput, McpZodShape } from './definitions'
 import { describeIssues } from './results'
-import type { ArgumentsCheck } from './arguments-check'
+import type { ArgumentsCheck } from './definitions'
 
 /**
  * Whether a tool's `inputSchema` is a JSON Schema written by hand (an object schema: its `type`

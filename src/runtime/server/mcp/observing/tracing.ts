@@ -3,9 +3,8 @@ import type { Attributes, Context, Link, Span } from '@opentelemetry/api'
 import { getMcpFrame, runInMcpFrame } from '../../common/context'
 import type { McpRequestScope } from '../../common/context'
 import { isRecord } from '../../common/is-record'
-import { goesOut, onElicitationEvent } from '../../elicitation/events'
+import { goesOut, onElicitationEvent, type ElicitationEvent } from '../../elicitation/events'
 import { McpElicitationError } from '../../elicitation/error'
-import type { McpCallMethod, McpCallOutcome } from './call-kinds'
 
 /**
  * OpenTelemetry spans for MCP requests, following the OpenTelemetry semantic conventions for MCP
@@ -134,7 +133,7 @@ export function createCallTracer(otel: McpOtelApi): McpCallTracer {
  */
 export function traceQuestions(otel: McpOtelApi): () => void {
   const tracer = otel.trace.getTracer(TRACER_NAME)
-  return onElicitationEvent((event) => {
+  const trace = (event: ElicitationEvent): void => {
     if (event.type !== 'asked') return
     const parent = getMcpFrame()?.otelContext
     if (!parent) return
@@ -157,5 +156,20 @@ export function traceQuestions(otel: McpOtelApi): () => void {
       span.setStatus({ code: otel.SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) })
       span.end()
     })
-  })
+  }
+  // Always listening while tracing is on: the span of each question of a traced call.
+  return onElicitationEvent({ listening: () => true, call: trace })
 }
+
+/** The requests that run a definition's handler: what `mcp:call` and the call spans are about. */
+export type McpCallMethod = 'tools/call' | 'resources/read' | 'prompts/get'
+
+/**
+ * How a call ended:
+ * - `ok`: a result;
+ * - `tool-error`: a tool result with `isError: true` (bad arguments, the handler threw, a refusal);
+ * - `input-required`: a modern round ended asking the client (the call goes on in its retry);
+ * - `protocol-error`: a JSON-RPC error (`errorCode` says which: unknown name, -32042, …);
+ * - `cancelled`: the client cancelled or went away before the answer.
+ */
+export type McpCallOutcome = 'ok' | 'tool-error' | 'input-required' | 'protocol-error' | 'cancelled'

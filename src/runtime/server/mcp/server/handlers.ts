@@ -1,7 +1,6 @@
 import { isCallToolResult, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server'
 import type { InputRequiredResult, Server, ServerContext } from '@modelcontextprotocol/server'
-import { findResource } from './find-resource'
-import type { McpRegistry, RegisteredTool } from '../definitions/registry'
+import { findResource, type McpRegistry, type RegisteredTool } from '../definitions/registry'
 import type { ElicitationRun } from '../../elicitation/run'
 import type { TaskCall } from '../../tasks/calls/calls'
 import { executeHandler } from '../../elicitation/engine'
@@ -9,14 +8,14 @@ import type { HandlerOutcome } from '../../elicitation/engine'
 import { createRun, handlerContext } from '../definitions/handler-context'
 import type { RunDeps } from '../definitions/handler-context'
 import { installCompletionHandler } from './completions'
-import { installGuardedLists } from './guarded-lists'
-import { hiddenFrom } from '../definitions/guards'
-import { getMcpScope } from '../../common/context'
+import { allowedOf, hiddenFrom } from '../definitions/guards'
+import { getMcpScope, type McpRequestScope } from '../../common/context'
 import { toolError, toPromptResult, toResourceResult, toToolResult } from '../definitions/results'
 import { observeCall, type McpObservers, type ObservedRequest } from '../observing/observe-calls'
 import { cacheHint, cacheUseOf, keepCached, keepResource, readCached, readCachedResource, resourceCacheSlot, toolCacheSlot } from '../caching/plan'
 import type { McpStateStore } from '../../common/store/store'
-import type { McpServerHook } from '../observing/server-hook'
+import type { McpServerEvent } from '../observing/server-hook'
+import type { McpHook } from '../../common/hooks'
 import type { McpCacheStore } from '../caching/store'
 import type { McpTaskRuntime } from '../../tasks/calls/runtime'
 import { inlineModeOf } from '../../tasks/store/support'
@@ -31,7 +30,7 @@ export interface HandlerDeps extends RunDeps {
   /** Who hears about finished calls (the app's `mcp:call` hooks). */
   observe?: McpObservers
   /** The app's `mcp:server` hooks, which may add handlers of their own to each server built. */
-  serverHook?: McpServerHook
+  serverHook?: McpHook<McpServerEvent>
   /** Where tools with a `cache` keep their results (apart from `store`, so results never crowd out `once()` records). */
   cacheStore?: McpCacheStore
   /** The endpoint's tasks; absent when no tool may run as one, or where tasks cannot run (Workers). */
@@ -147,4 +146,23 @@ export function installMcpHandlers(server: Server, deps: HandlerDeps): void {
     const outcome = await executeHandler(run, deps.secret, () => prompt.definition.handler(parsed.data, handlerContext(run)))
     return unwrap(outcome, value => toPromptResult(value, prompt.definition.description))
   }))
+}
+
+/**
+ * The list handlers of an endpoint where some definition has a guard: each list holds what the
+ * caller may use, decided per request. (Without guards the precomputed lists are sent as they
+ * are.) On 2026-07-28 the lists keep the SDK's default `cacheScope: 'private'`: they depend on
+ * who asks, so no cache may share them across callers.
+ *
+ * @example
+ * ```ts
+ * if (registry.guarded) installGuardedLists(server, registry, () => getMcpScope())
+ * ```
+ */
+function installGuardedLists(server: Server, registry: McpRegistry, caller: () => McpRequestScope | undefined): void {
+  const { lists } = registry
+  server.setRequestHandler('tools/list', async () => ({ tools: await allowedOf(lists.tools, item => registry.tools.get(item.name)?.definition, caller()) }))
+  server.setRequestHandler('resources/list', async () => ({ resources: await allowedOf(lists.resources, item => registry.resources.get(item.uri)?.definition, caller()) }))
+  server.setRequestHandler('resources/templates/list', async () => ({ resourceTemplates: await allowedOf(lists.templates, (_item, index) => registry.templates[index]?.definition, caller()) }))
+  server.setRequestHandler('prompts/list', async () => ({ prompts: await allowedOf(lists.prompts, item => registry.prompts.get(item.name)?.definition, caller()) }))
 }

@@ -1,3 +1,10 @@
+/**
+ * The server room (`mcp/server/`): one SDK `Server` per legacy session or modern request (this
+ * file), its request handlers (calls, reads, prompts, lists filtered by guards, completions),
+ * resource subscriptions, list changes, and a session's values and lifecycle. It puts the other
+ * rooms together; it must not know HTTP, the door or how instances share state (the transport
+ * hands it what it needs).
+ */
 import { ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server'
 import type { HandlerDeps } from './handlers'
 import { installMcpHandlers } from './handlers'

@@ -1,7 +1,6 @@
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server'
 import type { Server } from '@modelcontextprotocol/server'
-import { findResource } from './find-resource'
-import type { McpRegistry } from '../definitions/registry'
+import { findResource, type McpRegistry } from '../definitions/registry'
 import type { HiddenCheck } from '../definitions/guards'
 import type { McpNotifyOptions } from './list-changes'
 

@@ -1,5 +1,5 @@
 import type { Server, ServerContext } from '@modelcontextprotocol/server'
-import type { TaskOutlet } from '../store/outlet'
+import type { TaskOutlet } from '../store/runner'
 import type { TaskRunner } from '../store/runner'
 import type { TaskRecord } from '../store/record'
 import { legacyTask, RELATED_TASK } from '../store/wire'

@@ -1,4 +1,5 @@
-import type { ParkedRun } from '../../elicitation/run'
+import type { LoggingLevel } from '@modelcontextprotocol/server'
+import type { ParkedQuestion, ParkedRun } from '../../elicitation/run'
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server'
 import { McpElicitationError } from '../../elicitation/error'
 import { isTerminal, moveTask, settleQuestion } from './record'
@@ -7,7 +8,6 @@ import { jsonBytes } from '../../common/byte-length'
 import { answerTooLarge } from './table'
 import type { TaskTable } from './table'
 import { SeenTasks } from './seen'
-import type { TaskOutlet } from './outlet'
 import { asElicitationError, messageOf, progressMessage, wireKeyOf } from './questions'
 
 /** How a task's handler ended: the call's result, or the JSON-RPC error the call would have answered. */
@@ -263,4 +263,17 @@ export class TaskRunner {
     live.controller.abort(why)
     live.markSettled()
   }
+}
+
+/**
+ * How a legacy task reaches its session (pushed on an open `tasks/result` or on the GET stream):
+ * `ask` resolves with the client's raw answer to a question; `log` sends one of the handler's log
+ * lines; `status` tells a change of the task's status. A task without an outlet (2026-07-28)
+ * hands its questions out in `tasks/get`, and its log lines reach no client: the extension gives
+ * a task no channel for them.
+ */
+export interface TaskOutlet {
+  ask: (record: TaskRecord, question: ParkedQuestion & { wireKey: string }, signal: AbortSignal) => Promise<unknown>
+  log: (record: TaskRecord, level: LoggingLevel, data: unknown, logger?: string) => Promise<void>
+  status: (record: TaskRecord) => Promise<void>
 }

@@ -1,5 +1,5 @@
 import { jsonBytes, utf8Bytes } from '../../common/byte-length'
-import { callerKeyOf } from '../../common/caller-key'
+import { callerKeyOf } from '../../common/context'
 import type { TaskCallRecord, TaskOwner, TaskRecord } from './record'
 import { isTerminal, ownsTask } from './record'
 
