@@ -17,11 +17,10 @@
 // A stop is one entry into a file: a call whose caller runs in another file (or outside ours);
 // a stop in a file entered before is a return to a file already left. `--max-entries N` exits 1
 // when any file is entered more than N times in any case.
-import { registerHooks } from 'node:module'
-import { readFileSync, existsSync } from 'node:fs'
-import { dirname, relative, resolve } from 'node:path'
+import { relative, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import ts from 'typescript'
+import { registerSourceHooks } from './source-hooks.mjs'
 
 const root = resolve(import.meta.dirname, '..')
 const src = resolve(root, 'src')
@@ -104,31 +103,9 @@ function instrument(file, source) {
   }
 }
 
-registerHooks({
-  resolve(specifier, context, nextResolve) {
-    // The sources import without extensions (Nuxt's bundler resolves them): try `.ts`, then `/index.ts`.
-    const parent = context.parentURL?.startsWith('file:') ? fileURLToPath(context.parentURL) : undefined
-    if (parent?.startsWith(src) && specifier.startsWith('.')) {
-      const base = resolve(dirname(parent), specifier)
-      for (const candidate of [`${base}.ts`, resolve(base, 'index.ts')]) {
-        if (existsSync(candidate)) return { url: pathToFileURL(candidate).href, shortCircuit: true }
-      }
-    }
-    return nextResolve(specifier, context)
-  },
-  load(url, context, nextLoad) {
-    if (!url.startsWith('file:') || !url.endsWith('.ts')) return nextLoad(url, context)
-    const path = fileURLToPath(url)
-    const text = readFileSync(path, 'utf8')
-    const file = label(path)
-    const source = ts.createSourceFile(path, text, ts.ScriptTarget.ES2022, true)
-    const output = ts.transpileModule(text, {
-      fileName: path,
-      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, sourceMap: false },
-      transformers: { before: [instrument(file, source)] },
-    })
-    return { format: 'module', source: output.outputText, shortCircuit: true }
-  },
+registerSourceHooks(src, (path, text) => {
+  const source = ts.createSourceFile(path, text, ts.ScriptTarget.ES2022, true)
+  return [instrument(label(path), source)]
 })
 
 const { z } = await import('zod')
