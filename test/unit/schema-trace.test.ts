@@ -11,7 +11,7 @@ interface TracedCase { label: string, stops: number, perFile: Record<string, num
 
 describe('the path of one askForm call', () => {
   it('enters no file more than twice, for Zod 4, zod/v3, ArkType and Valibot forms', () => {
-    const traced = spawnSync(process.execPath, [resolve(repoRoot, 'scripts/trace-ask-form.mjs'), '--json'], { cwd: repoRoot, encoding: 'utf8' })
+    const traced = spawnSync(process.execPath, [resolve(repoRoot, 'scripts/trace-ask-form.mjs'), '--json'], { cwd: repoRoot, encoding: 'utf8', timeout: 100_000 })
     expect(traced.stderr).toBe('')
     expect(traced.status).toBe(0)
     const cases: TracedCase[] = JSON.parse(traced.stdout)
@@ -23,5 +23,6 @@ describe('the path of one askForm call', () => {
       // The reading itself runs in the schema folder: the trace does see it.
       expect(perFile['elicitation/schema/read.ts'], label).toBeGreaterThan(0)
     }
-  })
+    // Loading TypeScript and transpiling the sources takes seconds on a loaded machine.
+  }, 120_000)
 })

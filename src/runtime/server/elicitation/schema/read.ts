@@ -283,7 +283,7 @@ function readRawShape(raw: Bag, object: z3.ZodTypeAny | $ZodType | undefined): F
   const fields3 = v3.length > 0 ? v3.map(([name, schema]): FormField<z3.ZodTypeAny> => ({ name, ...readField3(name, schema) })) : undefined
   const fields4 = fields3 ? [] : v4.map(([name, schema]): FormField<$ZodType> => ({ name, ...readField4(name, schema) }))
   const fields: readonly FormField<object>[] = fields3 ?? fields4
-  const key = object ? undefined : `${v3.length > 0 ? 3 : 4}${fields.map(({ name, schema }) => `${JSON.stringify(name)}:${idOf(schema)}`).join(',')}`
+  const key = object ? undefined : `${v3.length > 0 ? 3 : 4}${fields.map(({ name, schema }) => `${quote(name)}:${idOf(schema)}`).join(',')}`
   const known = key === undefined ? undefined : nodesByFields.get(key)
   if (known) return known
   const names = new Set(entries.map(([name]) => name))
@@ -338,6 +338,12 @@ export function zod4Def(value: unknown): Bag {
   return isBag(value) && isBag(value._zod) ? readBag(value._zod, 'def') ?? EMPTY : EMPTY
 }
 
+/** A Zod 4 schema's definition, read as plain data. */
+function defOf(node: $ZodType): Bag {
+  const def: unknown = node._zod.def
+  return isBag(def) ? def : EMPTY
+}
+
 /**
  * One node of a field's wrapper chain as the walk read it: its definition, type and registry
  * metadata, and for a `.default()`/`.prefault()` the value its default has now (read once).
@@ -370,7 +376,7 @@ function fingerprintOf(value: unknown, depth: number): string | undefined {
   if (typeof value !== 'object' || value === null) return value === null ? 'null' : undefined
   if (value instanceof RegExp) return `/${value.source}/${value.flags}`
   if (Array.isArray(value)) return listFingerprint(value, depth)
-  if (isZod4Schema(value)) return nodeFingerprint(value, zod4Def(value), globalRegistry.get(value), depth, undefined)
+  if (isZod4Schema(value)) return nodeFingerprint(value, defOf(value), globalRegistry.get(value), depth, undefined)
   return isPlainObject(value) ? objectFingerprint(value, depth, undefined) : undefined
 }
 
@@ -429,48 +435,67 @@ function readFallback(def: Bag): { value: unknown } | undefined {
   }
 }
 
+/** What one walk down a field's wrapper chain found. */
+interface Walk {
+  chain: Link[]
+  /** False when the chain ends on something that is not Zod, or nests too deep. */
+  complete: boolean
+  /** The field's structure, or `undefined` when it cannot be shared. */
+  key: string | undefined
+  /** The key of what an outermost `.default()` wraps. */
+  innerKey: string | undefined
+  /** A `.default()`/`.prefault()` in the chain: its value may change between asks. */
+  defaulted: boolean
+}
+
 /**
  * Walks a Zod 4 field's wrapper chain once, reading each node's definition and metadata, and
- * fingerprints the chain as it goes: `key` is `undefined` when the field cannot be shared, and
- * `innerKey` is the key of what an outermost `.default()` wraps. `complete` is false when the
- * chain ends on something that is not Zod, or nests too deep.
+ * fingerprints the chain as it goes.
  */
-function walk4(field: $ZodType): { chain: Link[], complete: boolean, key: string | undefined, innerKey: string | undefined } {
-  const chain: Link[] = []
-  let key: string | undefined = ''
-  let head = 0
+function walk4(field: $ZodType): Walk {
+  const walk: Walk = { chain: [], complete: false, key: '', innerKey: undefined, defaulted: false }
   let node: unknown = field
   // A lazy's getter is part of the key (by identity); what it returns is read, not fingerprinted.
   let keyed = true
-  const done = (complete: boolean) => ({ chain, complete, key, innerKey: key?.slice(head) })
   for (let depth = 0; depth < MAX_DEPTH; depth++) {
     if (!isZod4Schema(node)) {
-      if (keyed && key !== undefined) key = `${key}${fingerprintOf(node, 0) ?? ''}`
-      return done(false)
+      if (keyed && walk.key !== undefined) {
+        const tail = fingerprintOf(node, 0) ?? ''
+        walk.key += tail
+        if (walk.innerKey !== undefined) walk.innerKey += tail
+      }
+      return walk
     }
-    const def = zod4Def(node)
+    const def = defOf(node)
     const type = readString(def, 'type') ?? 'unknown'
     const meta = globalRegistry.get(node)
     const link: Link = { node, def, type, meta }
-    chain.push(link)
+    walk.chain.push(link)
     const inner = LINKS[type]
-    if (type === 'default' || type === 'prefault') link.fallback = readFallback(def)
-    if (keyed && key !== undefined) {
+    if (type === 'default' || type === 'prefault') {
+      link.fallback = readFallback(def)
+      walk.defaulted = true
+    }
+    if (keyed && walk.key !== undefined) {
       // The outermost `.default()` is shared by the value it has now (see `sharedDefault`).
       const part = depth === 0 && type === 'default' ? defaultKey(def, meta, link.fallback) : nodeFingerprint(node, def, meta, depth * 2, inner)
-      key = part === undefined || depth * 2 > MAX_KEY_DEPTH ? undefined : `${key}${part}>`
-      if (depth === 0 && key !== undefined) head = key.length
+      walk.key = part === undefined || depth * 2 > MAX_KEY_DEPTH ? undefined : `${walk.key}${part}>`
+      if (depth === 0 && type === 'default') walk.innerKey = ''
+      else if (walk.innerKey !== undefined && walk.key !== undefined) walk.innerKey += `${part}>`
     }
     if (type === 'lazy') {
       keyed = false
       node = typeof def.getter === 'function' ? def.getter() : undefined
       continue
     }
-    if (inner === undefined) return done(true)
+    if (inner === undefined) {
+      walk.complete = true
+      return walk
+    }
     node = def[inner]
   }
-  key = undefined
-  return done(false)
+  walk.key = undefined
+  return walk
 }
 
 /** The key part of an outermost `.default()`: its metadata and its value now, when plain JSON; else unshared. */
@@ -512,18 +537,17 @@ function sharedDefault(inner: $ZodType, link: Link): $ZodType {
 function readField4(name: string, schema: $ZodType): Omit<FormField<$ZodType>, 'name'> {
   const cached = fields4BySchema.get(schema)
   if (cached) return cached
-  const { chain, complete, key, innerKey } = walk4(schema)
-  const hasDefault = chain.some(link => link.type === 'default' || link.type === 'prefault')
+  const { chain, complete, key, innerKey, defaulted } = walk4(schema)
   const shared = key === undefined ? undefined : fieldsByKey.get(key)
   if (shared) {
-    if (!hasDefault) fields4BySchema.set(schema, shared)
+    if (!defaulted) fields4BySchema.set(schema, shared)
     return shared
   }
   const read = attempt(() => describe4(name, schema, chain, complete))
   const field = { schema: shareDefault(name, chain, complete, key, innerKey) ?? schema, read }
   if (!read.ok) return field
   if (key !== undefined) remember(fieldsByKey, key, field)
-  if (!hasDefault) fields4BySchema.set(schema, field)
+  if (!defaulted) fields4BySchema.set(schema, field)
   return field
 }
 
