@@ -7,7 +7,7 @@ import { connectChaosClient } from './clients.mjs'
  * How a failed call ended, by kind: the first pattern that matches the failure's text wins, so
  * the order matters. `hang` and `unclassified` break the run's invariants; every other kind is a
  * clear error. Every message the module writes under src/runtime/server has a kind here
- * (test/unit/chaos-classifier.test.ts reads them all from the source), so whichever message a kill
+ * (test/unit/scripts/chaos-classifier.test.ts reads them all from the source), so whichever message a kill
  * happens to cause, the verdict is the same; what stays `unclassified` is what the module did not
  * write itself (a crash inside the SDK, a TypeError).
  */

@@ -14,11 +14,11 @@ import type { SessionUpdate } from './envelopes'
 import { SharedStreamLog } from './streams'
 import { RemoteResumes } from './remote-resume'
 import { instanceOfStream } from '../streams/journal'
-import { installSessionValuesStore } from '../../mcp/session-values'
+import { installSessionValuesStore } from '../../mcp/server/session-values'
 import { createSharedSessionValues } from './session-values'
 import type { SessionCaps } from '../http/session-caps'
 import { createUrlCompletionRelay } from './url-relay'
-import { relaySubscriptions } from '../../mcp/subscriptions'
+import { relaySubscriptions } from '../../mcp/server/subscriptions'
 import { confirmSubscriptions, createSubscriptionRelay, dropSharedSubscriptions } from './subscription-relay'
 
 /** The id of a replayed `logging/setLevel`: its answer goes nowhere. */
