@@ -8,7 +8,7 @@ export interface McpHostOptions {
   route?: string
   /** How long a pending elicitation waits before the host answers `cancel` (`NUXT_MCP_HOST_TIMEOUT_MS`). @default 300000 */
   timeoutMs?: number
-  /** MCP Apps in the chat page (`<McpAppFrame>`). */
+  /** MCP Apps in the chat page (`<McpViewFrame>`). */
   apps?: {
     /**
      * The origin (or host name, on this server's port) of the views' sandbox: never the app's own
@@ -26,7 +26,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 /**
  * Build-time setup of the host side: the respond endpoint, the server auto-imports, the
  * `<McpElicitationForm>` component and the `useMcpChatElicitations` composable; for MCP Apps the
- * views' call endpoint, the sandbox page and `<McpAppFrame>`; and the plugin that gives each page
+ * views' call endpoint, the sandbox page and `<McpViewFrame>`; and the plugin that gives each page
  * the host's routes and sandbox origin (`runtimeConfig.public.mcpHost`) to check message data
  * against. Called only when `mcp.host` is set, so an app that only serves MCP registers none of it.
  */
@@ -35,20 +35,17 @@ export async function setupMcpHost(options: McpHostOptions, nuxt: Nuxt): Promise
   const route = (options.route ?? '/api/_mcp/elicitations').replace(/\/+$/, '')
   const existing: unknown = nuxt.options.runtimeConfig.mcpHost
   nuxt.options.runtimeConfig.mcpHost = defu(isRecord(existing) ? existing : {}, { route, timeoutMs: options.timeoutMs ?? 5 * 60_000, appsSandboxOrigin: options.apps?.sandboxOrigin ?? '' })
-  // What the page checks message data against (runtime/app/elicitation/host-urls.ts), copied from
+  // What the page checks message data against (runtime/chat/elicitation/host-urls.ts), copied from
   // the server's runtime config, env overrides included, before each page renders.
   addServerPlugin(resolver.resolve('./runtime/host/plugins/page-config'))
   const hostIndex = resolver.resolve('./runtime/host/index')
-  addServerImports([
-    ...['useMcpHostElicitation', 'createMemoryElicitationRegistry', 'setMcpElicitationRegistry', 'useMcpElicitationRegistry'].map(name => ({ name, from: hostIndex })),
-    { name: 'createMcpHostClient', from: resolver.resolve('./runtime/host/client') },
-  ])
+  addServerImports(['useMcpHostElicitation', 'createMcpHostClient', 'createMcpMemoryElicitationRegistry', 'setMcpElicitationRegistry', 'useMcpElicitationRegistry'].map(name => ({ name, from: hostIndex })))
   addServerHandler({ route: `${route}/:id`, method: 'post', handler: resolver.resolve('./runtime/host/routes/respond') })
-  addComponent({ name: 'McpElicitationForm', filePath: await resolver.resolvePath('./runtime/app/components/McpElicitationForm') })
+  addComponent({ name: 'McpElicitationForm', filePath: await resolver.resolvePath('./runtime/chat/components/McpElicitationForm') })
   // MCP Apps: a view's tool calls go through the host; the sandbox page is framed from another origin.
-  addServerHandler({ route: '/api/_mcp/apps/:id/call', method: 'post', handler: resolver.resolve('./runtime/host/routes/app-call') })
-  addServerHandler({ route: '/_mcp/apps/sandbox', method: 'get', handler: resolver.resolve('./runtime/host/routes/app-sandbox') })
-  addComponent({ name: 'McpAppFrame', filePath: await resolver.resolvePath('./runtime/app/components/McpAppFrame') })
-  nuxt.options.css.push(resolver.resolve('./runtime/app/components/mcp-elicitation.css'))
-  addImports({ name: 'useMcpChatElicitations', from: resolver.resolve('./runtime/app/composables/useMcpChatElicitations') })
+  addServerHandler({ route: '/api/_mcp/apps/:id/call', method: 'post', handler: resolver.resolve('./runtime/host/routes/view-call') })
+  addServerHandler({ route: '/_mcp/apps/sandbox', method: 'get', handler: resolver.resolve('./runtime/host/routes/view-sandbox') })
+  addComponent({ name: 'McpViewFrame', filePath: await resolver.resolvePath('./runtime/chat/components/McpViewFrame') })
+  nuxt.options.css.push(resolver.resolve('./runtime/chat/components/mcp-elicitation.css'))
+  addImports({ name: 'useMcpChatElicitations', from: resolver.resolve('./runtime/chat/composables/useMcpChatElicitations') })
 }

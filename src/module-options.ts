@@ -185,7 +185,7 @@ export interface ModuleOptions {
    * Opt-in MCP host support: show the elicitations of MCP servers your app connects to (with the
    * AI SDK) to the person in front of the page. `true` or `{ route, timeoutMs }` registers the
    * respond endpoint `POST <route>/:id`, the server auto-imports `useMcpHostElicitation`,
-   * `createMcpHostClient`, `createMemoryElicitationRegistry`, `setMcpElicitationRegistry`, the
+   * `createMcpHostClient`, `createMcpMemoryElicitationRegistry`, `setMcpElicitationRegistry`, the
    * component `<McpElicitationForm>` and the composable `useMcpChatElicitations`. Needs the
    * optional peer dependencies `ai` and `@ai-sdk/mcp` (and `@ai-sdk/vue` for `useChat` pages).
    * Works with `enabled: false` (an app that is only a host). See docs/host.md.

@@ -16,7 +16,7 @@ import { setupMcpDevtools } from './devtools-setup'
 import type { ModuleOptions } from './module-options'
 import { watchEndpointFolders } from './dev-endpoint-folders'
 import { setupMcpViews, VIRTUAL_VIEWS } from './apps/setup-views'
-import { checkToolApps } from './apps/scan-views'
+import { checkToolViews } from './apps/scan-views'
 import { setupPresetWings } from './preset-wings'
 import { anyMayDeclareJsonSchema } from './scan-json-schema'
 import type { SfcCompiler } from './apps/ast'
@@ -123,8 +123,8 @@ export default defineNuxtModule<ModuleOptions>({
       srcDir: layer.config.srcDir ?? resolve(layer.config.rootDir, 'app'),
     }))
     layers[0] = { rootDir: nuxt.options.rootDir, serverDir: nuxt.options.serverDir, srcDir: nuxt.options.srcDir }
-    // MCP App views (app/mcp/*.vue), built into HTML documents; a tool's `app:` must name one.
-    const views = setupMcpViews(nuxt, layers, { runtimeEntry: resolver.resolve('./runtime/apps/index'), appsModule: resolver.resolve('./runtime/server/mcp/views/apps'), viewToolsModule: resolver.resolve('./runtime/server/mcp/views/view-tools') })
+    // MCP App views (app/mcp/*.vue), built into HTML documents; a tool's `view:` must name one.
+    const views = setupMcpViews(nuxt, layers, { runtimeEntry: resolver.resolve('./runtime/view/index'), appsModule: resolver.resolve('./runtime/server/mcp/views/apps'), viewToolsModule: resolver.resolve('./runtime/server/mcp/views/view-tools') })
 
     // The default endpoint (server/mcp/{tools,resources,prompts} at mcp.route), then one per
     // server/mcp/<key>/ folder or mcp.endpoints key.
@@ -143,7 +143,7 @@ export default defineNuxtModule<ModuleOptions>({
       if (scanned.get(plan.key)?.length === 0) logger.warn(`mcp.endpoints.${plan.key} has no definitions: add them under server/mcp/${plan.key}/tools (or resources, prompts); until then ${plan.route} serves empty lists.`)
     }
     const found: ScannedDefinition[] = [...scanned.values()].flat()
-    checkToolApps(found, await views.views())
+    checkToolViews(found, await views.views())
     warnAboutDefinitions(logger, found, !nuxt.options.dev)
     // `nuxi dev`: the endpoint's URL once it listens, and what the console last said about it.
     let devUrl: string | undefined
@@ -154,7 +154,7 @@ export default defineNuxtModule<ModuleOptions>({
       // their warnings and the endpoint's new counts.
       getContents: async () => {
         scanned = await scanAll()
-        checkToolApps([...scanned.values()].flat(), await views.views())
+        checkToolViews([...scanned.values()].flat(), await views.views())
         if (devUrl) devReport = reportRescan(logger, devUrl, devReport, scanned.get('') ?? [])
         if (nuxt.options.dev) await checkEndpointFolders()
         return renderDefinitionsModule(scanned)

@@ -10,7 +10,7 @@ import { childOf, childrenOf, findCall } from './apps/ast'
 import type { AstNode, SfcCompiler } from './apps/ast'
 
 /** The calls whose object literal declares a tool: in `server/mcp/tools/*`, and in a view. */
-const DEFINE_CALLS = new Set(['defineMcpTool', 'defineMcpApp'])
+const DEFINE_CALLS = new Set(['defineMcpTool', 'defineMcpView'])
 
 /** `x as const`, `x satisfies T`, `(x)`: the expression inside. */
 function unwrap(node: AstNode): AstNode {
@@ -52,7 +52,7 @@ function mayBeJsonSchema(value: AstNode): boolean {
 }
 
 /**
- * Whether the tool a file declares (`defineMcpTool({ … })`, or a view's `defineMcpApp({ … })`
+ * Whether the tool a file declares (`defineMcpTool({ … })`, or a view's `defineMcpView({ … })`
  * script) may hand a JSON Schema written by hand to `inputSchema`. A file that does not parse, or
  * whose call does not take an object literal, may; one without the call may when it is a tool
  * file (`withoutCall`: its default export is read by no one here), not when it is a view's script.
@@ -86,7 +86,7 @@ export function mayDeclareJsonSchema(parse: SfcCompiler['babelParse'], source: s
 
 /**
  * Whether any of the app's tools may hand a JSON Schema written by hand to `inputSchema`: its
- * tool files (every endpoint's), and the tools its views declare in `defineMcpApp({ … })`.
+ * tool files (every endpoint's), and the tools its views declare in `defineMcpView({ … })`.
  *
  * @example
  * ```ts

@@ -21,8 +21,8 @@ export interface ScannedDefinition {
   refusedFormConstructs: string[]
   fallbackName: string
   layerIndex: number
-  /** The MCP App view a tool names with `app: '…'` (read statically). */
-  app?: string
+  /** The MCP App view a tool names with `view: '…'` (read statically). */
+  view?: string
 }
 
 const PATTERN = '**/*.{ts,js,mjs,mts}'
@@ -127,8 +127,8 @@ export async function scanDefinitions(layers: { serverDir: string, rootDir: stri
         const keys = readTopLevelKeys(source)
         const declared = keys.get('name')
         const name = typeof declared === 'string' && declared ? declared : fallbackName
-        const app = keys.get('app')
-        const entry: ScannedDefinition = { kind, path, file: relative(layer.rootDir, path), name, fallbackName, layerIndex, hasDescription: keys.has('description'), refusedFormConstructs: findRefusedFormConstructs(source), ...(kind === 'tools' && typeof app === 'string' && { app }) }
+        const view = keys.get('view')
+        const entry: ScannedDefinition = { kind, path, file: relative(layer.rootDir, path), name, fallbackName, layerIndex, hasDescription: keys.has('description'), refusedFormConstructs: findRefusedFormConstructs(source), ...(kind === 'tools' && typeof view === 'string' && { view }) }
         const problems = kind === 'tools' ? headerProblems(source) : []
         if (problems.length > 0) {
           throw new Error(`[nuxt-mcp-elicitation] The tool "${name}" (${entry.file}): ${problems.join('; ')}. (SEP-2243: clients mirror such an argument into an Mcp-Param-<Name> header.)`)

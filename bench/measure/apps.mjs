@@ -99,7 +99,7 @@ export async function benchApps({ rounds, iterations, log }) {
   const lines = [
     '## MCP Apps: what a view costs',
     '',
-    `The bench app (the module from src/, node-server) with one view (\`app/mcp/chart.vue\`: one component using \`useMcpApp()\`, scoped CSS) and its tool, against the same app without them; ${rounds} round(s), medians. Serving: ${iterations} sequential \`resources/read\` per server per round on one keep-alive connection, alternating with the bare v2 SDK server holding the same HTML at module level.`,
+    `The bench app (the module from src/, node-server) with one view (\`app/mcp/chart.vue\`: one component using \`useMcpView()\`, scoped CSS) and its tool, against the same app without them; ${rounds} round(s), medians. Serving: ${iterations} sequential \`resources/read\` per server per round on one keep-alive connection, alternating with the bare v2 SDK server holding the same HTML at module level.`,
     '',
     '| figure | value | goal |',
     '|---|---|---|',

@@ -33,11 +33,12 @@ function nuxtConfig(kind, appDir, preset, variant) {
     const nitro = preset ? `\n  nitro: { preset: ${JSON.stringify(preset)} },` : ''
     // The tasks phase holds its waiting tasks under one (anonymous) caller: the caps (per caller,
     // and the tasks kept in all, whose default is as many) are raised for it.
-    // The observability phase's baseline and hooks apps leave OpenTelemetry out, as an app without
-    // @opentelemetry/api has it (the repo's node_modules has it for the tests).
+    // The observability phase's baseline and hooks apps, and the hooks measurement's app
+    // (measure/hooks.mjs), leave OpenTelemetry out, as an app without @opentelemetry/api has it
+    // (the repo's node_modules has it for the tests).
     const mcp = variant === 'tasks'
       ? `\n  mcp: { tasks: { maxPerPrincipal: ${TASKS_HELD_AT_ONCE}, max: ${2 * TASKS_HELD_AT_ONCE} } },`
-      : variant === 'observe-none' || variant === 'observe-hooks' ? `\n  mcp: { telemetry: false },` : ''
+      : variant === 'observe-none' || variant === 'observe-hooks' || variant === 'hooks' ? `\n  mcp: { telemetry: false },` : ''
     return `export default defineNuxtConfig({\n  modules: [${JSON.stringify(modulePath)}],\n  ${COMMON}${nitro}${mcp}\n})\n`
   }
   return `export default defineNuxtConfig({\n  modules: ['@nuxtjs/mcp-toolkit'],\n  ${COMMON}\n  mcp: { name: 'bench', sessions: true },\n  nitro: { experimental: { asyncContext: true } },\n})\n`
@@ -145,7 +146,7 @@ const FORM_TASK_TOOL = FORM_TOOL.replace(`name: 'ask_form',`, `name: 'ask_form_t
 export const VIEW_SFC = `<script setup lang="ts">
 import { computed } from 'vue'
 
-const { data, loading } = useMcpApp()
+const { data, loading } = useMcpView()
 const bars = computed(() => (data.value?.bars ?? []) as number[])
 </script>
 
@@ -163,7 +164,7 @@ const bars = computed(() => (data.value?.bars ?? []) as number[])
 const VIEW_TOOL = `export default defineMcpTool({
   name: 'show_chart',
   description: 'Shows a chart',
-  app: 'chart',
+  view: 'chart',
   handler: () => ({ content: [{ type: 'text', text: 'chart' }], structuredContent: { bars: [10, 40, 70] } }),
 })
 `

@@ -38,7 +38,7 @@ export const FAILURE_KINDS = {
   'refused': /Forbidden|Unauthorized|Bad Request|Unsupported Media Type|Parse error|Method not found|Method \S+ is not (allowed|used)|Method not allowed|Unknown (tool|prompt)|Resource not found|Invalid (arguments|cursor)|Too many|speaks MCP|requestState|taskSupport|tasks cannot run here/i,
   // The tool's own code used the module wrongly (a form, a URL, a step): never in a correct fixture,
   // and still a message that names the fix.
-  'tool-misuse': /url\(\)|form\(\{ app|Form field|The form|Field "[^"]*" is a multi-select|outside an MCP|outside the module endpoint|Two different questions|not JSON-serialisable|did not declare the|useMcpSession\(\)|not available in a task|Zod shape/i,
+  'tool-misuse': /url\(\)|form\(\{ view|Form field|The form|Field "[^"]*" is a multi-select|outside an MCP|outside the module endpoint|Two different questions|not JSON-serialisable|did not declare the|useMcpSession\(\)|not available in a task|Zod shape/i,
   // The app's definitions or configuration are wrong (the server log says what to change), or an
   // instance lacks a tool another one has. Read from what each message says, not from the module's
   // "[nuxt-mcp-elicitation]" prefix: a prefix alone would make any message of the module clear.

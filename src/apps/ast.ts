@@ -59,10 +59,10 @@ export function childrenOf(node: AstNode, key: string): AstNode[] {
   return Array.isArray(value) ? value.filter(isNode) : []
 }
 
-const DEFINE_APP: ReadonlySet<string> = new Set(['defineMcpApp'])
+const DEFINE_VIEW: ReadonlySet<string> = new Set(['defineMcpView'])
 
 /**
- * Depth-first search for the first call of one of `names` (by default `defineMcpApp(…)`).
+ * Depth-first search for the first call of one of `names` (by default `defineMcpView(…)`).
  *
  * @example
  * ```ts
@@ -70,7 +70,7 @@ const DEFINE_APP: ReadonlySet<string> = new Set(['defineMcpApp'])
  * const tool = findCall(program.body, new Set(['defineMcpTool']))
  * ```
  */
-export function findCall(node: unknown, names: ReadonlySet<string> = DEFINE_APP): AstNode | undefined {
+export function findCall(node: unknown, names: ReadonlySet<string> = DEFINE_VIEW): AstNode | undefined {
   if (Array.isArray(node)) {
     for (const child of node) {
       const found = findCall(child, names)

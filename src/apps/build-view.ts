@@ -12,7 +12,7 @@ export interface ViewBuildContext {
   /** Vite's `build`, and `@vitejs/plugin-vue`'s factory, both resolved from the app. */
   build: ViteBuild
   vuePlugin: () => unknown
-  /** The module's view runtime (`runtime/apps/index`), auto-imported in views. */
+  /** The module's view runtime (`runtime/view/index`), auto-imported in views. */
   runtimeEntry: string
   /** `~`, `@`, `~~`, `@@`: the app's aliases a view may import through. */
   alias: Record<string, string>
@@ -30,7 +30,7 @@ export interface BuiltView {
 }
 
 const ENTRY_ID = 'virtual:mcp-view-entry'
-const AUTO_IMPORTS = ['useMcpApp', 'defineMcpApp'] as const
+const AUTO_IMPORTS = ['useMcpView', 'defineMcpView'] as const
 
 interface OutputChunk { type: 'chunk', code: string, moduleIds?: string[], modules?: Record<string, unknown> }
 interface OutputAsset { type: 'asset', fileName: string, source: string | Uint8Array }
@@ -46,7 +46,7 @@ function inlineScript(code: string): string {
 }
 
 /**
- * Adds `import { useMcpApp, defineMcpApp } from '…'` to a view's `<script setup>` when it uses
+ * Adds `import { useMcpView, defineMcpView } from '…'` to a view's `<script setup>` when it uses
  * them without importing: they are auto-imported in `app/mcp/*.vue`, as Nuxt's composables are
  * in pages.
  */
@@ -70,7 +70,7 @@ export function addViewAutoImports(source: string, runtimeEntry: string): string
  * ```
  */
 export async function buildView(view: ScannedView, context: ViewBuildContext): Promise<BuiltView> {
-  const entry = `import { createApp } from 'vue'\nimport { connectMcpApp } from ${JSON.stringify(context.runtimeEntry)}\nimport View from ${JSON.stringify(view.path)}\nconnectMcpApp({ name: ${JSON.stringify(view.name)}, version: '1.0.0' })\ncreateApp(View).mount('#app')\n`
+  const entry = `import { createApp } from 'vue'\nimport { connectMcpView } from ${JSON.stringify(context.runtimeEntry)}\nimport View from ${JSON.stringify(view.path)}\nconnectMcpView({ name: ${JSON.stringify(view.name)}, version: '1.0.0' })\ncreateApp(View).mount('#app')\n`
   const result = await context.build({
     configFile: false,
     envFile: false,

@@ -50,19 +50,19 @@ export async function scanViews(layers: ViewLayer[]): Promise<ScannedView[]> {
 }
 
 /**
- * Every tool that names a view (`app: '…'`, read statically) which does not exist, as one build
+ * Every tool that names a view (`view: '…'`, read statically) which does not exist, as one build
  * error naming the tool, its file and the views there are.
  *
  * @example
  * ```ts
- * checkToolApps([{ kind: 'tools', name: 'show', file: 'server/mcp/tools/show.ts', app: 'chart' }], views)
+ * checkToolViews([{ kind: 'tools', name: 'show', file: 'server/mcp/tools/show.ts', view: 'chart' }], views)
  * ```
  */
-export function checkToolApps(tools: { kind: string, name: string, file: string, app?: string }[], views: ScannedView[]): void {
+export function checkToolViews(tools: { kind: string, name: string, file: string, view?: string }[], views: ScannedView[]): void {
   const names = new Set(views.map(view => view.name))
-  const missing = tools.filter(tool => tool.kind === 'tools' && tool.app !== undefined && !names.has(tool.app))
+  const missing = tools.filter(tool => tool.kind === 'tools' && tool.view !== undefined && !names.has(tool.view))
   if (missing.length === 0) return
   const known = [...names].map(name => `"${name}"`).join(', ') || 'none'
-  const list = missing.map(tool => `the tool "${tool.name}" (${tool.file}) names "${tool.app}"`).join('; ')
+  const list = missing.map(tool => `the tool "${tool.name}" (${tool.file}) names "${tool.view}"`).join('; ')
   throw new Error(`[nuxt-mcp-elicitation] No MCP App view of that name: ${list}. Views are app/mcp/<name>.vue (here: ${known}). Add the view, or fix \`app\`.`)
 }

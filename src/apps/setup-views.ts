@@ -56,7 +56,7 @@ async function readSources(built: BuiltView, entry: string): Promise<Map<string,
  * Build-time setup of MCP App views (`app/mcp/*.vue` in the app and its layers): finds them,
  * builds each into one HTML document with Vite (once per build; in `nuxi dev` again only when one
  * of its source files changed, which the console tells), and serves them to the runtime as
- * `#mcp-elicitation/views`. Returns the views found now, for the build-time checks of `app:`.
+ * `#mcp-elicitation/views`. Returns the views found now, for the build-time checks of `view:`.
  *
  * @example
  * ```ts
@@ -125,8 +125,8 @@ export function setupMcpViews(nuxt: Nuxt, layers: ViewLayer[], paths: ViewRuntim
     },
   })
   addTypeTemplate({ filename: 'types/mcp-elicitation-views.d.ts', getContents: () => `declare module '${VIRTUAL_VIEWS}' {\n  const views: import('${appsModule}').McpView[]\n  export default views\n  export const viewTools: import('${paths.viewToolsModule}').ViewToolEntry[]\n}\n` }, { nitro: true })
-  // `useMcpApp` and `defineMcpApp` are auto-imported in views: declared globally for vue-tsc and editors.
-  addTypeTemplate({ filename: 'types/mcp-elicitation-app.d.ts', getContents: () => `export {}\ndeclare global {\n  const useMcpApp: typeof import('${runtimeEntry}').useMcpApp\n  const defineMcpApp: typeof import('${runtimeEntry}').defineMcpApp\n}\n` })
+  // `useMcpView` and `defineMcpView` are auto-imported in views: declared globally for vue-tsc and editors.
+  addTypeTemplate({ filename: 'types/mcp-elicitation-view.d.ts', getContents: () => `export {}\ndeclare global {\n  const useMcpView: typeof import('${runtimeEntry}').useMcpView\n  const defineMcpView: typeof import('${runtimeEntry}').defineMcpView\n}\n` })
 
   return {
     views: () => scanViews(layers),

@@ -1,13 +1,13 @@
 import { McpUiResourceMetaSchema } from '@modelcontextprotocol/ext-apps'
 import type { McpUiResourceMeta } from '@modelcontextprotocol/ext-apps'
-import { findDefineMcpApp, splitViewTool, VIEW_TOOL_KEYS } from './view-tool'
+import { findDefineMcpView, splitViewTool, VIEW_TOOL_KEYS } from './view-tool'
 import { childOf, childrenOf } from './ast'
 import type { AstNode, SfcCompiler } from './ast'
 import type { ViewTool } from './view-tool'
 
 export type { SfcCompiler } from './ast'
 
-/** What `defineMcpApp({ … })` in a view may declare, read at build time. */
+/** What `defineMcpView({ … })` in a view may declare, read at build time. */
 export interface ViewDefinition {
   title?: string
   description?: string
@@ -45,7 +45,7 @@ function toData(node: AstNode, path: string, file: string): unknown {
         const key = childOf(property, 'key')
         const name = key?.type === 'Identifier' ? key.name : key?.type === 'StringLiteral' ? key.value : undefined
         if (property.type !== 'ObjectProperty' || property.computed || typeof name !== 'string') {
-          throw new Error(`[nuxt-mcp-elicitation] ${file}: defineMcpApp(${path}) holds a spread, method or computed key. Write it as plain data (it is read at build time, without running the file).`)
+          throw new Error(`[nuxt-mcp-elicitation] ${file}: defineMcpView(${path}) holds a spread, method or computed key. Write it as plain data (it is read at build time, without running the file).`)
         }
         const value = childOf(property, 'value')
         if (value) data[name] = toData(value, path ? `${path}.${name}` : name, file)
@@ -53,7 +53,7 @@ function toData(node: AstNode, path: string, file: string): unknown {
       return data
     }
   }
-  throw new Error(`[nuxt-mcp-elicitation] ${file}: defineMcpApp({ ${path}: … }) is not plain data (${node.type}). Write it as literals (strings, numbers, booleans, arrays, objects): it is read at build time, without running the file.`)
+  throw new Error(`[nuxt-mcp-elicitation] ${file}: defineMcpView({ ${path}: … }) is not plain data (${node.type}). Write it as literals (strings, numbers, booleans, arrays, objects): it is read at build time, without running the file.`)
 }
 
 function keyOf(property: AstNode): string | undefined {
@@ -62,8 +62,28 @@ function keyOf(property: AstNode): string | undefined {
   return key?.type === 'Identifier' ? String(key.name) : key?.type === 'StringLiteral' ? String(key.value) : undefined
 }
 
+/** The in-view names of @nuxtjs/mcp-toolkit (and of this module before its views were called views), and today's. */
+const TOOLKIT_NAMES = { defineMcpApp: 'defineMcpView', useMcpApp: 'useMcpView' } as const
+
 /**
- * Reads a view's `defineMcpApp({ … })` at build time: its title, description and the resource's
+ * Refuses a view that calls `defineMcpApp()` or `useMcpApp()`: without this the view would build
+ * with no metadata and its declared tool unlisted, and fail only in the browser.
+ *
+ * @example
+ * ```ts
+ * refuseToolkitNames('<script setup>defineMcpApp({})</script>', 'app/mcp/chart.vue') // throws: rename it to defineMcpView()
+ * ```
+ */
+export function refuseToolkitNames(source: string, file: string): void {
+  for (const [old, name] of Object.entries(TOOLKIT_NAMES)) {
+    if (new RegExp(`\\b${old}\\s*\\(`).test(source)) {
+      throw new Error(`[nuxt-mcp-elicitation] ${file} calls ${old}(), @nuxtjs/mcp-toolkit's name: here it is ${name}(). Rename the call (docs/migrating-from-mcp-toolkit.md).`)
+    }
+  }
+}
+
+/**
+ * Reads a view's `defineMcpView({ … })` at build time: its title, description and the resource's
  * `_meta.ui` as plain data, and, when it has a `handler`, the tool it declares (@nuxtjs/mcp-toolkit's
  * way) as source for a server module. A view without the call is an app with no metadata.
  * Metadata that is not plain data, a key the module does not know, or tool keys without a
@@ -71,12 +91,13 @@ function keyOf(property: AstNode): string | undefined {
  *
  * @example
  * ```ts
- * readViewDefinition(sfc, '<script setup>defineMcpApp({ prefersBorder: true })</script>', 'app/mcp/chart.vue', '/app/app/mcp/chart.vue')
+ * readViewDefinition(sfc, '<script setup>defineMcpView({ prefersBorder: true })</script>', 'app/mcp/chart.vue', '/app/app/mcp/chart.vue')
  * // { ui: { prefersBorder: true } }
  * ```
  */
 export function readViewDefinition(sfc: SfcCompiler, source: string, file: string, path: string): ViewDefinition {
-  const found = findDefineMcpApp(sfc, source, file)
+  refuseToolkitNames(source, file)
+  const found = findDefineMcpView(sfc, source, file)
   if (!found) return { ui: {} }
   const properties = childrenOf(found.argument, 'properties')
   const split = splitViewTool(found.script, found.body, found.argument, path, found.rest)
@@ -85,15 +106,15 @@ export function readViewDefinition(sfc: SfcCompiler, source: string, file: strin
     const key = keyOf(property)
     if (key === undefined || property.type !== 'ObjectProperty') {
       if (split && key !== undefined && VIEW_TOOL_KEYS.has(key)) continue
-      throw new Error(`[nuxt-mcp-elicitation] ${file}: defineMcpApp() holds a spread, method or computed key. Write its metadata as plain data (it is read at build time, without running the file).`)
+      throw new Error(`[nuxt-mcp-elicitation] ${file}: defineMcpView() holds a spread, method or computed key. Write its metadata as plain data (it is read at build time, without running the file).`)
     }
     if (!KEYS.has(key) && !VIEW_TOOL_KEYS.has(key)) {
-      throw new Error(`[nuxt-mcp-elicitation] ${file}: defineMcpApp({ ${key} }) is not a key it knows. It takes ${[...KEYS].join(', ')}, and for a tool declared in the view ${[...VIEW_TOOL_KEYS].join(', ')}.`)
+      throw new Error(`[nuxt-mcp-elicitation] ${file}: defineMcpView({ ${key} }) is not a key it knows. It takes ${[...KEYS].join(', ')}, and for a tool declared in the view ${[...VIEW_TOOL_KEYS].join(', ')}.`)
     }
     const value = childOf(property, 'value') ?? { type: 'Missing' }
     if (UI_KEYS.some(ui => ui === key)) data[key] = toData(value, key, file)
     else if ((key === 'title' || key === 'description') && (value.type === 'StringLiteral' || value.type === 'TemplateLiteral' || !split)) data[key] = toData(value, key, file)
-    else if (!split) throw new Error(`[nuxt-mcp-elicitation] ${file}: defineMcpApp({ ${key} }) declares a tool, but there is no \`handler\`. Add the handler, or write the tool in server/mcp/tools/ with \`app: '<view name>'\`.`)
+    else if (!split) throw new Error(`[nuxt-mcp-elicitation] ${file}: defineMcpView({ ${key} }) declares a tool, but there is no \`handler\`. Add the handler, or write the tool in server/mcp/tools/ with \`view: '<view name>'\`.`)
   }
   const picked: Record<string, unknown> = {}
   for (const key of UI_KEYS) if (data[key] !== undefined) picked[key] = data[key]
@@ -101,10 +122,10 @@ export function readViewDefinition(sfc: SfcCompiler, source: string, file: strin
   const ui = McpUiResourceMetaSchema.safeParse(picked)
   if (!ui.success) {
     const issue = ui.error.issues[0]
-    throw new Error(`[nuxt-mcp-elicitation] ${file}: defineMcpApp({ ${issue?.path.join('.') ?? ''} }) is not what MCP Apps allow: ${issue?.message ?? ui.error.message}.`)
+    throw new Error(`[nuxt-mcp-elicitation] ${file}: defineMcpView({ ${issue?.path.join('.') ?? ''} }) is not what MCP Apps allow: ${issue?.message ?? ui.error.message}.`)
   }
   for (const key of ['title', 'description'] as const) {
-    if (data[key] !== undefined && typeof data[key] !== 'string') throw new Error(`[nuxt-mcp-elicitation] ${file}: defineMcpApp({ ${key} }) must be a string.`)
+    if (data[key] !== undefined && typeof data[key] !== 'string') throw new Error(`[nuxt-mcp-elicitation] ${file}: defineMcpView({ ${key} }) must be a string.`)
   }
   return {
     ...(typeof data.title === 'string' && { title: data.title }),

@@ -15,7 +15,7 @@ export interface ViewTool {
 
 /** Where the tool's parts are in the view's `<script setup>`, to strip them from the browser bundle. */
 export interface ViewToolSpans {
-  /** The `defineMcpApp(…)` argument: replaced by `{}` in the browser. */
+  /** The `defineMcpView(…)` argument: replaced by `{}` in the browser. */
   argument: [number, number]
   /** Import declarations only the tool uses: removed from the browser. */
   imports: [number, number][]
@@ -35,7 +35,7 @@ function mentions(text: string, name: string): boolean {
 }
 
 /**
- * Splits out the tool a view declares in `defineMcpApp({ …, handler })` (@nuxtjs/mcp-toolkit's
+ * Splits out the tool a view declares in `defineMcpView({ …, handler })` (@nuxtjs/mcp-toolkit's
  * way): the tool keys' source and the imports they use go to a server module; the spans say what
  * to take out of the view's browser bundle, so a handler never ships to the browser.
  */
@@ -62,8 +62,8 @@ export function splitViewTool(script: string, body: AstNode[], argument: AstNode
   return { tool: { source, imports }, spans: { argument: spanOf(argument), imports: stripped } }
 }
 
-/** A view's `defineMcpApp(…)` call, found in the script block that holds it. */
-export interface DefineMcpAppCall {
+/** A view's `defineMcpView(…)` call, found in the script block that holds it. */
+export interface DefineMcpViewCall {
   /** The block's source, and where it starts in the SFC. */
   script: string
   offset: number
@@ -74,17 +74,17 @@ export interface DefineMcpAppCall {
 }
 
 /**
- * Finds `defineMcpApp({ … })` in a view's `<script setup>` (or `<script>`), parsed with the Babel
+ * Finds `defineMcpView({ … })` in a view's `<script setup>` (or `<script>`), parsed with the Babel
  * that Vue's compiler ships. `undefined` when the view does not call it.
  *
  * @example
  * ```ts
- * const call = findDefineMcpApp(sfc, source, 'app/mcp/chart.vue')
+ * const call = findDefineMcpView(sfc, source, 'app/mcp/chart.vue')
  * ```
  */
-export function findDefineMcpApp(sfc: SfcCompiler, source: string, file: string): DefineMcpAppCall | undefined {
+export function findDefineMcpView(sfc: SfcCompiler, source: string, file: string): DefineMcpViewCall | undefined {
   const { descriptor } = sfc.parse(source, { filename: file })
-  const block = [descriptor.scriptSetup, descriptor.script].find(candidate => candidate?.content.includes('defineMcpApp'))
+  const block = [descriptor.scriptSetup, descriptor.script].find(candidate => candidate?.content.includes('defineMcpView'))
   if (!block) return undefined
   const statements: unknown[] = sfc.babelParse(block.content, { sourceType: 'module', plugins: ['typescript'] }).program.body
   const body = statements.filter(isNode)
@@ -92,7 +92,7 @@ export function findDefineMcpApp(sfc: SfcCompiler, source: string, file: string)
   if (!call) return undefined
   const [argument] = childrenOf(call, 'arguments')
   if (!argument || argument.type !== 'ObjectExpression') {
-    throw new Error(`[nuxt-mcp-elicitation] ${file}: defineMcpApp() takes one object literal ({ title, description, csp, permissions, domain, prefersBorder }, and a tool's description, inputSchema and handler).`)
+    throw new Error(`[nuxt-mcp-elicitation] ${file}: defineMcpView() takes one object literal ({ title, description, csp, permissions, domain, prefersBorder }, and a tool's description, inputSchema and handler).`)
   }
   const cut = [argument, ...body.filter(node => node.type === 'ImportDeclaration')].sort((a, b) => Number(b.start) - Number(a.start))
   let script = block.content
@@ -103,7 +103,7 @@ export function findDefineMcpApp(sfc: SfcCompiler, source: string, file: string)
 
 
 /**
- * The view's source as the browser bundle gets it: a tool declared in `defineMcpApp({ handler })`
+ * The view's source as the browser bundle gets it: a tool declared in `defineMcpView({ handler })`
  * taken out (its argument becomes `{}`, the imports only it uses are dropped), so no handler, and
  * nothing it imports, ships to the browser.
  *
@@ -113,7 +113,7 @@ export function findDefineMcpApp(sfc: SfcCompiler, source: string, file: string)
  * ```
  */
 export function browserSourceOf(sfc: SfcCompiler, source: string, file: string, path: string): string {
-  const found = findDefineMcpApp(sfc, source, file)
+  const found = findDefineMcpView(sfc, source, file)
   const split = found && splitViewTool(found.script, found.body, found.argument, path, found.rest)
   if (!found || !split) return source
   const cuts = [{ span: split.spans.argument, text: '{}' }, ...split.spans.imports.map(span => ({ span, text: '' }))].sort((a, b) => b.span[0] - a.span[0])

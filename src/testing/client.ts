@@ -1,7 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import type { CallToolResult, FetchLike } from '@modelcontextprotocol/client'
-import { answerAs } from './person'
-import type { McpElicitationRequest, McpScriptedPerson } from './person'
+import { answerMcpElicitationAs } from './person'
+import type { McpReceivedElicitation, McpScriptedPerson } from './person'
 
 /** Which protocol era the test client speaks. */
 export type McpTestEra = 'legacy' | 'modern'
@@ -20,7 +20,7 @@ export interface McpTestClientOptions {
 export interface McpRecordedElicitation {
   /** 1 for the first HTTP round of the call; legacy calls have one round. */
   round: number
-  request: McpElicitationRequest
+  request: McpReceivedElicitation
 }
 
 /** What `callTool()` resolves with: the result, its text, and everything asked on the way. */
@@ -74,9 +74,9 @@ export async function connectMcpTestClient(url: URL, options: McpTestClientOptio
   const person = options.person
   if (person) {
     client.setRequestHandler('elicitation/create', async (request) => {
-      const params: McpElicitationRequest = { ...request.params }
+      const params: McpReceivedElicitation = { ...request.params }
       recorded.push({ round: Math.max(rounds, 1), request: params })
-      return answerAs(person, params)
+      return answerMcpElicitationAs(person, params)
     })
   }
   const countingFetch: FetchLike = (input, init) => {
@@ -103,12 +103,12 @@ export async function connectMcpTestClient(url: URL, options: McpTestClientOptio
  *
  * @example
  * ```ts
- * await forEachEra(url, { person: { fields: { confirm: true } } }, async (mcp) => {
+ * await forEachMcpEra(url, { person: { fields: { confirm: true } } }, async (mcp) => {
  *   expect((await mcp.callTool('delete_project', { project: 'demo' })).text).toBe('Deleted demo.')
  * })
  * ```
  */
-export async function forEachEra(url: URL, options: Omit<McpTestClientOptions, 'era'>, test: (client: McpTestClient) => Promise<void>): Promise<void> {
+export async function forEachMcpEra(url: URL, options: Omit<McpTestClientOptions, 'era'>, test: (client: McpTestClient) => Promise<void>): Promise<void> {
   for (const era of ['legacy', 'modern'] as const) {
     const mcp = await connectMcpTestClient(url, { ...options, era })
     try {

@@ -9,7 +9,7 @@ export interface McpScriptedAnswer {
 }
 
 /** One elicitation request as the client received it. */
-export interface McpElicitationRequest {
+export interface McpReceivedElicitation {
   mode?: 'form' | 'url'
   message: string
   requestedSchema?: { type: 'object', properties: Record<string, { default?: unknown }>, required?: string[] }
@@ -25,7 +25,7 @@ export interface McpElicitationRequest {
  * - otherwise `fallbackAction` (default `'decline'`).
  */
 export interface McpScriptedPerson {
-  answer?: (request: McpElicitationRequest) => McpScriptedAnswer | Promise<McpScriptedAnswer>
+  answer?: (request: McpReceivedElicitation) => McpScriptedAnswer | Promise<McpScriptedAnswer>
   byMessage?: Record<string, McpScriptedAnswer>
   fields?: Record<string, McpAnswerValue>
   fallbackAction?: 'decline' | 'cancel'
@@ -36,7 +36,7 @@ function isAnswerValue(value: unknown): value is McpAnswerValue {
     || (Array.isArray(value) && value.every(item => typeof item === 'string'))
 }
 
-function fillForm(request: McpElicitationRequest, fields: Record<string, McpAnswerValue>): McpScriptedAnswer {
+function fillForm(request: McpReceivedElicitation, fields: Record<string, McpAnswerValue>): McpScriptedAnswer {
   const content: Record<string, McpAnswerValue> = {}
   for (const [name, property] of Object.entries(request.requestedSchema?.properties ?? {})) {
     const value = name in fields ? fields[name] : property.default
@@ -50,11 +50,11 @@ function fillForm(request: McpElicitationRequest, fields: Record<string, McpAnsw
  *
  * @example
  * ```ts
- * await answerAs({ fields: { channel: 'beta' } }, { message: 'Pick', requestedSchema: { type: 'object', properties: { channel: {} } } })
+ * await answerMcpElicitationAs({ fields: { channel: 'beta' } }, { message: 'Pick', requestedSchema: { type: 'object', properties: { channel: {} } } })
  * // { action: 'accept', content: { channel: 'beta' } }
  * ```
  */
-export async function answerAs(person: McpScriptedPerson, request: McpElicitationRequest): Promise<McpScriptedAnswer> {
+export async function answerMcpElicitationAs(person: McpScriptedPerson, request: McpReceivedElicitation): Promise<McpScriptedAnswer> {
   if (person.answer) return person.answer(request)
   for (const [fragment, answer] of Object.entries(person.byMessage ?? {})) {
     if (request.message.includes(fragment)) return answer

@@ -5,8 +5,8 @@
  * their real packages. Nothing here is `any`: a sample that uses a name not declared below fails.
  */
 import type { ModuleOptions } from '../../src/module'
-// Brings the `mcp:host-owner` hook's type augmentation into the program.
-import type {} from '../../src/runtime/host/owner'
+// Brings the module's hook declarations (`mcp:auth` … `mcp:host-owner`, all in one file) into the program.
+import type {} from '../../src/runtime/server/hooks'
 
 declare global {
   // The module's server auto-imports (src/module.ts, addServerImports).
@@ -24,10 +24,10 @@ declare global {
 
   // The host side's server auto-imports (src/module.ts, the `mcp.host` block).
   const useMcpHostElicitation: typeof import('../../src/runtime/host/index').useMcpHostElicitation
-  const createMemoryElicitationRegistry: typeof import('../../src/runtime/host/index').createMemoryElicitationRegistry
+  const createMcpMemoryElicitationRegistry: typeof import('../../src/runtime/host/index').createMcpMemoryElicitationRegistry
   const setMcpElicitationRegistry: typeof import('../../src/runtime/host/index').setMcpElicitationRegistry
   const useMcpElicitationRegistry: typeof import('../../src/runtime/host/index').useMcpElicitationRegistry
-  const createMcpHostClient: typeof import('../../src/runtime/host/client').createMcpHostClient
+  const createMcpHostClient: typeof import('../../src/runtime/host/index').createMcpHostClient
 
   // Nitro's auto-imports that the samples use (h3 utilities, nitropack runtime).
   const defineEventHandler: typeof import('h3').defineEventHandler

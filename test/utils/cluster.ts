@@ -1,7 +1,6 @@
 import { afterAll, beforeAll } from 'vitest'
-import { startRuntime } from '../../scripts/runtimes.mjs'
-import type { RuntimeApp } from '../../scripts/runtimes.mjs'
-import { buildFixture, fixtureDir } from './fixture'
+import { startFixtureOn } from './fixture'
+import type { RuntimeApp } from './fixture'
 import { startLoadBalancer, startRedis } from '../../scripts/cluster.mjs'
 import type { LoadBalancer, RedisServer } from '../../scripts/cluster.mjs'
 
@@ -34,7 +33,6 @@ export interface Cluster {
  * ```
  */
 export async function startCluster(fixture: string, count: number, extraEnv: Record<string, string> = {}, redisOptions: RedisOptions = {}): Promise<Cluster> {
-  await buildFixture(fixture, { reuse: true })
   const redis = await startRedis(redisOptions)
   // The balancer first, on a port it holds, so the instances can be told their public URL; they
   // bind ports of their own choosing, and the balancer is pointed at them once they answer.
@@ -47,7 +45,7 @@ export async function startCluster(fixture: string, count: number, extraEnv: Rec
     NUXT_MCP_TRUSTED_PROXIES: '127.0.0.1',
     ...extraEnv,
   }
-  const instances = await Promise.all(Array.from({ length: count }, () => startRuntime({ target: 'node', root: fixtureDir(fixture), env })))
+  const instances = await Promise.all(Array.from({ length: count }, () => startFixtureOn('node', fixture, { env })))
   await lb.route(instances.map(instance => Number(new URL(instance.origin).port)))
   return {
     redis,

@@ -151,7 +151,7 @@ export async function startAuthorizationServer(resource: string, options: { toke
  *
  * @example
  * ```ts
- * const { app, servers: [as], resource } = await startWithAuthorizationServers([{}], (port, [as]) => startRuntime({ …, port, env: { NUXT_MCP_AUTH_ISSUERS: as!.issuer } }))
+ * const { app, servers: [as], resource } = await startWithAuthorizationServers([{}], (port, [as]) => startFixtureOn('node', 'oauth', { port, env: { NUXT_MCP_AUTH_ISSUERS: as!.issuer } }))
  * ```
  */
 export function startWithAuthorizationServers<T>(servers: { tokenTtlSeconds?: number }[], startApp: (port: number, servers: AuthorizationServer[]) => Promise<T>): Promise<{ app: T, servers: AuthorizationServer[], resource: string }> {

@@ -1,11 +1,17 @@
 import { expect } from 'vitest'
+import { JSON_HEADERS, LEGACY } from './raw'
 
 // Legacy (≤ 2025-11-25) sessions spoken by hand over HTTP, for tests of the wire itself.
 
-const LEGACY_VERSION = '2025-11-25'
-const jsonHeaders = { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream' }
-
-function isRecord(value: unknown): value is Record<string, unknown> {
+/**
+ * Whether `value` is a plain object (not null, not an array), to read JSON safely.
+ *
+ * @example
+ * ```ts
+ * if (isRecord(parsed) && isRecord(parsed.sessions)) use(parsed.sessions.open)
+ * ```
+ */
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
@@ -74,7 +80,16 @@ export async function* sseEvents(response: Response): AsyncGenerator<SseEvent> {
   }
 }
 
-export async function nextMessage(messages: AsyncGenerator<RpcMessage>, what: string): Promise<RpcMessage> {
+/**
+ * The next item of a stream (a JSON-RPC message of `sseMessages`, an event of `sseEvents`);
+ * throws naming `what` when the stream ends first.
+ *
+ * @example
+ * ```ts
+ * const priming = await nextMessage(sseEvents(response), 'the priming event')
+ * ```
+ */
+export async function nextMessage<T>(messages: AsyncGenerator<T>, what = 'the next message'): Promise<T> {
   const next = await messages.next()
   if (next.done) throw new Error(`the stream ended before ${what}`)
   return next.value
@@ -84,10 +99,10 @@ export async function nextMessage(messages: AsyncGenerator<RpcMessage>, what: st
  * A legacy session spoken by hand: initialize (at `version`, default 2025-11-25) + initialized,
  * then raw POSTs on it.
  */
-export async function openRawLegacy(server: { url: URL }, capabilities: Record<string, unknown> = { elicitation: { form: {} } }, version = LEGACY_VERSION) {
+export async function openRawLegacy(server: { url: URL }, capabilities: Record<string, unknown> = { elicitation: { form: {} } }, version = LEGACY) {
   const init = await fetch(server.url, {
     method: 'POST',
-    headers: jsonHeaders,
+    headers: JSON_HEADERS,
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: version, capabilities, clientInfo: { name: 'raw-legacy', version: '1.0.0' } } }),
   })
   expect(init.status).toBe(200)
@@ -96,7 +111,7 @@ export async function openRawLegacy(server: { url: URL }, capabilities: Record<s
   if (!id) throw new Error('initialize returned no Mcp-Session-Id')
   const post = (body: Record<string, unknown>) => fetch(server.url, {
     method: 'POST',
-    headers: { ...jsonHeaders, 'mcp-session-id': id, 'mcp-protocol-version': version },
+    headers: { ...JSON_HEADERS, 'mcp-session-id': id, 'mcp-protocol-version': version },
     body: JSON.stringify(body),
   })
   const initialized = await post({ jsonrpc: '2.0', method: 'notifications/initialized' })

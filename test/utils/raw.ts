@@ -2,7 +2,15 @@
  * Hand-built 2026-07-28 requests, for checking the wire itself (rounds, keys, errors) where an SDK
  * client would hide it by retrying on its own.
  */
+import { textOf } from './clients'
+
 export const MODERN = '2026-07-28'
+
+/** The newest legacy revision, the one sessions negotiate (2025-11-25). */
+export const LEGACY = '2025-11-25'
+
+/** The headers of a JSON-RPC POST: a JSON body, and a JSON or event-stream answer accepted. */
+export const JSON_HEADERS: Record<string, string> = { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream' }
 
 export interface RawModernOptions {
   capabilities?: Record<string, unknown>
@@ -72,4 +80,22 @@ export async function postRaw(url: URL | string, headers: Record<string, string>
     req.on('error', reject)
     req.end(body)
   })
+}
+
+/**
+ * How often a fixture's tools ran what `key` names (`ask_form:<label>`, `ask_charge:<label>`,
+ * `task_deploy:build`…), read from its `runs` tool over a stateless modern request, which opens no
+ * session; 0 when it never ran.
+ *
+ * @example
+ * ```ts
+ * expect(await runsOf(app, 'ask_form:tamper')).toBe(before)
+ * ```
+ */
+export async function runsOf(server: { url: URL }, key: string): Promise<number> {
+  const { message } = await postModern(server.url, 'tools/call', { name: 'runs', arguments: {} })
+  const runs: unknown = JSON.parse(textOf(message.result))
+  if (typeof runs !== 'object' || runs === null || Array.isArray(runs)) throw new Error(`the runs tool gave ${JSON.stringify(runs)}, not counts by key`)
+  const count = (runs as Record<string, unknown>)[key]
+  return typeof count === 'number' ? count : 0
 }

@@ -6,25 +6,25 @@ import { useMcpHostElicitation } from './use-host-elicitation'
 import type { McpHostElicitationOptions } from './use-host-elicitation'
 import type { McpElicitationDataChunk } from './elicitor'
 import { useMcpHostConfig } from './config'
-import { listAllTools, withMcpAppParts } from './apps/app-tools'
-import type { McpAppDataChunk } from './apps/app-tools'
-import { sandboxUrlOf } from './apps/sandbox-url'
+import { listAllTools, withMcpViewParts } from './view-frame/view-tools'
+import type { McpViewDataChunk } from './view-frame/view-tools'
+import { sandboxUrlOf } from './view-frame/sandbox-url'
 import { isRecord } from '../server/common/is-record'
-import type { McpAppPartData } from '../app/elicitation/app-part'
+import type { McpViewPartData } from '../chat/elicitation/view-part'
 
 /** The part of an AI SDK `UIMessageStreamWriter` the host writes to: elicitations and MCP Apps. */
 export interface McpHostWriter {
-  write: (chunk: McpElicitationDataChunk | McpAppDataChunk) => void
+  write: (chunk: McpElicitationDataChunk | McpViewDataChunk) => void
 }
 
 const UI = 'io.modelcontextprotocol/ui'
 
 /**
  * The view of a form whose `_meta.ui.resourceUri` names one (app-rendered elicitation, SEP-3118):
- * read from the asking server, for `<McpAppFrame>` to render the form in; its answer goes to the
+ * read from the asking server, for `<McpViewFrame>` to render the form in; its answer goes to the
  * respond endpoint like any.
  */
-async function formView(client: MCPClient, params: Record<string, unknown>, id: string, sandboxUrl: string): Promise<McpAppPartData | undefined> {
+async function formView(client: MCPClient, params: Record<string, unknown>, id: string, sandboxUrl: string): Promise<McpViewPartData | undefined> {
   // ext-apps reads a tool's `_meta.ui.resourceUri`; a form's `_meta` carries it the same way.
   const uri = isRecord(params._meta) ? getToolUiResourceUri({ _meta: params._meta }) : undefined
   if (!uri) return undefined
@@ -37,8 +37,8 @@ async function formView(client: MCPClient, params: Record<string, unknown>, id: 
 export type McpHostClientOptions = Omit<MCPClientConfig, 'experimental_events'> & Omit<McpHostElicitationOptions, 'writer'> & {
   writer: McpHostWriter
   /**
-   * Show the MCP Apps of the server's tools in the page (`data-mcp-app` parts, for
-   * `<McpAppFrame>`): the client declares the apps extension, and `tools()` announces each
+   * Show the MCP Apps of the server's tools in the page (`data-mcp-view` parts, for
+   * `<McpViewFrame>`): the client declares the apps extension, and `tools()` announces each
    * call of a tool that has a view. Default `true`.
    */
   apps?: boolean
@@ -48,7 +48,7 @@ export type McpHostClientOptions = Omit<MCPClientConfig, 'experimental_events'> 
  * `@ai-sdk/mcp`'s `createMCPClient`, ready to show the server's elicitations on the page: it
  * declares the `elicitation` capability and registers {@link useMcpHostElicitation}'s handler;
  * with `apps` (the default) it also declares the MCP Apps extension, and the tools from its
- * `tools()` write a `data-mcp-app` part when one that has a view is called. Close it when the
+ * `tools()` write a `data-mcp-view` part when one that has a view is called. Close it when the
  * stream ends. Needs the optional peer dependency `@ai-sdk/mcp`.
  *
  * @example
@@ -92,7 +92,7 @@ export async function createMcpHostClient(event: H3Event, options: McpHostClient
   const tools: MCPClient['tools'] = async (toolOptions) => {
     // One listing for both the tool set and the views it may show.
     const definitions = await listAllTools(connected)
-    return withMcpAppParts(connected.toolsFromDefinitions(definitions, toolOptions), definitions.tools, {
+    return withMcpViewParts(connected.toolsFromDefinitions(definitions, toolOptions), definitions.tools, {
       client: connected,
       transport: config.transport,
       write: chunk => writer.write(chunk),

@@ -1,6 +1,6 @@
 import type { H3Event } from 'h3'
 import { useRuntimeConfig } from 'nitropack/runtime'
-import type { McpHostPageConfig } from '../app/elicitation/host-urls'
+import type { McpHostPageConfig } from '../chat/elicitation/host-urls'
 
 /** The host options as they reach the server (`mcp.host` in nuxt.config, `NUXT_MCP_HOST_*`). */
 export interface McpHostConfig {
@@ -67,7 +67,7 @@ export function pageConfigOf(config: McpHostConfig): McpHostPageConfig {
  *
  * @example
  * ```ts
- * checkCsrf({ …, allowedOrigins: allowedOrigins() })
+ * checkMcpCsrf({ …, allowedOrigins: allowedOrigins() })
  * ```
  */
 export function allowedOrigins(): string[] {

@@ -1,4 +1,4 @@
-import { MCP_ELICITATION_HEADER } from '../app/elicitation/types'
+import { MCP_ELICITATION_HEADER } from '../chat/elicitation/types'
 
 /**
  * Cross-site request forgery protection of the respond endpoint. The owner cookie is
@@ -29,11 +29,11 @@ export interface CsrfRefusal { status: 403 | 415; error: string }
  *
  * @example
  * ```ts
- * checkCsrf({ host: 'app.test', origin: 'https://evil.test', secFetchSite: 'cross-site', marker: '1', contentType: 'application/json' })
+ * checkMcpCsrf({ host: 'app.test', origin: 'https://evil.test', secFetchSite: 'cross-site', marker: '1', contentType: 'application/json' })
  * // { status: 403, error: 'Cross-site request refused (Sec-Fetch-Site: cross-site).' }
  * ```
  */
-export function checkCsrf(request: CsrfRequest): CsrfRefusal | undefined {
+export function checkMcpCsrf(request: CsrfRequest): CsrfRefusal | undefined {
   if (request.marker !== '1') {
     return { status: 403, error: `Missing the ${MCP_ELICITATION_HEADER}: 1 header (CSRF protection): send the answer with useMcpChatElicitations() or add the header.` }
   }

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto'
-import { toElicitationRequest } from '../app/elicitation/request'
-import { MCP_ELICITATION_PART_TYPE } from '../app/elicitation/types'
-import type { McpElicitationAnswer, McpElicitationPartData } from '../app/elicitation/types'
-import type { McpAppPartData } from '../app/elicitation/app-part'
+import { toElicitationRequest } from '../chat/elicitation/request'
+import { MCP_ELICITATION_PART_TYPE } from '../chat/elicitation/types'
+import type { McpElicitationAnswer, McpElicitationPartData } from '../chat/elicitation/types'
+import type { McpViewPartData } from '../chat/elicitation/view-part'
 import type { McpElicitationRegistry } from './registry'
 
 /** The UI message chunk the host writes: a `data-mcp-elicitation` part, reconciled by its id. */
@@ -29,8 +29,8 @@ export interface McpIncomingElicitation {
 /** Handles one server elicitation: shows it, waits, returns the person's answer. */
 export type McpElicitationHandler = (request: McpIncomingElicitation) => Promise<McpElicitationAnswer>
 
-/** Options of {@link createHostElicitor}. */
-export interface HostElicitorOptions {
+/** Options of {@link createMcpHostElicitor}. */
+export interface McpHostElicitorOptions {
   registry: McpElicitationRegistry
   /** Owner key of the person this chat request belongs to. */
   owner: Promise<string | undefined> | string | undefined
@@ -43,7 +43,7 @@ export interface HostElicitorOptions {
   /** The asking server's name, shown with the request (a function: read when a request comes). */
   server?: string | (() => string | undefined)
   /** The MCP App that renders a form whose `_meta.ui.resourceUri` names one, when the host can show it. */
-  view?: (params: Record<string, unknown>, id: string) => Promise<McpAppPartData | undefined>
+  view?: (params: Record<string, unknown>, id: string) => Promise<McpViewPartData | undefined>
   now?: () => number
   generateId?: () => string
 }
@@ -55,11 +55,11 @@ export interface HostElicitorOptions {
  *
  * @example
  * ```ts
- * const handler = createHostElicitor({ registry, owner, write: chunk => writer.write(chunk), timeoutMs: 300_000, route: '/api/_mcp/elicitations' })
+ * const handler = createMcpHostElicitor({ registry, owner, write: chunk => writer.write(chunk), timeoutMs: 300_000, route: '/api/_mcp/elicitations' })
  * client.onElicitationRequest(ElicitationRequestSchema, handler)
  * ```
  */
-export function createHostElicitor(options: HostElicitorOptions): McpElicitationHandler {
+export function createMcpHostElicitor(options: McpHostElicitorOptions): McpElicitationHandler {
   const now = options.now ?? Date.now
   const generateId = options.generateId ?? randomUUID
   const write = (data: McpElicitationPartData) => {

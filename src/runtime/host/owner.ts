@@ -14,22 +14,18 @@ import { useNitroApp } from 'nitropack/runtime'
  */
 
 /** The cookie holding the per-browser owner id. */
-export const MCP_OWNER_COOKIE = 'mcp_elicitation_owner'
+const MCP_OWNER_COOKIE = 'mcp_elicitation_owner'
 
 const COOKIE_VALUE = /^[\w-]{32,128}$/
 
-/** What an `mcp:host-owner` hook receives: read the request, set `owner` to the user's id. */
+/**
+ * What an `mcp:host-owner` hook receives: read the request, set `owner` to the user's id. (The hook
+ * is declared with every hook of the module, in runtime/server/hooks.ts.)
+ */
 export interface McpHostOwnerContext {
   event: H3Event
   /** A stable id of the signed-in user; leave unset to fall back to the browser cookie. */
   owner?: string
-}
-
-declare module 'nitropack/types' {
-  interface NitroRuntimeHooks {
-    /** Names the user who owns (and alone may answer) the elicitations of a host request. */
-    'mcp:host-owner': (context: McpHostOwnerContext) => void | Promise<void>
-  }
 }
 
 /**

@@ -1,8 +1,8 @@
 import { getHeader } from 'h3'
 import type { H3Event } from 'h3'
-import { MCP_ELICITATION_HEADER } from '../app/elicitation/types'
+import { MCP_ELICITATION_HEADER } from '../chat/elicitation/types'
 import { readLimitedBody } from '../server/common/read-body'
-import { checkCsrf } from './csrf'
+import { checkMcpCsrf } from './csrf'
 import { allowedOrigins } from './config'
 
 /** A request the host's endpoints take: its JSON body, or why it is refused (status and message). */
@@ -20,7 +20,7 @@ export type HostRequestBody = { ok: true, body: unknown } | { ok: false, status:
  * ```
  */
 export async function readHostRequest(event: H3Event, maxBytes: number, tooLarge: string): Promise<HostRequestBody> {
-  const refusal = checkCsrf({
+  const refusal = checkMcpCsrf({
     host: getHeader(event, 'host'),
     origin: getHeader(event, 'origin'),
     secFetchSite: getHeader(event, 'sec-fetch-site'),

@@ -1,4 +1,4 @@
-import type { McpElicitationAnswer, McpElicitationRequest } from '../app/elicitation/types'
+import type { McpElicitationAnswer, McpElicitationRequest } from '../chat/elicitation/types'
 
 /** One elicitation waiting for the person in front of the page. */
 export interface McpPendingElicitation {
@@ -15,7 +15,7 @@ export interface McpPendingElicitation {
 
 /**
  * Where pending elicitations live between the chat route that waits and the respond endpoint
- * that answers. The default ({@link createMemoryElicitationRegistry}) is one process's memory;
+ * that answers. The default ({@link createMcpMemoryElicitationRegistry}) is one process's memory;
  * with several instances behind a load balancer the answer may reach another instance, so give
  * every instance the same shared store (see docs/host.md for a Redis sketch).
  *
@@ -38,8 +38,8 @@ export interface McpElicitationRegistry {
   prune: (now?: number) => Promise<number>
 }
 
-/** Options of {@link createMemoryElicitationRegistry}. */
-export interface MemoryRegistryOptions {
+/** Options of {@link createMcpMemoryElicitationRegistry}. */
+export interface McpMemoryRegistryOptions {
   /** Most pending entries at once (default 10 000); `add` throws beyond it. */
   maxEntries?: number
   /** The clock, for tests. */
@@ -60,11 +60,11 @@ interface Slot {
  * ```ts
  * // server/plugins/mcp-host.ts: the default, made explicit
  * export default defineNitroPlugin(() => {
- *   setMcpElicitationRegistry(createMemoryElicitationRegistry({ maxEntries: 1000 }))
+ *   setMcpElicitationRegistry(createMcpMemoryElicitationRegistry({ maxEntries: 1000 }))
  * })
  * ```
  */
-export function createMemoryElicitationRegistry(options: MemoryRegistryOptions = {}): McpElicitationRegistry {
+export function createMcpMemoryElicitationRegistry(options: McpMemoryRegistryOptions = {}): McpElicitationRegistry {
   const maxEntries = options.maxEntries ?? 10_000
   const now = options.now ?? Date.now
   const slots = new Map<string, Slot>()

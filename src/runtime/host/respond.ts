@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
-import { readRequestedSchema } from '../app/elicitation/fields'
-import { validateContent } from '../app/elicitation/validate'
-import type { McpElicitationAnswer, McpRespondError } from '../app/elicitation/types'
+import { readRequestedSchema } from '../chat/elicitation/fields'
+import { validateContent } from '../chat/elicitation/validate'
+import type { McpElicitationAnswer, McpRespondError } from '../chat/elicitation/types'
 import type { McpElicitationRegistry } from './registry'
 import { isRecord } from '../server/common/is-record'
 
@@ -30,12 +30,12 @@ function badRequest(error: string, fields?: Record<string, string>): McpRespondO
  *
  * @example
  * ```ts
- * const outcome = await respondToElicitation(registry, { id, owner, body: { action: 'accept', content: { name: 'Ada' } } })
+ * const outcome = await respondToMcpElicitation(registry, { id, owner, body: { action: 'accept', content: { name: 'Ada' } } })
  * setResponseStatus(event, outcome.status)
  * return outcome.body
  * ```
  */
-export async function respondToElicitation(
+export async function respondToMcpElicitation(
   registry: McpElicitationRegistry,
   request: { id: string | undefined; owner: string | undefined; body: unknown },
 ): Promise<McpRespondOutcome> {

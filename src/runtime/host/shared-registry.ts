@@ -1,8 +1,8 @@
 import { McpStoreUnavailableError } from '../server/common/store/store'
 import type { McpSharedState } from '../server/common/shared/shared-state'
 import { isRecord } from '../server/common/is-record'
-import { toElicitationRequest } from '../app/elicitation/request'
-import type { McpElicitationAnswer, McpElicitationContent, McpElicitationValue } from '../app/elicitation/types'
+import { toElicitationRequest } from '../chat/elicitation/request'
+import type { McpElicitationAnswer, McpElicitationContent, McpElicitationValue } from '../chat/elicitation/types'
 import type { McpElicitationRegistry, McpPendingElicitation } from './registry'
 
 /** Options of {@link createSharedElicitationRegistry}. */

@@ -3,7 +3,7 @@ import { isRecord } from '../server/common/is-record'
 import { redactRedisUrl } from '../server/common/shared/redact-redis-url'
 import { openRedisState } from '../server/common/shared/open-redis-state'
 import { useMcpHostConfig } from './config'
-import { createMemoryElicitationRegistry } from './registry'
+import { createMcpMemoryElicitationRegistry } from './registry'
 import type { McpElicitationRegistry } from './registry'
 import { createSharedElicitationRegistry } from './shared-registry'
 
@@ -18,7 +18,7 @@ let registry: McpElicitationRegistry | undefined
  * ```ts
  * // server/plugins/mcp-host.ts
  * export default defineNitroPlugin(() => {
- *   setMcpElicitationRegistry(createMemoryElicitationRegistry({ maxEntries: 1000 }))
+ *   setMcpElicitationRegistry(createMcpMemoryElicitationRegistry({ maxEntries: 1000 }))
  * })
  * ```
  */
@@ -55,6 +55,6 @@ export function useMcpElicitationRegistry(): McpElicitationRegistry {
   const mcp: unknown = useRuntimeConfig().mcp
   const url = isRecord(mcp) && typeof mcp.redisUrl === 'string' ? mcp.redisUrl : ''
   const prefix = isRecord(mcp) && typeof mcp.redisPrefix === 'string' && mcp.redisPrefix ? mcp.redisPrefix : 'nuxt-mcp:'
-  registry = url ? connectSharedRegistry(url, prefix) : createMemoryElicitationRegistry()
+  registry = url ? connectSharedRegistry(url, prefix) : createMcpMemoryElicitationRegistry()
   return registry
 }

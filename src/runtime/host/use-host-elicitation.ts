@@ -1,7 +1,7 @@
 import type { H3Event } from 'h3'
 import { useMcpHostConfig } from './config'
-import { createHostElicitor } from './elicitor'
-import type { HostElicitorOptions } from './elicitor'
+import { createMcpHostElicitor } from './elicitor'
+import type { McpHostElicitorOptions } from './elicitor'
 import type { McpElicitationHandler, McpElicitationWriter } from './elicitor'
 import { browserOwner, resolveOwner } from './owner'
 import type { McpElicitationRegistry } from './registry'
@@ -18,7 +18,7 @@ export interface McpHostElicitationOptions {
   /** Overrides the registry set with `setMcpElicitationRegistry`. */
   registry?: McpElicitationRegistry
   /** The MCP App that renders a form naming one (SEP-3118), when the host can show it (`createMcpHostClient` sets it). */
-  view?: HostElicitorOptions['view']
+  view?: McpHostElicitorOptions['view']
 }
 
 /** What {@link useMcpHostElicitation} returns. */
@@ -72,7 +72,7 @@ export function useMcpHostElicitation(event: H3Event, options: McpHostElicitatio
     console.warn(`[nuxt-mcp-elicitation] The mcp:host-owner hook failed; elicitations of this request are cancelled: ${String(error)}`)
     return undefined
   })
-  const handler = createHostElicitor({
+  const handler = createMcpHostElicitor({
     registry: options.registry ?? useMcpElicitationRegistry(),
     owner,
     write: chunk => options.writer.write(chunk),

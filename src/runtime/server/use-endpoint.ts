@@ -1,7 +1,5 @@
 import type { H3Event } from 'h3'
 import { useNitroApp, useRuntimeConfig, useStorage } from 'nitropack/runtime'
-import type { NitroApp, NitroRuntimeHooks } from 'nitropack/types'
-import type { McpAppHook } from './transport/door/app-hook'
 import definitions from '#mcp-elicitation/definitions'
 import views, { viewTools } from '#mcp-elicitation/views'
 import { endpointKeys, route as defaultRoute } from '#mcp-elicitation/options'
@@ -18,9 +16,8 @@ import type { McpDefinitions } from './mcp/definitions/registry'
 import type { McpSharedState } from './common/shared/shared-state'
 import { openRedisState } from './common/shared/open-redis-state'
 import { watchQuestions } from './elicitation/question-events'
-import type { McpObserver } from './mcp/observing/observe-calls'
-import type { McpServerHook } from './mcp/observing/server-hook'
 import { createCallTracer, traceQuestions, type McpCallTracer } from './mcp/observing/tracing'
+import { mcpHookOf } from './hooks'
 
 /** The endpoints made so far, by route. */
 const endpoints = new Map<string, McpEndpoint>()
@@ -33,79 +30,6 @@ let stopTracingQuestions: (() => void) | undefined
 
 /** Every route the app serves MCP at: `mcp.route`, then one per `server/mcp/<key>/` endpoint. */
 export const mcpRoutes: string[] = Object.keys(endpointKeys)
-
-/**
- * Whether a handler is registered for `name`. Read from hookable's own table on every call (so
- * hooks added at run time count); a hookable without that table counts as "yes".
- */
-function hasHandlers(hooks: object, name: string): boolean {
-  const table: unknown = Reflect.get(hooks, '_hooks')
-  if (typeof table !== 'object' || table === null) return true
-  const handlers: unknown = Reflect.get(table, name)
-  return Array.isArray(handlers) && handlers.length > 0
-}
-
-/** The module's own hooks, each called with one context. */
-type McpHookName = 'mcp:auth' | 'mcp:auth:token' | 'mcp:request'
-
-/**
- * The app's hook `name` as the endpoint holds it: asked per request whether anyone listens, then
- * called with the context its declaration (`NitroRuntimeHooks`) names. The signature derives that
- * context from the declaration; the body, shared by the three, passes it on unread.
- */
-function appHook<Name extends McpHookName>(hooks: NitroApp['hooks'], name: Name): McpAppHook<Parameters<NitroRuntimeHooks[Name]>[0]>
-function appHook(hooks: NitroApp['hooks'], name: McpHookName): McpAppHook<never> {
-  return {
-    listening: () => hasHandlers(hooks, name),
-    call: async (context) => { await hooks.callHook(name, context) },
-  }
-}
-
-/**
- * A caller for hookable's `callHookWith` that calls each listener now, in order, with `event`:
- * hookable's own `callHook` makes a `console.createTask` and a promise chain per call, which a
- * request-per-call protocol pays on every message (measured: bench/results/observe.md). A
- * listener that throws or rejects is logged; the others still run.
- */
-function callEachWith(name: string, event: unknown): (listeners: Array<(event: unknown) => unknown>) => void {
-  const log = (error: unknown) => console.error(`[nuxt-mcp-elicitation] an ${name} hook threw:`, error)
-  return (listeners) => {
-    for (const listener of listeners) {
-      try {
-        const done = listener(event)
-        if (done instanceof Promise) done.catch(log)
-      }
-      catch (error) {
-        log(error)
-      }
-    }
-  }
-}
-
-/**
- * The app's observing hook `name` (`mcp:call`, `mcp:question`): asked whether anyone listens
- * before an event is built, and called without being awaited, so an observer never delays or
- * fails the call it watches beyond its own synchronous work (its errors are logged).
- */
-function observerHook<Name extends 'mcp:call' | 'mcp:question'>(hooks: NitroApp['hooks'], name: Name): McpObserver<Parameters<NitroRuntimeHooks[Name]>[0]>
-function observerHook(hooks: NitroApp['hooks'], name: 'mcp:call' | 'mcp:question'): McpObserver<never> {
-  return {
-    listening: () => hasHandlers(hooks, name),
-    notify: event => hooks.callHookWith(callEachWith(name, event), name, event),
-  }
-}
-
-/**
- * The app's `mcp:server` hook: asked per server built whether anyone listens, and then called
- * synchronously (hookable's `callHook` would call the listeners a microtask later, after the SDK
- * may already dispatch to the server).
- */
-function serverHook(hooks: NitroApp['hooks']): McpServerHook {
-  return {
-    listening: () => hasHandlers(hooks, 'mcp:server'),
-    call: event => hooks.callHookWith(callEachWith('mcp:server', event), 'mcp:server', event),
-  }
-}
 
 /**
  * The route of the endpoint `event` was routed to (Nitro's router records the route it matched,
@@ -204,11 +128,11 @@ export function useMcpEndpointAt(route: string, appConfig: McpServerConfig): Mcp
     production: !import.meta.dev,
     // Each hook is asked per request whether anyone listens (hooks may be added at run time): an
     // empty `callHook` still costs a `console.createTask` and a promise chain.
-    authenticate: appHook(nitro.hooks, 'mcp:auth'),
-    verifyToken: appHook(nitro.hooks, 'mcp:auth:token'),
-    beforeRequest: appHook(nitro.hooks, 'mcp:request'),
-    observe: { call: observerHook(nitro.hooks, 'mcp:call'), ...(callTracer && { trace: callTracer }) },
-    serverHook: serverHook(nitro.hooks),
+    authenticate: mcpHookOf(nitro.hooks, 'mcp:auth'),
+    verifyToken: mcpHookOf(nitro.hooks, 'mcp:auth:token'),
+    beforeRequest: mcpHookOf(nitro.hooks, 'mcp:request'),
+    observe: { call: mcpHookOf(nitro.hooks, 'mcp:call'), ...(callTracer && { trace: callTracer }) },
+    serverHook: mcpHookOf(nitro.hooks, 'mcp:server'),
     ...(config.cache.storage && { cacheStorage: useStorage(config.cache.storage) }),
     shared: useMcpSharedState(config, route),
     ...(createTaskRuntime && { tasks: createTaskRuntime }),
@@ -218,9 +142,8 @@ export function useMcpEndpointAt(route: string, appConfig: McpServerConfig): Mcp
   // Questions are watched once for every endpoint (each event carries its endpoint's route).
   if (otel && !stopTracingQuestions) stopTracingQuestions = traceQuestions(otel)
   if (!stopWatchingQuestions) {
-    const questions = observerHook(nitro.hooks, 'mcp:question')
     // Answers only when the app opted in (`mcp.observe.answers`; on in `nuxi dev` for the DevTools tab).
-    stopWatchingQuestions = watchQuestions(questions.listening, questions.notify, { answers: appConfig.observe.answers === true })
+    stopWatchingQuestions = watchQuestions(mcpHookOf(nitro.hooks, 'mcp:question'), { answers: appConfig.observe.answers === true })
   }
   nitro.hooks.hook('close', async () => {
     stopWatchingQuestions?.()

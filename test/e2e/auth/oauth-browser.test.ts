@@ -4,12 +4,11 @@ import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextp
 import { UnauthorizedError as LegacyUnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startRuntime } from '../../../scripts/runtimes.mjs'
-import type { RuntimeApp } from '../../../scripts/runtimes.mjs'
+import type { RuntimeApp } from '../../utils/fixture'
 import { launchBrowser } from '../../utils/browser'
 import type { LaunchedBrowser } from '../../utils/browser'
 import { textOf } from '../../utils/clients'
-import { buildFixture, fixtureDir } from '../../utils/fixture'
+import { buildFixture, startFixtureOn } from '../../utils/fixture'
 import { startWithAuthorizationServers, TEST_CLIENTS } from '../../utils/oidc'
 import type { AuthorizationServer } from '../../utils/oidc'
 import { BrowserOAuthProvider, startCallbackServer } from '../../utils/oauth-sign-in'
@@ -28,9 +27,7 @@ let callback: CallbackServer
 
 beforeAll(async () => {
   await buildFixture('oauth', { reuse: true })
-  const started = await startWithAuthorizationServers([{}], (port, servers) => startRuntime({
-    target: 'node',
-    root: fixtureDir('oauth'),
+  const started = await startWithAuthorizationServers([{}], (port, servers) => startFixtureOn('node', 'oauth', {
     port,
     env: {
       NUXT_MCP_STATE_SECRET: 'oauth-browser-state-secret-0123456789abcdef',

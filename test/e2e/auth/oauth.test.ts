@@ -1,10 +1,9 @@
 import { ClientCredentialsProvider, Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client'
 import { exportJWK, generateKeyPair, SignJWT } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startRuntime } from '../../../scripts/runtimes.mjs'
-import type { RuntimeApp } from '../../../scripts/runtimes.mjs'
+import type { RuntimeApp } from '../../utils/fixture'
 import { connectLegacy, textOf } from '../../utils/clients'
-import { buildFixture, fixtureDir } from '../../utils/fixture'
+import { buildFixture, startFixtureOn } from '../../utils/fixture'
 import { onFreePort } from '../../../scripts/ports.mjs'
 import { startWithAuthorizationServers, TEST_CLIENTS } from '../../utils/oidc'
 import type { AuthorizationServer } from '../../utils/oidc'
@@ -33,7 +32,7 @@ function env(origin: string): Record<string, string> {
 }
 
 async function startApp(): Promise<RuntimeApp> {
-  return onFreePort(port => startRuntime({ target: 'node', root: fixtureDir('oauth'), port, env: env(`http://127.0.0.1:${port}`) }))
+  return onFreePort(port => startFixtureOn('node', 'oauth', { port, env: env(`http://127.0.0.1:${port}`) }))
 }
 
 beforeAll(async () => {
@@ -42,7 +41,7 @@ beforeAll(async () => {
   const started = await startWithAuthorizationServers([{}, { tokenTtlSeconds: 1 }], (port, servers) => {
     as = servers[0]!
     shortLived = servers[1]!
-    return startRuntime({ target: 'node', root: fixtureDir('oauth'), port, env: env(`http://127.0.0.1:${port}`) })
+    return startFixtureOn('node', 'oauth', { port, env: env(`http://127.0.0.1:${port}`) })
   })
   app = started.app
   resource = started.resource
@@ -215,7 +214,7 @@ describe('the MCP endpoint as an OAuth resource server', () => {
   it('uses an issuer\'s keys only when its metadata names that issuer (RFC 8414 §3.3)', async () => {
     // Listed as http://localhost:<port>: the same server, whose metadata names http://127.0.0.1:<port>.
     const listed = `http://localhost:${as.port}`
-    const misnamed = await onFreePort(port => startRuntime({ target: 'node', root: fixtureDir('oauth'), port, env: { ...env(`http://127.0.0.1:${port}`), NUXT_MCP_AUTH_ISSUERS: listed } }))
+    const misnamed = await onFreePort(port => startFixtureOn('node', 'oauth', { port, env: { ...env(`http://127.0.0.1:${port}`), NUXT_MCP_AUTH_ISSUERS: listed } }))
     try {
       const token = await as.sign({ iss: listed, aud: `${misnamed.origin}/mcp`, sub: 'alice', scope: 'mcp:tools', exp: Math.floor(Date.now() / 1000) + 300 }, 'at+jwt')
       const refused = await postModern(misnamed.url, 'tools/call', { name: 'whoami', arguments: {} }, { headers: { authorization: `Bearer ${token}` } })
@@ -231,7 +230,7 @@ describe('the MCP endpoint as an OAuth resource server', () => {
   it('fetches an issuer\'s keys again after auth.jwksMaxAgeSeconds: a key the issuer dropped stops verifying', async () => {
     // An authorization server and an app of their own: the keys are rotated here.
     const started = await startWithAuthorizationServers([{}], (port, servers) =>
-      startRuntime({ target: 'node', root: fixtureDir('oauth'), port, env: { ...env(`http://127.0.0.1:${port}`), NUXT_MCP_AUTH_ISSUERS: servers[0]!.issuer, NUXT_MCP_AUTH_JWKS_MAX_AGE_SECONDS: '1' } }))
+      startFixtureOn('node', 'oauth', { port, env: { ...env(`http://127.0.0.1:${port}`), NUXT_MCP_AUTH_ISSUERS: servers[0]!.issuer, NUXT_MCP_AUTH_JWKS_MAX_AGE_SECONDS: '1' } }))
     const app2 = started.app
     const rotating = started.servers[0]!
     try {

@@ -1,10 +1,9 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startRuntime } from '../../../scripts/runtimes.mjs'
-import type { RuntimeApp } from '../../../scripts/runtimes.mjs'
+import type { RuntimeApp } from '../../utils/fixture'
 import { connectLegacy, connectModern, textOf } from '../../utils/clients'
-import { buildFixture, fixtureDir } from '../../utils/fixture'
+import { buildFixture, fixtureDir, startFixtureOn } from '../../utils/fixture'
 
 /**
  * `mcp.cache.storage`: tools and resources keep cached results on the app's own Nitro storage
@@ -23,7 +22,7 @@ beforeAll(async () => {
   await buildFixture('cache-storage', { reuse: true })
   // Entries of an earlier run would be served for ten minutes: every run starts empty.
   rmSync(folder, { recursive: true, force: true })
-  const start = () => startRuntime({ target: 'node', root: fixtureDir('cache-storage'), env: { NUXT_MCP_STATE_SECRET: SECRET } })
+  const start = () => startFixtureOn('node', 'cache-storage', { env: { NUXT_MCP_STATE_SECRET: SECRET } })
   ;[first, second] = await Promise.all([start(), start()])
 }, 300_000)
 afterAll(async () => {
@@ -77,7 +76,7 @@ describe('cached results on a Nitro storage mount', () => {
 
 describe('an instance with a per-caller cache and no way to know its callers', () => {
   it('warns once, at its first request, naming the endpoint and the tool (not the shared resource), and that the byte budgets are not counted here', async () => {
-    const lone = await startRuntime({ target: 'node', root: fixtureDir('cache-storage'), env: { NUXT_MCP_STATE_SECRET: SECRET, CACHE_TEST_NO_AUTH: '1', NUXT_MCP_CACHE_MAX_BYTES: '1048576' } })
+    const lone = await startFixtureOn('node', 'cache-storage', { env: { NUXT_MCP_STATE_SECRET: SECRET, CACHE_TEST_NO_AUTH: '1', NUXT_MCP_CACHE_MAX_BYTES: '1048576' } })
     try {
       const key = 'anonymous'
       expect(await callOn(lone, 'modern', key)).toBe(String(lone.pid))

@@ -1,6 +1,7 @@
 import { createMCPClient, ElicitationRequestSchema } from '@ai-sdk/mcp'
-import type { CallToolResult, ElicitationRequest, MCPClient } from '@ai-sdk/mcp'
+import type { ElicitationRequest, MCPClient } from '@ai-sdk/mcp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { textOf } from '../../utils/clients'
 import { startFixture } from '../../utils/fixture'
 import type { RunningFixture } from '../../utils/fixture'
 
@@ -16,12 +17,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([basic?.stop(), elicitation?.stop()])
 })
-
-/** The text parts of a tool result, joined (the SDK's content type also admits unknown parts). */
-function textOf(result: CallToolResult): string {
-  const content: unknown[] = 'content' in result && Array.isArray(result.content) ? result.content : []
-  return content.map(item => typeof item === 'object' && item !== null && 'text' in item && typeof item.text === 'string' ? item.text : '').join('')
-}
 
 const eras = [
   { era: 'modern', discovery: true, version: '2026-07-28' },

@@ -2,13 +2,14 @@ import fc from 'fast-check'
 import type { Arbitrary, JsonValue } from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { connectLegacy, connectModern } from '../../utils/clients'
+import { connectLegacy, connectModern, textOf } from '../../utils/clients'
 import type { ScriptedAnswer } from '../../utils/clients'
-import { nextMessage, openRawLegacy, singleMessage, sseMessages } from '../../utils/raw-legacy'
+import { isRecord, nextMessage, openRawLegacy, singleMessage, sseMessages } from '../../utils/raw-legacy'
 import type { RpcMessage } from '../../utils/raw-legacy'
-import { postModern } from '../../utils/raw'
+import { JSON_HEADERS, LEGACY, postModern, runsOf } from '../../utils/raw'
 import { startFixture } from '../../utils/fixture'
 import type { RunningFixture } from '../../utils/fixture'
+import { until } from '../../utils/until'
 
 /**
  * Hostile and heavy traffic against the elicitation fixture: bad legacy answers, unknown
@@ -41,19 +42,6 @@ afterAll(async () => {
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
-/** The first text block of a tool result, checked at run time. */
-function textOf(result: unknown): string {
-  if (isRecord(result) && Array.isArray(result.content)) {
-    const first: unknown = result.content[0]
-    if (isRecord(first) && typeof first.text === 'string') return first.text
-  }
-  throw new Error(`no text content in ${JSON.stringify(result)}`)
-}
-
 interface Internals {
   pendingLegacy: number
   sessions: { open: number, active: number }
@@ -83,24 +71,6 @@ async function internals(server: RunningFixture): Promise<Internals> {
   }
 }
 
-async function runsOf(server: RunningFixture, label: string): Promise<number> {
-  const { message } = await postModern(server.url, 'tools/call', { name: 'runs', arguments: {} })
-  const parsed: unknown = JSON.parse(textOf(message.result))
-  if (!isRecord(parsed)) throw new Error('unexpected runs')
-  const count = parsed[`ask_form:${label}`]
-  return typeof count === 'number' ? count : 0
-}
-
-async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`)
-    await new Promise(resolve => setTimeout(resolve, 100))
-  }
-}
-
-const LEGACY_VERSION = '2025-11-25'
-const jsonHeaders = { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream' }
 
 // ---------------------------------------------------------------------------------------------
 // 1. Bad legacy answers
@@ -167,7 +137,7 @@ describe('legacy: bad elicitation answers end in an isError result naming the pr
   })
 
   it('leaves no pending legacy elicitation behind', async () => {
-    await until(async () => (await internals(app)).pendingLegacy === 0, 5000)
+    await until(async () => (await internals(app)).pendingLegacy === 0, 'no pending legacy elicitation', 5000, 100)
   })
 })
 
@@ -334,7 +304,7 @@ describe('modern: fuzzed retries of ask_form', () => {
 
   it('random requestState: never 5xx, never complete, and the handler never runs', async () => {
     const state = await firstRound('fuzz-state')
-    const before = await runsOf(app, 'fuzz-state')
+    const before = await runsOf(app, 'ask_form:fuzz-state')
     expect(before).toBe(1)
     const [version, body, mac] = state.split('.')
     const stateArb = fc.oneof(
@@ -352,7 +322,7 @@ describe('modern: fuzzed retries of ask_form', () => {
       expect(outcomeOf(message)).toBe('error')
       expect(message.error?.code).toBe(-32602)
     }), { numRuns: RUNS, seed: SEED + 2, endOnFailure: true })
-    expect(await runsOf(app, 'fuzz-state')).toBe(before)
+    expect(await runsOf(app, 'ask_form:fuzz-state')).toBe(before)
   }, 60_000)
 
   it('is still alive and serving afterwards', async () => {
@@ -482,7 +452,7 @@ describe('load: 500 concurrent elicitation flows in both eras, and no leaks', ()
     leftBehind = done.find(r => r.sessionId !== undefined)?.sessionId
     expect(leftBehind).toBeTruthy()
     // Legacy runs a handler once; modern runs it once per round (ask, then answer).
-    expect(await runsOf(loadApp, 'load')).toBe(FLOWS_PER_ERA + 2 * FLOWS_PER_ERA)
+    expect(await runsOf(loadApp, 'ask_form:load')).toBe(FLOWS_PER_ERA + 2 * FLOWS_PER_ERA)
     expect(elapsed).toBeLessThan(60_000)
   }, 120_000)
 
@@ -494,10 +464,10 @@ describe('load: 500 concurrent elicitation flows in both eras, and no leaks', ()
     await until(async () => {
       const { sessions } = await internals(loadApp)
       return sessions.open === 0 && sessions.active === 0
-    }, 2 * IDLE_MS)
+    }, 'every session gone', 2 * IDLE_MS, 100)
     const stale = await fetch(loadApp.url, {
       method: 'POST',
-      headers: { ...jsonHeaders, 'mcp-session-id': leftBehind!, 'mcp-protocol-version': LEGACY_VERSION },
+      headers: { ...JSON_HEADERS, 'mcp-session-id': leftBehind!, 'mcp-protocol-version': LEGACY },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     })
     expect(stale.status).toBe(404)

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { postModern } from '../../utils/raw'
+import { postModern, runsOf } from '../../utils/raw'
+import { textOf } from '../../utils/clients'
 import { startFixture } from '../../utils/fixture'
 import type { RunningFixture } from '../../utils/fixture'
 
@@ -21,13 +22,9 @@ function call(label: string, extra: Record<string, unknown> = {}) {
   return postModern(app.url, 'tools/call', { name: 'ask_charge', arguments: { label }, ...extra })
 }
 
-async function charges(label: string): Promise<number> {
-  const { message } = await postModern(app.url, 'tools/call', { name: 'runs', arguments: {} })
-  return JSON.parse((message.result?.content as { text: string }[])[0]!.text)[`ask_charge:${label}`] ?? 0
-}
-
-function textOf(message: { result?: Record<string, unknown> }): string {
-  return (message.result?.content as { text: string }[] | undefined)?.[0]?.text ?? ''
+/** How often ask_charge's once() step ran under `label`. */
+function charges(label: string): Promise<number> {
+  return runsOf(app, `ask_charge:${label}`)
 }
 
 describe('the replay guard', () => {
@@ -42,7 +39,7 @@ describe('the replay guard', () => {
     expect(Object.keys(replay.message.result?.inputRequests as object)).toEqual(['b'])
     expect(await charges('replayed')).toBe(1)
     const done = await call('replayed', { requestState: String(replay.message.result?.requestState), inputResponses: { b: YES } })
-    expect(textOf(done.message)).toBe('charged r-replayed, shipped')
+    expect(textOf(done.message.result)).toBe('charged r-replayed, shipped')
     expect(await charges('replayed')).toBe(1)
   })
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { postModern } from '../../utils/raw'
+import { postModern, runsOf } from '../../utils/raw'
 import { startFixture } from '../../utils/fixture'
 import type { RunningFixture } from '../../utils/fixture'
 
@@ -41,12 +41,6 @@ function retry(server: RunningFixture, name: string, args: Record<string, unknow
 
 const ACCEPT_FORM = { action: 'accept', content: { name: 'Ada', plan: 'pro' } }
 
-async function runsOf(server: RunningFixture, label: string): Promise<number> {
-  const { message } = await postModern(server.url, 'tools/call', { name: 'runs', arguments: {} })
-  const text = (message.result?.content as { text: string }[])[0]!.text
-  return JSON.parse(text)[`ask_form:${label}`] ?? 0
-}
-
 describe('modern requestState', () => {
   it('completes a round trip with the state echoed byte for byte', async () => {
     const round = await firstRound(app, 'ask_form', { label: 'ok' })
@@ -63,7 +57,7 @@ describe('modern requestState', () => {
 
   it('rejects a tampered state with -32602 and does not run the handler', async () => {
     const round = await firstRound(app, 'ask_form', { label: 'tamper' })
-    const before = await runsOf(app, 'tamper')
+    const before = await runsOf(app, 'ask_form:tamper')
     const [version, body, mac] = round.state.split('.')
     const forged = JSON.parse(Buffer.from(body!, 'base64url').toString())
     forged.answers = { q0: { q: forged.asked.q0.q, r: ACCEPT_FORM } }
@@ -74,7 +68,7 @@ describe('modern requestState', () => {
       expect(message.error?.code).toBe(-32602)
       expect(message.error?.message).toMatch(/requestState/)
     }
-    expect(await runsOf(app, 'tamper')).toBe(before)
+    expect(await runsOf(app, 'ask_form:tamper')).toBe(before)
   })
 
   it('rejects a state replayed on another tool or with other arguments', async () => {

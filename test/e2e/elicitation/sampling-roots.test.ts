@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { postModern } from '../../utils/raw'
+import { textOf } from '../../utils/clients'
 import { startFixture } from '../../utils/fixture'
 import type { RunningFixture } from '../../utils/fixture'
 
@@ -25,16 +26,12 @@ async function flow(sample: unknown, roots: unknown) {
   return postModern(app.url, 'tools/call', { name: 'ask_model', arguments: {}, requestState: afterSample.message.result.requestState, inputResponses: { roots } }, { capabilities })
 }
 
-function textOf(message: { result?: Record<string, unknown> }): string {
-  return (message.result?.content as { text: string }[] | undefined)?.[0]?.text ?? ''
-}
-
 describe('modern sampling and roots answers', () => {
   it('accepts valid answers, a sampling result with a content array too (2025-11-25, 2026-07-28)', async () => {
     const single = await flow(SAMPLED, ROOTS)
-    expect(JSON.parse(textOf(single.message))).toEqual({ content: SAMPLED.content, roots: ['file:///work'] })
+    expect(JSON.parse(textOf(single.message.result))).toEqual({ content: SAMPLED.content, roots: ['file:///work'] })
     const list = await flow({ ...SAMPLED, content: [{ type: 'text', text: 'hi' }, { type: 'text', text: 'there' }] }, ROOTS)
-    expect(JSON.parse(textOf(list.message)).content).toHaveLength(2)
+    expect(JSON.parse(textOf(list.message.result)).content).toHaveLength(2)
   })
 
   it('refuses a sampling answer that is not a sampling result with -32602 naming what is wrong', async () => {

@@ -224,11 +224,11 @@ describe('playground /chat: MCP Apps', () => {
       await page.goto(`${app.origin}/chat`, { waitUntil: 'networkidle' })
       await page.getByLabel('Tool', { exact: true }).selectOption('show_weather')
       await page.getByRole('button', { name: 'Run tool' }).click()
-      const frame = page.getByTestId('mcp-app-frame')
+      const frame = page.getByTestId('mcp-view-frame')
       await frame.waitFor()
       // The proxy is on the other loopback name: another origin than the page's.
       expect(new URL((await frame.getAttribute('src')) ?? '').origin).toBe(app.origin.replace('127.0.0.1', 'localhost'))
-      const view = page.frameLocator('[data-testid="mcp-app-frame"]').frameLocator('iframe')
+      const view = page.frameLocator('[data-testid="mcp-view-frame"]').frameLocator('iframe')
       await expect.poll(() => view.getByTestId('weather-now').innerText(), { timeout: 30_000 }).toBe('Lyon: 14 °C')
       await screenshot(page, 'host-app-view')
       const call = page.waitForRequest(request => request.method() === 'POST' && request.url().includes('/api/_mcp/apps/'))
@@ -257,8 +257,8 @@ describe('playground /chat: MCP Apps', () => {
       await page.goto(`${app.origin}/chat`, { waitUntil: 'networkidle' })
       await page.getByLabel('Tool', { exact: true }).selectOption('book_stay')
       await page.getByRole('button', { name: 'Run tool' }).click()
-      await page.getByTestId('mcp-app-frame').waitFor()
-      const view = page.frameLocator('[data-testid="mcp-app-frame"]').frameLocator('iframe')
+      await page.getByTestId('mcp-view-frame').waitFor()
+      const view = page.frameLocator('[data-testid="mcp-view-frame"]').frameLocator('iframe')
       await expect.poll(() => view.getByTestId('dates-question').innerText(), { timeout: 30_000 }).toBe('When do you arrive and leave?')
       // The plain form is not shown: the view is the form.
       expect(await page.getByRole('region', { name: 'When do you arrive and leave?' }).count()).toBe(0)
@@ -271,7 +271,7 @@ describe('playground /chat: MCP Apps', () => {
   it('without a sandbox origin, asks book_stay\'s question with the plain form', async () => {
     await step('app-elicitation-plain', async () => {
       const form = await runTool(shortTimeout, 'book_stay', 'When do you arrive and leave?')
-      expect(await page.getByTestId('mcp-app-frame').count()).toBe(0)
+      expect(await page.getByTestId('mcp-view-frame').count()).toBe(0)
       await field(form, 'From').fill('2026-12-24')
       await field(form, 'To').fill('2026-12-27')
       await form.getByRole('button', { name: 'Submit' }).click()
@@ -285,10 +285,10 @@ describe('playground /chat: MCP Apps', () => {
       await page.goto(`${shortTimeout.origin}/chat`, { waitUntil: 'networkidle' })
       await page.getByLabel('Tool', { exact: true }).selectOption('show_weather')
       await page.getByRole('button', { name: 'Run tool' }).click()
-      const note = page.getByTestId('mcp-app-off')
+      const note = page.getByTestId('mcp-view-off')
       await note.waitFor()
       expect(await note.textContent()).toContain('set mcp.host.apps.sandboxOrigin')
-      expect(await page.getByTestId('mcp-app-frame').count()).toBe(0)
+      expect(await page.getByTestId('mcp-view-frame').count()).toBe(0)
       expect(await toolOutput(/Lyon/)).toContain('"celsius":14')
     })
   }, TEST_TIMEOUT)
@@ -308,8 +308,8 @@ describe('playground /chat: MCP Apps of servers nobody here wrote (npm examples)
     await page.goto(`${host.origin}/chat`, { waitUntil: 'networkidle' })
     await page.getByLabel('Tool', { exact: true }).selectOption('get-time')
     await page.getByRole('button', { name: 'Run tool' }).click()
-    await page.getByTestId('mcp-app-frame').waitFor()
-    return page.frameLocator('[data-testid="mcp-app-frame"]').frameLocator('iframe')
+    await page.getByTestId('mcp-view-frame').waitFor()
+    return page.frameLocator('[data-testid="mcp-view-frame"]').frameLocator('iframe')
   }
 
   it('renders @modelcontextprotocol/server-basic-vue\'s view with its get-time result', async () => {

@@ -94,9 +94,9 @@ async function showParts(origin: string, parts: Record<string, unknown>[]): Prom
   }
 }
 
-/** A `data-mcp-app` chunk: a view of `html`, run through `sandboxUrl`, calling tools at `callUrl`. */
+/** A `data-mcp-view` chunk: a view of `html`, run through `sandboxUrl`, calling tools at `callUrl`. */
 function appPart(id: string, html: string, sandboxUrl: string, callUrl: string): Record<string, unknown> {
-  return { type: 'data-mcp-app', id, data: { toolCallId: id, toolName: 'show_weather', uri: `ui://${id}`, shown: { html, sandboxUrl, callUrl } } }
+  return { type: 'data-mcp-view', id, data: { toolCallId: id, toolName: 'show_weather', uri: `ui://${id}`, shown: { html, sandboxUrl, callUrl } } }
 }
 
 /** A script that starts `fetch(url)` at once; the view's `#out` later says how it ended. */
@@ -122,7 +122,7 @@ async function expectEveryLeakRefused(server: RunningFixture, views: Record<stri
   const callUrl = '/api/_mcp/apps/00000000-0000-4000-8000-000000000000/call'
   const before = received.length
   await showParts(server.origin, Object.entries(views).map(([id, html]) => appPart(id, html, sandbox, callUrl)))
-  const frames = page.getByTestId('mcp-app-frame')
+  const frames = page.getByTestId('mcp-view-frame')
   await expect.poll(() => frames.count()).toBe(Object.keys(views).length)
   const outcomes: Record<string, string> = {}
   for (const [index, id] of Object.keys(views).entries()) {
@@ -158,7 +158,7 @@ describe('the sandbox page puts the view\'s CSP before anything in the view', ()
   }, TEST_TIMEOUT)
 })
 
-describe('what a view with no csp can still reach (docs/apps.md says exactly this)', () => {
+describe('what a view with no csp can still reach (docs/views.md says exactly this)', () => {
   it('navigates its own frame anywhere, but opens no popup and does not navigate the chat page', async () => {
     await step('navigation', async (server) => {
       const pages = browser?.context.pages().length
@@ -176,15 +176,15 @@ describe('what a view with no csp can still reach (docs/apps.md says exactly thi
   }, TEST_TIMEOUT)
 })
 
-describe('<McpAppFrame> and useMcpChatElicitations take only the host\'s own URLs from message data', () => {
+describe('<McpViewFrame> and useMcpChatElicitations take only the host\'s own URLs from message data', () => {
   it('a part whose sandboxUrl is another origin is not framed, and says why', async () => {
     await step('foreign-sandbox', async (server) => {
       const foreign = `${spyOrigin}/_mcp/apps/sandbox?host=${encodeURIComponent(server.origin)}`
       await showParts(server.origin, [appPart('foreign', '<p>hello</p>', foreign, '/api/_mcp/apps/00000000-0000-4000-8000-000000000000/call')])
-      const refused = page.getByTestId('mcp-app-refused')
+      const refused = page.getByTestId('mcp-view-refused')
       await refused.waitFor()
       expect(await refused.textContent()).toContain(`sandboxUrl "${foreign}"`)
-      expect(await page.getByTestId('mcp-app-frame').count()).toBe(0)
+      expect(await page.getByTestId('mcp-view-frame').count()).toBe(0)
       expect(received.filter(line => line.includes('/_mcp/apps/sandbox'))).toEqual([])
     })
   }, TEST_TIMEOUT)
@@ -207,10 +207,10 @@ describe('<McpAppFrame> and useMcpChatElicitations take only the host\'s own URL
       const elsewhere = '/api/_mcp/elicitations/00000000-0000-4000-8000-000000000000'
       const before = sent.length
       await showParts(server.origin, [appPart('elsewhere', caller, sandboxUrlOf(server.origin), elsewhere)])
-      const refused = page.getByTestId('mcp-app-refused')
+      const refused = page.getByTestId('mcp-view-refused')
       await refused.waitFor()
       expect(await refused.textContent()).toContain(`callUrl "${elsewhere}"`)
-      expect(await page.getByTestId('mcp-app-frame').count()).toBe(0)
+      expect(await page.getByTestId('mcp-view-frame').count()).toBe(0)
       // No frame, so no view: the sandbox page was never asked for, and nothing went to that path.
       const made = sent.slice(before).map(request => `${request.method()} ${new URL(request.url()).pathname}`)
       expect(made.filter(line => line.includes('/_mcp/apps/sandbox') || line.includes('/api/_mcp/elicitations/'))).toEqual([])

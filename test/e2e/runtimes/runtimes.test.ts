@@ -3,16 +3,14 @@ import { connectLegacy, connectModern, textOf } from '../../utils/clients'
 import type { ScriptedAnswer } from '../../utils/clients'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { buildFixture, fixtureDir } from '../../utils/fixture'
-import { startRuntime } from '../../../scripts/runtimes.mjs'
+import { buildFixture, startFixtureOn } from '../../utils/fixture'
 import { isPortTaken } from '../../../scripts/ports.mjs'
 import { serverGzipBytes } from '../../utils/bundle-size'
 import { postModern, postRaw } from '../../utils/raw'
-import { startRuntimeApp } from '../../utils/runtimes'
 import { until } from '../../utils/until'
 import { openTaskSession } from '../../../scripts/mcp-task-clients.mjs'
 import { resultFromTaskOutcome } from '@modelcontextprotocol/ext-tasks/client'
-import type { RuntimeApp, RuntimeTarget } from '../../utils/runtimes'
+import type { RuntimeApp, RuntimeTarget } from '../../utils/fixture'
 
 // Wherever Nuxt runs: the same tools (test/fixtures/runtime-layer) built with each deploy target's
 // Nitro preset and served by its real runtime: Node, Bun and Deno from npm, and Cloudflare's
@@ -35,7 +33,7 @@ const apps = new Map<RuntimeTarget, RuntimeApp>()
 beforeAll(async () => {
   // One build at a time: Nuxt builds sharing node_modules clash when they run at once.
   for (const { target } of TARGETS) await buildFixture(`runtime-${target}`, { reuse: true })
-  for (const { target } of TARGETS) apps.set(target, await startRuntimeApp(target, { NUXT_MCP_STATE_SECRET: SECRET }))
+  for (const { target } of TARGETS) apps.set(target, await startFixtureOn(target, `runtime-${target}`, { env: { NUXT_MCP_STATE_SECRET: SECRET } }))
 }, 600_000)
 
 afterAll(async () => {
@@ -176,7 +174,7 @@ describe('one secret across runtimes', () => {
 
   it('refuses a weak secret on Workers: at startup where env is visible there (native), else at the first request', async () => {
     // Native (nodejs_compat): the Worker's startup check sees the variable and the Worker does not start.
-    const failure = await startRuntimeApp('workers', { NUXT_MCP_STATE_SECRET: 'only-24-bytes-of-secret!' }).then(
+    const failure = await startFixtureOn('workers', 'runtime-workers', { env: { NUXT_MCP_STATE_SECRET: 'only-24-bytes-of-secret!' } }).then(
       async (app) => {
         await app.stop()
         return undefined
@@ -185,7 +183,7 @@ describe('one secret across runtimes', () => {
     )
     expect(String(failure)).toContain('NUXT_MCP_STATE_SECRET is 24 bytes long')
     // Polyfilled: env arrives with the request, so the first request is refused; the log says why.
-    const weak = await startRuntimeApp('workers-poly', { NUXT_MCP_STATE_SECRET: 'only-24-bytes-of-secret!' })
+    const weak = await startFixtureOn('workers-poly', 'runtime-workers-poly', { env: { NUXT_MCP_STATE_SECRET: 'only-24-bytes-of-secret!' } })
     try {
       const { status, message } = await postModern(weak.url, 'tools/list', {})
       expect(status).toBe(500)
@@ -210,7 +208,7 @@ describe('a port another process took first', () => {
       await new Promise<void>(resolve => holder.listen(0, '127.0.0.1', resolve))
       try {
         const { port } = holder.address() as AddressInfo
-        const outcome = await startRuntime({ target, root: fixtureDir(`runtime-${target}`), port, env: { NUXT_MCP_STATE_SECRET: SECRET } }).then(
+        const outcome = await startFixtureOn(target, `runtime-${target}`, { port, env: { NUXT_MCP_STATE_SECRET: SECRET } }).then(
           async (app) => {
             await app.stop()
             return `started on ${app.origin}`
@@ -246,7 +244,7 @@ describe('an MCP App view on Cloudflare Workers (workerd, unenv polyfills)', () 
 // issuers come at run time, it must refuse, not serve unchecked: on workerd itself.
 describe('OAuth on a Worker built without issuers', () => {
   it('refuses every request once NUXT_MCP_AUTH_ISSUERS is set, naming the fix', async () => {
-    const app = await startRuntimeApp('workers', { NUXT_MCP_STATE_SECRET: SECRET, NUXT_MCP_AUTH_ISSUERS: 'https://auth.example.com', NUXT_MCP_AUTH_RESOURCE: 'https://mcp.example.com/mcp' })
+    const app = await startFixtureOn('workers', 'runtime-workers', { env: { NUXT_MCP_STATE_SECRET: SECRET, NUXT_MCP_AUTH_ISSUERS: 'https://auth.example.com', NUXT_MCP_AUTH_RESOURCE: 'https://mcp.example.com/mcp' } })
     try {
       for (const method of ['tools/list', 'tools/call']) {
         const refused = await postModern(app.url, method, method === 'tools/call' ? { name: 'echo', arguments: { text: 'x' } } : {})

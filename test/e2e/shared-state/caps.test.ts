@@ -4,6 +4,7 @@ import { connectLegacy, textOf } from '../../utils/clients'
 import type { ScriptedAnswer } from '../../utils/clients'
 import { useCluster } from '../../utils/cluster'
 import { until } from '../../utils/until'
+import { JSON_HEADERS } from '../../utils/raw'
 
 // The session caps hold across instances: two instances sharing Redis behind nginx, at most two
 // sessions per caller and three in all. Anonymous callers are told apart by the address nginx
@@ -21,14 +22,13 @@ async function statusOf(client: Awaited<ReturnType<typeof connectLegacy>>): Prom
 const never = () => new Promise<ScriptedAnswer>(() => {})
 
 const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'burst', version: '1' } } })
-const jsonHeaders = { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream' }
 
 describe('session caps across instances', () => {
   it('hold exactly when initializes arrive at once on both instances: none past a cap is opened, each refusal names it', async () => {
     const burst = '10.0.0.9'
     // Eight at once through round-robin: four reach each instance.
     const opened = await Promise.all(Array.from({ length: 8 }, async () => {
-      const response = await fetch(cluster().url, { method: 'POST', headers: { ...jsonHeaders, 'x-forwarded-for': burst }, body: initialize })
+      const response = await fetch(cluster().url, { method: 'POST', headers: { ...JSON_HEADERS, 'x-forwarded-for': burst }, body: initialize })
       return { status: response.status, id: response.headers.get('mcp-session-id'), body: await response.text() }
     }))
     for (const refused of opened.filter(result => result.status !== 200)) {
@@ -37,7 +37,7 @@ describe('session caps across instances', () => {
     }
     const ids = opened.flatMap(result => result.id ? [result.id] : [])
     const alive = await Promise.all(ids.map(async (id) => {
-      const response = await fetch(cluster().url, { method: 'POST', headers: { ...jsonHeaders, 'x-forwarded-for': burst, 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) })
+      const response = await fetch(cluster().url, { method: 'POST', headers: { ...JSON_HEADERS, 'x-forwarded-for': burst, 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) })
       await response.body?.cancel()
       return response.status === 200
     }))

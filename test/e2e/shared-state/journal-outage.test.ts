@@ -2,8 +2,8 @@ import { Redis } from 'ioredis'
 import { afterAll, describe, expect, it } from 'vitest'
 import { useCluster } from '../../utils/cluster'
 import { until } from '../../utils/until'
-import { openRawLegacy, sseEvents, toRpcMessage } from '../../utils/raw-legacy'
-import type { SseEvent } from '../../utils/raw-legacy'
+import { nextMessage, openRawLegacy, sseEvents, toRpcMessage } from '../../utils/raw-legacy'
+import { LEGACY } from '../../utils/raw'
 
 // A legacy call's stream is copied to Redis so that another instance can answer for it if its
 // instance dies. A stream opened while Redis was restarting must still be copied once Redis is
@@ -13,20 +13,13 @@ const cluster = useCluster('shared-state', 2, {}, { appendfsync: 'always' })
 let connection: Redis | undefined
 afterAll(() => connection?.disconnect())
 
-const VERSION = '2025-11-25'
-
-async function next(events: AsyncGenerator<SseEvent>, what: string): Promise<SseEvent> {
-  const item = await events.next()
-  if (item.done) throw new Error(`the stream ended before ${what}`)
-  return item.value
-}
 
 describe('a legacy stream opened while Redis restarts', () => {
   it('is copied once Redis is back, so the instance the client resumes on answers for its dead owner', async () => {
     const [owner, other] = cluster().instances
     if (!owner?.pid || !other) throw new Error('two instances expected')
     const session = await openRawLegacy({ url: owner.url })
-    const headers = { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream', 'mcp-session-id': session.id, 'mcp-protocol-version': VERSION }
+    const headers = { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream', 'mcp-session-id': session.id, 'mcp-protocol-version': LEGACY }
     // The other instance holds the session too (set up from its record) before Redis goes.
     const listed = await fetch(other.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) })
     expect(listed.status).toBe(200)
@@ -38,7 +31,7 @@ describe('a legacy stream opened while Redis restarts', () => {
     // made now fail rather than wait for Redis.
     await until(async () => {
       const started = Date.now()
-      const refused = await fetch(owner.url, { method: 'POST', headers: { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: VERSION, capabilities: {}, clientInfo: { name: 'probe', version: '1' } } }) })
+      const refused = await fetch(owner.url, { method: 'POST', headers: { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'probe', version: '1' } } }) })
       await refused.body?.cancel()
       return refused.status === 503 && Date.now() - started < 500
     }, 'commands to Redis failing at once', 10_000, 200)
@@ -46,8 +39,8 @@ describe('a legacy stream opened while Redis restarts', () => {
     const controller = new AbortController()
     const call = await fetch(owner.url, { method: 'POST', headers, signal: controller.signal, body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'ask_wait', arguments: { label: 'outage' } } }) })
     const events = sseEvents(call)
-    const priming = await next(events, 'the priming event')
-    expect(JSON.parse((await next(events, 'the question')).data)).toMatchObject({ method: 'elicitation/create' })
+    const priming = await nextMessage(events, 'the priming event')
+    expect(JSON.parse((await nextMessage(events, 'the question')).data)).toMatchObject({ method: 'elicitation/create' })
     await cluster().redis.start()
 
     // Once Redis is back the copy is written, its head (the stream's requests) first.
@@ -63,7 +56,7 @@ describe('a legacy stream opened while Redis restarts', () => {
     const resumed = sseEvents(await fetch(other.url, { headers: { ...headers, 'accept': 'text/event-stream', 'last-event-id': priming.id! } }))
     let answer: ReturnType<typeof toRpcMessage> | undefined
     while (!answer) {
-      const event = await next(resumed, 'the call\'s answer')
+      const event = await nextMessage(resumed, 'the call\'s answer')
       const message = event.data ? toRpcMessage(JSON.parse(event.data)) : undefined
       if (message?.id === 3) answer = message
     }

@@ -7,9 +7,10 @@ import { textOf } from '../../utils/clients'
 import { useCluster } from '../../utils/cluster'
 import { clusterTaskCalls } from '../../utils/cluster-tasks'
 import { until } from '../../utils/until'
-import { openRawLegacy, singleMessage, sseEvents, toRpcMessage } from '../../utils/raw-legacy'
+import { nextMessage, openRawLegacy, singleMessage, sseEvents, toRpcMessage } from '../../utils/raw-legacy'
 import type { RpcMessage, SseEvent } from '../../utils/raw-legacy'
 import { instanceOfStream } from '../../../src/runtime/server/transport/streams/journal'
+import { LEGACY } from '../../utils/raw'
 
 // A legacy task's question goes out on the session's GET stream when the client has no
 // tasks/result open, and that stream may be held by another instance than the one running the
@@ -21,7 +22,6 @@ const cluster = useCluster('shared-state', 3)
 const connections: Redis[] = []
 afterAll(() => connections.forEach(connection => connection.disconnect()))
 
-const VERSION = '2025-11-25'
 
 const { endpointOf } = clusterTaskCalls(cluster)
 
@@ -31,16 +31,10 @@ function pidOf(index: number): number {
   return pid
 }
 
-async function next(events: AsyncGenerator<SseEvent>, what: string): Promise<SseEvent> {
-  const item = await events.next()
-  if (item.done) throw new Error(`the stream ended before ${what}`)
-  return item.value
-}
-
 /** A 2025-11-25 session opened on `url`, with what its GET streams and task polls need. */
 async function openTaskSession(url: URL) {
   const session = await openRawLegacy({ url }, { elicitation: { form: {} }, tasks: {} })
-  const getHeaders = { 'accept': 'text/event-stream', 'mcp-session-id': session.id, 'mcp-protocol-version': VERSION }
+  const getHeaders = { 'accept': 'text/event-stream', 'mcp-session-id': session.id, 'mcp-protocol-version': LEGACY }
   let ids = 100
   const createTask = async (label: string, tool = 'task_where', more: Record<string, unknown> = {}) => {
     const created = await singleMessage(await session.post({ jsonrpc: '2.0', id: ids++, method: 'tools/call', params: { name: tool, arguments: { label, ...more }, task: { ttl: 60_000 } } }))
@@ -63,7 +57,7 @@ async function openGet(url: URL, headers: Record<string, string>, lastEventId?: 
 /** The next question on a GET stream: priming events and the task's status notifications skipped. */
 async function nextQuestion(events: AsyncGenerator<SseEvent>): Promise<RpcMessage> {
   for (;;) {
-    const event = await next(events, 'the question')
+    const event = await nextMessage(events, 'the question')
     const message = event.data ? toRpcMessage(JSON.parse(event.data)) : undefined
     if (message?.method === 'elicitation/create') return message
   }
@@ -99,7 +93,7 @@ describe('a legacy task\'s question for a GET stream another instance holds, thr
     const session = await openTaskSession(a)
     // The GET stream taken on b, then left: b keeps its journal, with no connection open.
     const first = await openGet(b, session.getHeaders)
-    const priming = await next(first.events, 'the priming event')
+    const priming = await nextMessage(first.events, 'the priming event')
     first.close()
     const journalKey = `nuxt-mcp:/mcp:events:${session.id}:${priming.id!.replace(/_0$/, '')}`
     const redis = new Redis(cluster().redis.url)
@@ -117,7 +111,7 @@ describe('a legacy task\'s question for a GET stream another instance holds, thr
     const [a, b, c] = [endpointOf(0), endpointOf(1), endpointOf(2)]
     const session = await openTaskSession(a)
     const held = await openGet(b, session.getHeaders)
-    const priming = await next(held.events, 'the priming event')
+    const priming = await nextMessage(held.events, 'the priming event')
     const dead = instanceOfStream(priming.id!)
     // b dies holding the stream. Listening on its channel here shows what is sent to it.
     const listener = new Redis(cluster().redis.url)
@@ -150,7 +144,7 @@ describe('a legacy task\'s question for a GET stream another instance holds, thr
     expect(JSON.stringify(question.params)).not.toContain('nuxt-mcp-elicitation/task-question')
     process.kill(-pidOf(2), 'SIGKILL')
     held.close()
-    const onA = (body: Record<string, unknown>) => fetch(a, { method: 'POST', headers: { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream', 'mcp-session-id': session.id, 'mcp-protocol-version': VERSION }, body: JSON.stringify(body) })
+    const onA = (body: Record<string, unknown>) => fetch(a, { method: 'POST', headers: { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream', 'mcp-session-id': session.id, 'mcp-protocol-version': LEGACY }, body: JSON.stringify(body) })
     const answered = await onA({ jsonrpc: '2.0', id: question.id, result: { action: 'accept', content: { confirm: true } } })
     expect(answered.status).toBe(202)
     // The first read once the dead instance's heartbeat has lapsed takes the task over here; its

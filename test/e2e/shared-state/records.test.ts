@@ -1,14 +1,13 @@
 import { Redis } from 'ioredis'
 import { afterAll, describe, expect, it } from 'vitest'
 import { useCluster } from '../../utils/cluster'
+import { JSON_HEADERS, LEGACY } from '../../utils/raw'
 
 // What Redis keeps of a legacy session is what another instance needs to serve it, and no more:
 // a client's oversized initialize or a logging level the spec does not know would otherwise be
 // stored for the session's life (and a level broadcast to every instance) before anything
 // checked it.
 const cluster = useCluster('shared-state', 2)
-const VERSION = '2025-11-25'
-const jsonHeaders = { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream' }
 let redis: Redis | undefined
 
 afterAll(() => redis?.disconnect())
@@ -19,7 +18,7 @@ function keys(): Redis {
 }
 
 async function post(url: URL, headers: Record<string, string>, body: unknown): Promise<Response> {
-  return fetch(url, { method: 'POST', headers: { ...jsonHeaders, ...headers }, body: JSON.stringify(body) })
+  return fetch(url, { method: 'POST', headers: { ...JSON_HEADERS, ...headers }, body: JSON.stringify(body) })
 }
 
 /** The JSON-RPC message of a response: JSON, or the first SSE event with data (after any priming event). */
@@ -33,14 +32,14 @@ describe('a shared session\'s record', () => {
   it('keeps of initialize only the revision, capabilities and client name, and the session is served on the other instance from it', async () => {
     const [first, second] = cluster().instances.map(instance => instance.url)
     const bulk = 'x'.repeat(50_000)
-    const init = await post(first!, {}, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: VERSION, capabilities: { elicitation: { form: {} } }, clientInfo: { name: 'bulky', version: '1' }, _meta: { bulk }, extra: bulk } })
+    const init = await post(first!, {}, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: LEGACY, capabilities: { elicitation: { form: {} } }, clientInfo: { name: 'bulky', version: '1' }, _meta: { bulk }, extra: bulk } })
     expect(init.status).toBe(200)
     await init.text()
     const session = init.headers.get('mcp-session-id')!
     const record = await keys().get(`nuxt-mcp:/mcp:session:${session}`)
     expect(record!.length).toBeLessThan(1000)
-    expect(JSON.parse(record!).initialize).toEqual({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: VERSION, capabilities: { elicitation: { form: {} } }, clientInfo: { name: 'bulky', version: '1' } } })
-    const headers = { 'mcp-session-id': session, 'mcp-protocol-version': VERSION }
+    expect(JSON.parse(record!).initialize).toEqual({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: LEGACY, capabilities: { elicitation: { form: {} } }, clientInfo: { name: 'bulky', version: '1' } } })
+    const headers = { 'mcp-session-id': session, 'mcp-protocol-version': LEGACY }
     await (await post(first!, headers, { jsonrpc: '2.0', method: 'notifications/initialized' })).text()
     const listed = await messageOf(await post(second!, headers, { jsonrpc: '2.0', id: 1, method: 'tools/list' }))
     expect(listed).toMatchObject({ id: 1, result: { tools: expect.arrayContaining([expect.objectContaining({ name: 'echo' })]) } })
@@ -49,10 +48,10 @@ describe('a shared session\'s record', () => {
 
   it('keeps a logging level only once it is one the spec knows', async () => {
     const [first] = cluster().instances.map(instance => instance.url)
-    const init = await post(first!, {}, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: VERSION, capabilities: {}, clientInfo: { name: 'levels', version: '1' } } })
+    const init = await post(first!, {}, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'levels', version: '1' } } })
     await init.text()
     const session = init.headers.get('mcp-session-id')!
-    const headers = { 'mcp-session-id': session, 'mcp-protocol-version': VERSION }
+    const headers = { 'mcp-session-id': session, 'mcp-protocol-version': LEGACY }
     await (await post(first!, headers, { jsonrpc: '2.0', method: 'notifications/initialized' })).text()
     const bogus = await messageOf(await post(first!, headers, { jsonrpc: '2.0', id: 1, method: 'logging/setLevel', params: { level: 'y'.repeat(5000) } }))
     // (The SDK's own refusal; what matters here is that nothing kept or sent it on.)

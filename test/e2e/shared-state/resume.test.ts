@@ -4,9 +4,10 @@ import { connectLegacy, textOf } from '../../utils/clients'
 import { useCluster } from '../../utils/cluster'
 import { startCutProxy } from '../../utils/cut-proxy'
 import { until } from '../../utils/until'
-import { sseEvents } from '../../utils/raw-legacy'
+import { nextMessage, sseEvents } from '../../utils/raw-legacy'
 import type { SseEvent } from '../../utils/raw-legacy'
 import { instanceOfStream } from '../../../src/runtime/server/transport/streams/journal'
+import { JSON_HEADERS, LEGACY } from '../../utils/raw'
 
 // A legacy stream resumed (GET + Last-Event-ID) on another instance than the one running its
 // request, with Redis between them. The instance dying is in shared-state/round-robin.test.ts.
@@ -16,20 +17,12 @@ let connection: Redis | undefined
 const redis = () => (connection ??= new Redis(cluster().redis.url))
 afterAll(() => connection?.disconnect())
 
-const VERSION = '2025-11-25'
-const jsonHeaders = { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream' }
-
-async function next(events: AsyncGenerator<SseEvent>): Promise<SseEvent> {
-  const item = await events.next()
-  if (item.done) throw new Error('the stream ended early')
-  return item.value
-}
 
 /** Opens a raw 2025-11-25 session through the load balancer. */
 async function openSession(): Promise<Record<string, string>> {
-  const init = await fetch(cluster().url, { method: 'POST', headers: jsonHeaders, body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: VERSION, capabilities: { elicitation: { form: {}, url: {} } }, clientInfo: { name: 'raw', version: '1' } } }) })
+  const init = await fetch(cluster().url, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: LEGACY, capabilities: { elicitation: { form: {}, url: {} } }, clientInfo: { name: 'raw', version: '1' } } }) })
   await init.text()
-  const headers = { ...jsonHeaders, 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': VERSION }
+  const headers = { ...JSON_HEADERS, 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': LEGACY }
   await fetch(cluster().url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) }).then(response => response.text())
   return headers
 }
@@ -42,8 +35,8 @@ async function askThenDrop(url: URL, headers: Record<string, string>, id: number
   const controller = new AbortController()
   const call = await fetch(url, { method: 'POST', headers, signal: controller.signal, body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'ask_wait', arguments: { label } } }) })
   const events = sseEvents(call)
-  const priming = await next(events)
-  const question = await next(events)
+  const priming = await nextMessage(events)
+  const question = await nextMessage(events)
   controller.abort()
   return { priming, question, asked: JSON.parse(question.data) as { id: string, method: string } }
 }
@@ -66,7 +59,7 @@ async function completeUrlFlowAt(url: URL, headers: Record<string, string>, id: 
   const call = sseEvents(await fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'ask_url_here', arguments: {} } }) }))
   let question: { id: string, params: { elicitationId: string } } | undefined
   while (!question) {
-    const event = await next(call)
+    const event = await nextMessage(call)
     if (event.data.includes('elicitation/create')) question = JSON.parse(event.data) as typeof question
   }
   await fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: question!.id, result: { action: 'accept' } }) })
@@ -89,13 +82,13 @@ describe('a legacy stream resumed on another instance, through Redis', () => {
     const resumed = await fetch(second!, { headers: { ...headers, 'accept': 'text/event-stream', 'last-event-id': priming.id! } })
     expect(resumed.status).toBe(200)
     const again = sseEvents(resumed)
-    expect(await next(again)).toEqual({ id: priming.id, data: '' })
-    const replayed = await next(again)
+    expect(await nextMessage(again)).toEqual({ id: priming.id, data: '' })
+    const replayed = await nextMessage(again)
     expect(replayed.id).toBe(question.id)
     expect(JSON.parse(replayed.data)).toMatchObject({ id: asked.id, method: 'elicitation/create' })
     const answer = await answerAt(second!, headers, asked.id, 'from afar')
     expect(answer.status).toBe(202)
-    const result = await next(again)
+    const result = await nextMessage(again)
     expect(result.id).toMatch(/_2$/)
     expect(JSON.parse(result.data)).toMatchObject({ id: 7, result: { content: [{ type: 'text', text: 'accept' }] } })
     expect((await again.next()).done).toBe(true)
@@ -110,15 +103,15 @@ describe('a legacy stream resumed on another instance, through Redis', () => {
     // priming event the client would have no id of this connection to resume from once more
     // (the SDKs then open a plain GET, and the call waits out its timeout).
     const cut = new AbortController()
-    const primed = await next(await resumeAt(second!, headers, question.id!, cut.signal))
+    const primed = await nextMessage(await resumeAt(second!, headers, question.id!, cut.signal))
     expect(primed).toEqual({ id: question.id, data: '' })
     cut.abort()
     // From that id, once more, on the first instance: the answer brings the result there.
     const again = await resumeAt(first!, headers, primed.id!)
-    expect(await next(again)).toEqual({ id: question.id, data: '' })
+    expect(await nextMessage(again)).toEqual({ id: question.id, data: '' })
     const answer = await answerAt(second!, headers, asked.id, 'twice resumed')
     expect(answer.status).toBe(202)
-    expect(JSON.parse((await next(again)).data)).toMatchObject({ id: 8, result: { content: [{ type: 'text', text: 'accept' }] } })
+    expect(JSON.parse((await nextMessage(again)).data)).toMatchObject({ id: 8, result: { content: [{ type: 'text', text: 'accept' }] } })
     await fetch(cluster().url, { method: 'DELETE', headers })
   })
 
@@ -127,18 +120,18 @@ describe('a legacy stream resumed on another instance, through Redis', () => {
     const headers = await openSession()
     const { priming, question, asked } = await askThenDrop(first!, headers, 9, 'held-here')
     const here = await resumeAt(first!, headers, question.id!)
-    expect(await next(here)).toEqual({ id: question.id, data: '' })
+    expect(await nextMessage(here)).toEqual({ id: question.id, data: '' })
     // The same stream resumed on the second instance from its start: the replayed question shows
     // that the first instance took that resume. Pub/sub is not ordered with the first instance's
     // own requests, so such a resume may be one its client already left; it must not cut `here`.
     const cut = new AbortController()
     const elsewhere = await resumeAt(second!, headers, priming.id!, cut.signal)
-    expect(await next(elsewhere)).toEqual({ id: priming.id, data: '' })
-    expect((await next(elsewhere)).id).toBe(question.id)
+    expect(await nextMessage(elsewhere)).toEqual({ id: priming.id, data: '' })
+    expect((await nextMessage(elsewhere)).id).toBe(question.id)
     cut.abort()
     const answer = await answerAt(second!, headers, asked.id, 'held')
     expect(answer.status).toBe(202)
-    expect(JSON.parse((await next(here)).data)).toMatchObject({ id: 9, result: { content: [{ type: 'text', text: 'accept' }] } })
+    expect(JSON.parse((await nextMessage(here)).data)).toMatchObject({ id: 9, result: { content: [{ type: 'text', text: 'accept' }] } })
     await fetch(cluster().url, { method: 'DELETE', headers })
   })
 
@@ -149,15 +142,15 @@ describe('a legacy stream resumed on another instance, through Redis', () => {
     // Resumed twice on the second instance from the stream's start: each sees the question
     // replayed, so the first instance took both.
     const older = await resumeAt(second!, headers, priming.id!)
-    expect(await next(older)).toEqual({ id: priming.id, data: '' })
-    expect((await next(older)).id).toBe(question.id)
+    expect(await nextMessage(older)).toEqual({ id: priming.id, data: '' })
+    expect((await nextMessage(older)).id).toBe(question.id)
     const newer = await resumeAt(second!, headers, priming.id!)
-    expect(await next(newer)).toEqual({ id: priming.id, data: '' })
-    expect((await next(newer)).id).toBe(question.id)
+    expect(await nextMessage(newer)).toEqual({ id: priming.id, data: '' })
+    expect((await nextMessage(newer)).id).toBe(question.id)
     const answer = await answerAt(second!, headers, asked.id, 'both')
     expect(answer.status).toBe(202)
     for (const stream of [older, newer]) {
-      expect(JSON.parse((await next(stream)).data)).toMatchObject({ id: 10, result: { content: [{ type: 'text', text: 'accept' }] } })
+      expect(JSON.parse((await nextMessage(stream)).data)).toMatchObject({ id: 10, result: { content: [{ type: 'text', text: 'accept' }] } })
       expect((await stream.next()).done).toBe(true)
     }
     await fetch(cluster().url, { method: 'DELETE', headers })
@@ -168,17 +161,17 @@ describe('a legacy stream resumed on another instance, through Redis', () => {
     const headers = await openSession()
     const controller = new AbortController()
     const get = await fetch(first!, { headers: { ...headers, accept: 'text/event-stream' }, signal: controller.signal })
-    const priming = await next(sseEvents(get))
+    const priming = await nextMessage(sseEvents(get))
     expect(priming.id).toMatch(/^[a-z0-9]+\.g\d+_0$/)
     controller.abort()
     // A URL flow on the first instance, completed there while the GET stream is closed.
     const elicitationId = await completeUrlFlowAt(first!, headers, 3)
     const resumed = sseEvents(await fetch(second!, { headers: { ...headers, 'accept': 'text/event-stream', 'last-event-id': priming.id! } }))
-    const missed = await next(resumed)
+    const missed = await nextMessage(resumed)
     expect(missed.id).toBe(priming.id!.replace(/_0$/, '_1'))
     expect(JSON.parse(missed.data)).toMatchObject({ method: 'notifications/elicitation/complete', params: { elicitationId } })
     // Then the second instance's own journal begins.
-    expect((await next(resumed)).id).toMatch(/\.g\d+_0$/)
+    expect((await nextMessage(resumed)).id).toMatch(/\.g\d+_0$/)
     await resumed.return(undefined)
     await fetch(cluster().url, { method: 'DELETE', headers })
   })
@@ -187,11 +180,11 @@ describe('a legacy stream resumed on another instance, through Redis', () => {
     const [first, second] = cluster().instances.map(instance => instance.url)
     const headers = await openSession()
     const held = sseEvents(await fetch(first!, { headers: { ...headers, accept: 'text/event-stream' } }))
-    const priming = await next(held)
+    const priming = await nextMessage(held)
     // The client comes back on the second instance while its old connection is still open on the
     // first (a proxy that has not noticed the drop yet): the second takes the stream over.
     const taken = await resumeAt(second!, headers, priming.id!)
-    const primed = await next(taken)
+    const primed = await nextMessage(taken)
     expect(primed.id).toMatch(/\.g\d+_0$/)
     expect(instanceOfStream(primed.id!)).not.toBe(instanceOfStream(priming.id!))
     // The first learns it through Redis: its connection ends (the ordering the rest relies on).
@@ -201,7 +194,7 @@ describe('a legacy stream resumed on another instance, through Redis', () => {
     // What the first raises now reaches the client on the second, and the first keeps no copy of
     // it: its journal's list in Redis still holds only its head (the stream's requests).
     const elicitationId = await completeUrlFlowAt(first!, headers, 4)
-    const relayed = await next(taken)
+    const relayed = await nextMessage(taken)
     expect(relayed.id).toBe(primed.id!.replace(/_0$/, '_1'))
     expect(JSON.parse(relayed.data)).toMatchObject({ method: 'notifications/elicitation/complete', params: { elicitationId } })
     const journalOfFirst = priming.id!.replace(/_0$/, '')

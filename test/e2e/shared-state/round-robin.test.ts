@@ -1,12 +1,11 @@
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { ElicitationCompleteNotificationSchema, LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { startRuntime } from '../../../scripts/runtimes.mjs'
-import type { RuntimeApp } from '../../../scripts/runtimes.mjs'
+import type { RuntimeApp } from '../../utils/fixture'
 import { connectLegacy, connectModern, textOf } from '../../utils/clients'
 import type { ScriptedAnswer } from '../../utils/clients'
 import { useCluster } from '../../utils/cluster'
-import { fixtureDir } from '../../utils/fixture'
+import { startFixtureOn } from '../../utils/fixture'
 import type { LoadBalancer, RedisServer } from '../../../scripts/cluster.mjs'
 import { postModern } from '../../utils/raw'
 
@@ -102,7 +101,7 @@ describe('several instances behind a round-robin load balancer, sharing state th
     // An instance that has never seen the session sets it up with the level it has now.
     const transport = client.transport
     if (!(transport instanceof StreamableHTTPClientTransport)) throw new Error('not a Streamable HTTP transport')
-    const late = await startRuntime({ target: 'node', root: fixtureDir('shared-state'), env: { NUXT_MCP_REDIS_URL: redis.url, NUXT_MCP_STATE_SECRET: 'shared-state-test-secret-0123456789abcdefghij' } })
+    const late = await startFixtureOn('node', 'shared-state', { env: { NUXT_MCP_REDIS_URL: redis.url, NUXT_MCP_STATE_SECRET: 'shared-state-test-secret-0123456789abcdefghij' } })
     try {
       const response = await fetch(late.url, {
         method: 'POST',
@@ -200,7 +199,7 @@ describe('several instances behind a round-robin load balancer, sharing state th
   it('an instance that starts while Redis is away serves sessions once Redis is back, messages between instances included', async () => {
     const [first] = instances
     await redis.stop()
-    const late = await startRuntime({ target: 'node', root: fixtureDir('shared-state'), env: { NUXT_MCP_REDIS_URL: redis.url, NUXT_MCP_STATE_SECRET: 'shared-state-test-secret-0123456789abcdefghij', NUXT_MCP_TRUSTED_PROXIES: '127.0.0.1' } })
+    const late = await startFixtureOn('node', 'shared-state', { env: { NUXT_MCP_REDIS_URL: redis.url, NUXT_MCP_STATE_SECRET: 'shared-state-test-secret-0123456789abcdefghij', NUXT_MCP_TRUSTED_PROXIES: '127.0.0.1' } })
     try {
       // Its endpoint is made while Redis is away: 503s, not a hang.
       const refused = await fetch(late.url, { method: 'POST', headers: { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }) })

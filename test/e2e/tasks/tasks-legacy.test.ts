@@ -5,10 +5,9 @@ import { connectLegacy, textOf } from '../../utils/clients'
 import type { ScriptedAnswer } from '../../utils/clients'
 import { startFixture } from '../../utils/fixture'
 import type { RunningFixture } from '../../utils/fixture'
-import { postModern } from '../../utils/raw'
+import { runsOf } from '../../utils/raw'
 import { nextMessage, openRawLegacy, singleMessage, sseMessages } from '../../utils/raw-legacy'
 import type { RpcMessage } from '../../utils/raw-legacy'
-import { isRecord } from '../../../src/runtime/server/common/is-record'
 import { until } from '../../utils/until'
 
 /**
@@ -25,13 +24,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.stop()
 })
-
-async function runsOf(label: string): Promise<number> {
-  const { message } = await postModern(app.url, 'tools/call', { name: 'runs', arguments: {} })
-  const parsed: unknown = JSON.parse(textOf(message.result))
-  const count = isRecord(parsed) ? parsed[label] : undefined
-  return typeof count === 'number' ? count : 0
-}
 
 /** A legacy client as `user`, answering each elicitation with the next of `answers` and recording what it was asked. */
 async function connectAs(user: string, answers: ScriptedAnswer[], asked: Record<string, unknown>[] = []): Promise<Client> {
@@ -78,7 +70,7 @@ describe('tasks on a 2025-11-25 session (v1 SDK client)', () => {
       { action: 'accept', content: { env: 'production', replicas: 9 } },
       { action: 'accept', content: { env: 'production', replicas: 2 } },
     ], asked)
-    const builds = await runsOf('task_deploy:build')
+    const builds = await runsOf(app, 'task_deploy:build')
     try {
       await client.listTools()
       const { taskId, statuses, result } = await streamTask(client, 'task_deploy', { service: 'api' })
@@ -89,7 +81,7 @@ describe('tasks on a 2025-11-25 session (v1 SDK client)', () => {
       expect(asked).toHaveLength(2)
       for (const params of asked) expect(params._meta).toEqual({ [RELATED]: { taskId } })
       expect(String(asked[1]?.message)).toMatch(/Please correct your answer: .*replicas/)
-      expect(await runsOf('task_deploy:build')).toBe(builds + 1)
+      expect(await runsOf(app, 'task_deploy:build')).toBe(builds + 1)
       const task = await client.experimental.tasks.getTask(taskId)
       expect(task).toMatchObject({ taskId, status: 'completed', ttl: 60_000 })
       const { tasks } = await client.experimental.tasks.listTasks()
@@ -146,7 +138,7 @@ describe('tasks on a 2025-11-25 session (v1 SDK client)', () => {
 
   it('cancels a running task: cancelled at once, the handler\'s signal aborted; a second cancel is refused', async () => {
     const client = await connectAs('ada', [])
-    const aborted = await runsOf('task_wait:aborted')
+    const aborted = await runsOf(app, 'task_wait:aborted')
     try {
       const created = await client.request({ method: 'tools/call', params: { name: 'task_wait', arguments: { ms: 60_000 }, task: { ttl: 60_000 } } }, CreateTaskResultSchema)
       const taskId = created.task.taskId
@@ -154,7 +146,7 @@ describe('tasks on a 2025-11-25 session (v1 SDK client)', () => {
       const cancelled = await client.experimental.tasks.cancelTask(taskId)
       expect(cancelled).toMatchObject({ taskId, status: 'cancelled' })
       expect((await client.experimental.tasks.getTask(taskId)).status).toBe('cancelled')
-      await until(async () => (await runsOf('task_wait:aborted')) === aborted + 1, 'the handler to see its signal aborted')
+      await until(async () => (await runsOf(app, 'task_wait:aborted')) === aborted + 1, 'the handler to see its signal aborted')
       const again = client.experimental.tasks.cancelTask(taskId)
       await expect(again).rejects.toThrow(McpError)
       await expect(again).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('already ended (cancelled)') })
@@ -209,10 +201,10 @@ describe('tasks on a 2025-11-25 session (v1 SDK client)', () => {
       for await (const message of sseMessages(get)) onGet.push(message)
     })().catch(() => {})
     try {
-      const builds = await runsOf('task_deploy:build')
+      const builds = await runsOf(app, 'task_deploy:build')
       const created = await singleMessage(await session.post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'task_deploy', arguments: { service: 'held' }, task: {} } }))
       const taskId = String((created.result?.task as Record<string, unknown>).taskId)
-      await until(async () => (await runsOf('task_deploy:build')) === builds + 1, 'the build step')
+      await until(async () => (await runsOf(app, 'task_deploy:build')) === builds + 1, 'the build step')
       const result = await session.post({ jsonrpc: '2.0', id: 3, method: 'tasks/result', params: { taskId } })
       const stream = sseMessages(result)
       const question = await nextMessage(stream, 'the question')
@@ -237,11 +229,11 @@ describe('tasks on a 2025-11-25 session (v1 SDK client)', () => {
     const get = await fetch(app.url, { headers: { 'accept': 'text/event-stream', 'mcp-session-id': session.id, 'mcp-protocol-version': '2025-11-25' } })
     const pushed = sseMessages(get)
     try {
-      const builds = await runsOf('task_deploy:build')
+      const builds = await runsOf(app, 'task_deploy:build')
       const created = await singleMessage(await session.post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'task_deploy', arguments: { service: 'raw' }, task: {} } }))
       const taskId = String((created.result?.task as Record<string, unknown>).taskId)
       // The handler has run its step and asked (in the same tick); nothing has been pushed.
-      await until(async () => (await runsOf('task_deploy:build')) === builds + 1, 'the build step')
+      await until(async () => (await runsOf(app, 'task_deploy:build')) === builds + 1, 'the build step')
       // The first request pushed; notifications (the handler's log line) may go out before it.
       const first = (async () => {
         for (let next = await pushed.next(); !next.done; next = await pushed.next()) {

@@ -61,7 +61,7 @@ const AUDIT_PROMPT = `export default defineMcpPrompt({
 
 // An MCP App view, and the tool that shows it: the tab lists views with the tools that show them.
 const CARD_VIEW = `<script setup lang="ts">
-const { connected } = useMcpApp()
+const { connected } = useMcpView()
 </script>
 
 <template>
@@ -69,7 +69,7 @@ const { connected } = useMcpApp()
 </template>
 `
 
-const CARD_TOOL = `export default defineMcpTool({ name: 'show_card', description: 'Shows a card', app: 'card', handler: () => 'shown' })
+const CARD_TOOL = `export default defineMcpTool({ name: 'show_card', description: 'Shows a card', view: 'card', handler: () => 'shown' })
 `
 
 /** The files written over test/fixtures/dev: the default endpoint's tools and view, and the admin endpoint's definitions. */

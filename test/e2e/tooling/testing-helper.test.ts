@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { answerAs, connectMcpTestClient, forEachEra, startMcpTestApp } from '../../../src/testing'
+import { answerMcpElicitationAs, connectMcpTestClient, forEachMcpEra, startMcpTestApp } from '../../../src/testing'
 import type { McpTestApp } from '../../../src/testing'
 import { fixtureDir } from '../../utils/fixture'
 
@@ -13,7 +13,7 @@ afterAll(() => app?.stop())
 describe('nuxt-mcp-elicitation/testing', () => {
   it('fills a form by field over its defaults, in both eras, and records schema and rounds', async () => {
     const eras: string[] = []
-    await forEachEra(app.url, { person: { fields: { name: 'Ada', plan: 'pro' } } }, async (mcp) => {
+    await forEachMcpEra(app.url, { person: { fields: { name: 'Ada', plan: 'pro' } } }, async (mcp) => {
       eras.push(mcp.era)
       const call = await mcp.callTool('ask_form', { label: `helper-${mcp.era}` })
       expect(JSON.parse(call.text)).toEqual({ action: 'accept', content: { name: 'Ada', plan: 'pro', subscribe: true } })
@@ -45,12 +45,12 @@ describe('nuxt-mcp-elicitation/testing', () => {
     await silent.close()
   })
 
-  it('answerAs: function first, then message, then fields; URL requests accepted under fields', async () => {
+  it('answerMcpElicitationAs: function first, then message, then fields; URL requests accepted under fields', async () => {
     const request = { message: 'Pick one', requestedSchema: { type: 'object' as const, properties: { a: { default: 'x' }, b: {} } } }
-    expect(await answerAs({ answer: () => ({ action: 'cancel' }), fields: { a: 'y' } }, request)).toEqual({ action: 'cancel' })
-    expect(await answerAs({ byMessage: { Pick: { action: 'decline' } }, fields: { a: 'y' } }, request)).toEqual({ action: 'decline' })
-    expect(await answerAs({ fields: { b: 'z' } }, request)).toEqual({ action: 'accept', content: { a: 'x', b: 'z' } })
-    expect(await answerAs({ fields: {} }, { mode: 'url', message: 'Go', url: 'https://example.com' })).toEqual({ action: 'accept' })
-    expect(await answerAs({ fallbackAction: 'cancel' }, request)).toEqual({ action: 'cancel' })
+    expect(await answerMcpElicitationAs({ answer: () => ({ action: 'cancel' }), fields: { a: 'y' } }, request)).toEqual({ action: 'cancel' })
+    expect(await answerMcpElicitationAs({ byMessage: { Pick: { action: 'decline' } }, fields: { a: 'y' } }, request)).toEqual({ action: 'decline' })
+    expect(await answerMcpElicitationAs({ fields: { b: 'z' } }, request)).toEqual({ action: 'accept', content: { a: 'x', b: 'z' } })
+    expect(await answerMcpElicitationAs({ fields: {} }, { mode: 'url', message: 'Go', url: 'https://example.com' })).toEqual({ action: 'accept' })
+    expect(await answerMcpElicitationAs({ fallbackAction: 'cancel' }, request)).toEqual({ action: 'cancel' })
   })
 })

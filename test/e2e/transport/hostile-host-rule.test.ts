@@ -5,7 +5,7 @@ import { startDevApp } from '../../utils/dev-server'
 import type { DevApp } from '../../utils/dev-server'
 import { createPrivateHost } from '../../utils/netns'
 import type { PrivateHost } from '../../utils/netns'
-import { postRaw } from '../../utils/raw'
+import { JSON_HEADERS, postRaw } from '../../utils/raw'
 
 // DNS rebinding: a page on evil.example whose name the attacker re-points at the server's address
 // reaches it with `Host: evil.example` and `Origin: http://evil.example`. Whatever the listening
@@ -13,10 +13,9 @@ import { postRaw } from '../../utils/raw'
 // this server's must be refused; loopback names and IP literals (which cannot be rebound) pass.
 
 const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } })
-const jsonHeaders = { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream' }
 
 function asRebound(host: string): Record<string, string> {
-  return { ...jsonHeaders, host, origin: `http://${host}` }
+  return { ...JSON_HEADERS, host, origin: `http://${host}` }
 }
 
 describe('a built server on a private address (a network namespace, as a container or LAN host)', () => {
@@ -47,12 +46,12 @@ describe('a built server on a private address (a network namespace, as a contain
   })
 
   it('serves the public URL\'s host', async () => {
-    const { status } = await postRaw(url, { ...jsonHeaders, host: 'mcp.example.com' }, initialize)
+    const { status } = await postRaw(url, { ...JSON_HEADERS, host: 'mcp.example.com' }, initialize)
     expect(status).toBe(200)
   })
 
   it('serves an IP literal (what a LAN client types; it cannot be rebound)', async () => {
-    const { status } = await postRaw(url, { ...jsonHeaders, host: `${lan.address}:${port}` }, initialize)
+    const { status } = await postRaw(url, { ...JSON_HEADERS, host: `${lan.address}:${port}` }, initialize)
     expect(status).toBe(200)
   })
 })
@@ -84,7 +83,7 @@ describe('nuxi dev --host 0.0.0.0', () => {
   })
 
   it('serves a loopback Host', async () => {
-    const { status } = await postRaw(app.url, { ...jsonHeaders, host: `localhost:${app.url.port}` }, initialize)
+    const { status } = await postRaw(app.url, { ...JSON_HEADERS, host: `localhost:${app.url.port}` }, initialize)
     expect(status).toBe(200)
   })
 })

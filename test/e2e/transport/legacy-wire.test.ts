@@ -1,6 +1,6 @@
 import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readJsonRpc } from '../../utils/raw'
+import { LEGACY, readJsonRpc } from '../../utils/raw'
 import { startFixture } from '../../utils/fixture'
 import type { RunningFixture } from '../../utils/fixture'
 
@@ -10,13 +10,12 @@ import type { RunningFixture } from '../../utils/fixture'
 let app: RunningFixture
 let session: string
 
-const VERSION = '2025-11-25'
-const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: VERSION, capabilities: {}, clientInfo: { name: 'wire', version: '1' } } }
+const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'wire', version: '1' } } }
 const baseHeaders = { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream' }
 let nextId = 100
 
 function sessionHeaders(extra: Record<string, string> = {}): Record<string, string> {
-  return { ...baseHeaders, 'mcp-session-id': session, 'mcp-protocol-version': VERSION, ...extra }
+  return { ...baseHeaders, 'mcp-session-id': session, 'mcp-protocol-version': LEGACY, ...extra }
 }
 
 function echo(text: string) {
@@ -40,7 +39,7 @@ async function openSession(): Promise<string> {
   const response = await fetch(app.url, { method: 'POST', headers: baseHeaders, body: JSON.stringify(initialize) })
   await response.text()
   const id = response.headers.get('mcp-session-id')!
-  await fetch(app.url, { method: 'POST', headers: { ...baseHeaders, 'mcp-session-id': id, 'mcp-protocol-version': VERSION }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })
+  await fetch(app.url, { method: 'POST', headers: { ...baseHeaders, 'mcp-session-id': id, 'mcp-protocol-version': LEGACY }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })
   return id
 }
 
@@ -174,7 +173,7 @@ describe('legacy Streamable HTTP on the Node response', () => {
 
   it('ends the session on DELETE: 200, then 404 for its id', async () => {
     const id = await openSession()
-    const deleted = await fetch(app.url, { method: 'DELETE', headers: { 'mcp-session-id': id, 'mcp-protocol-version': VERSION } })
+    const deleted = await fetch(app.url, { method: 'DELETE', headers: { 'mcp-session-id': id, 'mcp-protocol-version': LEGACY } })
     expect(deleted.status).toBe(200)
     const after = await fetch(app.url, { method: 'POST', headers: { ...baseHeaders, 'mcp-session-id': id }, body: JSON.stringify(echo('x')) })
     expect(after.status).toBe(404)

@@ -43,9 +43,9 @@ describe('whether a tool file may write a JSON Schema by hand', () => {
     const plain = join(dir, 'plain.vue')
     const zodView = join(dir, 'zod.vue')
     const rawView = join(dir, 'raw.vue')
-    writeFileSync(plain, '<script setup lang="ts">\nconst { data } = useMcpApp()\n</script>\n<template><p>{{ data }}</p></template>\n')
-    writeFileSync(zodView, '<script setup lang="ts">\nimport { z } from \'zod\'\ndefineMcpApp({ description: \'d\', inputSchema: { city: z.string() }, handler: ({ city }) => ({ city }) })\n</script>\n<template><p /></template>\n')
-    writeFileSync(rawView, '<script setup lang="ts">\ndefineMcpApp({ description: \'d\', inputSchema: { type: \'object\', properties: {} }, handler: () => ({}) })\n</script>\n<template><p /></template>\n')
+    writeFileSync(plain, '<script setup lang="ts">\nconst { data } = useMcpView()\n</script>\n<template><p>{{ data }}</p></template>\n')
+    writeFileSync(zodView, '<script setup lang="ts">\nimport { z } from \'zod\'\ndefineMcpView({ description: \'d\', inputSchema: { city: z.string() }, handler: ({ city }) => ({ city }) })\n</script>\n<template><p /></template>\n')
+    writeFileSync(rawView, '<script setup lang="ts">\ndefineMcpView({ description: \'d\', inputSchema: { type: \'object\', properties: {} }, handler: () => ({}) })\n</script>\n<template><p /></template>\n')
     const toolFile = join(dir, 'echo.ts')
     writeFileSync(toolFile, tool('{ text: z.string() }'))
     const sfc = { babelParse, parse }

@@ -101,6 +101,7 @@ function compilerOptions(): ts.CompilerOptions {
     forceConsistentCasingInFileNames: true,
     paths: {
       'nuxt-mcp-elicitation/runtime': [join(ROOT, 'src/runtime/server/index.ts')],
+      'nuxt-mcp-elicitation/host': [join(ROOT, 'src/runtime/host/index.ts')],
       'nuxt-mcp-elicitation/testing': [join(ROOT, 'src/testing/index.ts')],
     },
   }

@@ -7,7 +7,8 @@ import { CACHE_BYTE_DEFAULTS } from '../../../src/runtime/server/common/config'
 import type { McpServerConfig } from '../../../src/runtime/server/common/config'
 import { createMemoryStore } from '../../../src/runtime/server/common/store/memory'
 import { McpElicitationError } from '../../../src/runtime/server/elicitation/error'
-import { emitAnswered, emitAsked, emitReasked } from '../../../src/runtime/server/elicitation/events'
+import { emitAnswered, emitAsked, emitReasked, onElicitationEvent } from '../../../src/runtime/server/elicitation/events'
+import type { ElicitationEvent } from '../../../src/runtime/server/elicitation/events'
 import { formQuestion, urlQuestion } from '../../../src/runtime/server/elicitation/question'
 import type { ElicitationRun } from '../../../src/runtime/server/elicitation/run'
 import { watchQuestions } from '../../../src/runtime/server/elicitation/question-events'
@@ -58,7 +59,7 @@ afterEach(() => stop?.())
 /** Runs a legacy question through asked → invalid → asked again → accepted, and a URL question, as `watchQuestions` tells them. */
 function tell(answers: boolean): McpQuestionEvent[] {
   const seen: McpQuestionEvent[] = []
-  stop = watchQuestions(() => true, event => seen.push(event), { answers })
+  stop = watchQuestions({ listening: () => true, call: event => seen.push(event) }, { answers })
   const run = legacyRun()
   emitAsked(run, 'q0', form, new Promise(() => {}))
   emitAnswered(run, 'q0', form, { action: 'accept', content: { region: 'ada-secret-value' } }, ['"region": expected one of eu, us, got "ada-secret-value"'])
@@ -98,5 +99,47 @@ describe('mcp:question and the answers opt-in', () => {
     expect(seen[4]).toMatchObject({ url: 'https://bank.example/connect?state=one-time-secret' })
     // Opting in to answers tells what the person typed, still not the session's id.
     expect(JSON.stringify(seen)).not.toContain('session-1')
+  })
+})
+
+describe('elicitation events go to listeners that listen', () => {
+  it('tells a listener only while its listening() says so, and the others not at all', () => {
+    let listening = false
+    const seen: McpQuestionEvent[] = []
+    stop = watchQuestions({ listening: () => listening, call: event => seen.push(event) }, { answers: false })
+    const deaf: ElicitationEvent[] = []
+    const stopDeaf = onElicitationEvent({ listening: () => false, call: event => deaf.push(event) })
+    try {
+      const run = legacyRun()
+      emitAsked(run, 'q0', form, new Promise(() => {}))
+      emitAnswered(run, 'q0', form, { action: 'accept', content: { region: 'eu' } })
+      expect(seen).toEqual([])
+      // An app that adds its mcp:question hook at run time hears the questions from then on.
+      listening = true
+      emitAsked(run, 'q1', form, new Promise(() => {}))
+      expect(seen.map(event => `${event.key} ${event.stage}`)).toEqual(['q1 asked'])
+      expect(deaf).toEqual([])
+    }
+    finally {
+      stopDeaf()
+    }
+  })
+
+  it('logs a listener that throws and still tells the next one', () => {
+    const errors: unknown[][] = []
+    const original = console.error
+    console.error = (...args: unknown[]) => { errors.push(args) }
+    const seen: string[] = []
+    const stopBroken = onElicitationEvent({ listening: () => true, call: () => { throw new Error('observer bug') } })
+    stop = onElicitationEvent({ listening: () => true, call: event => seen.push(event.key) })
+    try {
+      emitAsked(legacyRun(), 'q0', form, new Promise(() => {}))
+    }
+    finally {
+      console.error = original
+      stopBroken()
+    }
+    expect(seen).toEqual(['q0'])
+    expect(errors).toEqual([['[nuxt-mcp-elicitation] an elicitation listener threw:', expect.objectContaining({ message: 'observer bug' })]])
   })
 })

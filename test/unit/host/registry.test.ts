@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createMemoryElicitationRegistry } from '../../../src/runtime/host/registry'
+import { createMcpMemoryElicitationRegistry } from '../../../src/runtime/host/registry'
 import type { McpPendingElicitation } from '../../../src/runtime/host/registry'
-import { respondToElicitation } from '../../../src/runtime/host/respond'
-import { createHostElicitor } from '../../../src/runtime/host/elicitor'
+import { respondToMcpElicitation } from '../../../src/runtime/host/respond'
+import { createMcpHostElicitor } from '../../../src/runtime/host/elicitor'
 import type { McpElicitationDataChunk } from '../../../src/runtime/host/elicitor'
-import { checkCsrf } from '../../../src/runtime/host/csrf'
+import { checkMcpCsrf } from '../../../src/runtime/host/csrf'
 
 // The host's pending registry, its respond logic (what POST /api/_mcp/elicitations/:id does), the
 // elicitor that turns a server request into a data part and waits, and the CSRF check.
@@ -30,7 +30,7 @@ afterEach(() => {
 
 describe('memory registry', () => {
   it('settles once: the first answer wins, a second is refused', async () => {
-    const registry = createMemoryElicitationRegistry()
+    const registry = createMcpMemoryElicitationRegistry()
     await registry.add(entry())
     const waiting = registry.wait('e1')
     expect(await registry.settle('e1', { action: 'decline' })).toBe(true)
@@ -41,7 +41,7 @@ describe('memory registry', () => {
 
   it('expires entries: pruned on access, their waiter gets cancel', async () => {
     let now = 1000
-    const registry = createMemoryElicitationRegistry({ now: () => now })
+    const registry = createMcpMemoryElicitationRegistry({ now: () => now })
     await registry.add(entry({ expiresAt: 2000 }))
     const waiting = registry.wait('e1')
     now = 2000
@@ -53,7 +53,7 @@ describe('memory registry', () => {
 
   it('prunes in bulk, refuses duplicates and a full store, and answers cancel for unknown waits', async () => {
     let now = 0
-    const registry = createMemoryElicitationRegistry({ now: () => now, maxEntries: 2 })
+    const registry = createMcpMemoryElicitationRegistry({ now: () => now, maxEntries: 2 })
     await registry.add(entry({ id: 'a', expiresAt: 10 }))
     await expect(registry.add(entry({ id: 'a', expiresAt: 10 }))).rejects.toThrow(/already pending/)
     await registry.add(entry({ id: 'b', expiresAt: 20 }))
@@ -64,23 +64,23 @@ describe('memory registry', () => {
   })
 })
 
-describe('respondToElicitation', () => {
+describe('respondToMcpElicitation', () => {
   async function pending() {
-    const registry = createMemoryElicitationRegistry()
+    const registry = createMcpMemoryElicitationRegistry()
     await registry.add(entry())
     return { registry, answer: registry.wait('e1') }
   }
 
   it('accepts a matching answer for the owner and resolves the waiter with typed content', async () => {
     const { registry, answer } = await pending()
-    const outcome = await respondToElicitation(registry, { id: 'e1', owner: 'browser:alice', body: { action: 'accept', content: { name: 'Ada', email: 'ada@example.com', age: 36 } } })
+    const outcome = await respondToMcpElicitation(registry, { id: 'e1', owner: 'browser:alice', body: { action: 'accept', content: { name: 'Ada', email: 'ada@example.com', age: 36 } } })
     expect(outcome).toEqual({ status: 200, body: { ok: true, action: 'accept' } })
     expect(await answer).toEqual({ action: 'accept', content: { name: 'Ada', email: 'ada@example.com', age: 36 } })
   })
 
   it('400 with the fields for an answer that does not match the schema; the entry stays pending', async () => {
     const { registry } = await pending()
-    const outcome = await respondToElicitation(registry, { id: 'e1', owner: 'browser:alice', body: { action: 'accept', content: { email: 'nope', age: 7, admin: true } } })
+    const outcome = await respondToMcpElicitation(registry, { id: 'e1', owner: 'browser:alice', body: { action: 'accept', content: { email: 'nope', age: 7, admin: true } } })
     expect(outcome).toEqual({
       status: 400,
       body: {
@@ -93,35 +93,35 @@ describe('respondToElicitation', () => {
 
   it('400 for a malformed body', async () => {
     const { registry } = await pending()
-    expect(await respondToElicitation(registry, { id: 'e1', owner: 'browser:alice', body: { action: 'maybe' } })).toMatchObject({ status: 400 })
-    expect(await respondToElicitation(registry, { id: 'e1', owner: 'browser:alice', body: 'accept' })).toMatchObject({ status: 400 })
+    expect(await respondToMcpElicitation(registry, { id: 'e1', owner: 'browser:alice', body: { action: 'maybe' } })).toMatchObject({ status: 400 })
+    expect(await respondToMcpElicitation(registry, { id: 'e1', owner: 'browser:alice', body: 'accept' })).toMatchObject({ status: 400 })
   })
 
   it('404 for an unknown id, a double answer, and another owner (same message for all)', async () => {
     const { registry } = await pending()
-    const unknown = await respondToElicitation(registry, { id: 'e2', owner: 'browser:alice', body: { action: 'decline' } })
+    const unknown = await respondToMcpElicitation(registry, { id: 'e2', owner: 'browser:alice', body: { action: 'decline' } })
     expect(unknown).toEqual({ status: 404, body: { error: expect.stringContaining('unknown, expired or already answered') } })
-    expect(await respondToElicitation(registry, { id: 'e1', owner: 'browser:mallory', body: { action: 'decline' } })).toEqual(unknown)
-    expect(await respondToElicitation(registry, { id: 'e1', owner: undefined, body: { action: 'decline' } })).toEqual(unknown)
-    expect(await respondToElicitation(registry, { id: 'e1', owner: 'browser:alice', body: { action: 'cancel', content: { ignored: 1 } } })).toEqual({ status: 200, body: { ok: true, action: 'cancel' } })
-    expect(await respondToElicitation(registry, { id: 'e1', owner: 'browser:alice', body: { action: 'decline' } })).toEqual(unknown)
+    expect(await respondToMcpElicitation(registry, { id: 'e1', owner: 'browser:mallory', body: { action: 'decline' } })).toEqual(unknown)
+    expect(await respondToMcpElicitation(registry, { id: 'e1', owner: undefined, body: { action: 'decline' } })).toEqual(unknown)
+    expect(await respondToMcpElicitation(registry, { id: 'e1', owner: 'browser:alice', body: { action: 'cancel', content: { ignored: 1 } } })).toEqual({ status: 200, body: { ok: true, action: 'cancel' } })
+    expect(await respondToMcpElicitation(registry, { id: 'e1', owner: 'browser:alice', body: { action: 'decline' } })).toEqual(unknown)
   })
 
   it('URL mode is accepted without content', async () => {
-    const registry = createMemoryElicitationRegistry()
+    const registry = createMcpMemoryElicitationRegistry()
     await registry.add(entry({ request: { mode: 'url', message: 'Connect', url: 'https://auth.example.com/' } }))
-    expect(await respondToElicitation(registry, { id: 'e1', owner: 'browser:alice', body: { action: 'accept', content: { a: 1 } } })).toMatchObject({ status: 400 })
-    expect(await respondToElicitation(registry, { id: 'e1', owner: 'browser:alice', body: { action: 'accept' } })).toMatchObject({ status: 200 })
+    expect(await respondToMcpElicitation(registry, { id: 'e1', owner: 'browser:alice', body: { action: 'accept', content: { a: 1 } } })).toMatchObject({ status: 400 })
+    expect(await respondToMcpElicitation(registry, { id: 'e1', owner: 'browser:alice', body: { action: 'accept' } })).toMatchObject({ status: 200 })
   })
 })
 
-describe('createHostElicitor', () => {
+describe('createMcpHostElicitor', () => {
   function setUp(timeoutMs = 60_000, owner: Promise<string | undefined> | string = 'browser:alice') {
-    const registry = createMemoryElicitationRegistry()
+    const registry = createMcpMemoryElicitationRegistry()
     const chunks: McpElicitationDataChunk[] = []
     const controller = new AbortController()
     let n = 0
-    const handler = createHostElicitor({ registry, owner, write: chunk => chunks.push(chunk), timeoutMs, route: '/api/_mcp/elicitations', signal: controller.signal, server: 'playground', generateId: () => `id-${++n}` })
+    const handler = createMcpHostElicitor({ registry, owner, write: chunk => chunks.push(chunk), timeoutMs, route: '/api/_mcp/elicitations', signal: controller.signal, server: 'playground', generateId: () => `id-${++n}` })
     return { registry, chunks, controller, handler }
   }
   const request = { params: { message: 'Register', requestedSchema: SCHEMA } }
@@ -131,7 +131,7 @@ describe('createHostElicitor', () => {
     const result = handler(request)
     await vi.waitFor(() => expect(chunks).toHaveLength(1))
     expect(chunks[0]).toMatchObject({ type: 'data-mcp-elicitation', id: 'id-1', data: { id: 'id-1', status: 'pending', mode: 'form', message: 'Register', respondUrl: '/api/_mcp/elicitations/id-1', server: 'playground', requestedSchema: SCHEMA } })
-    await respondToElicitation(registry, { id: 'id-1', owner: 'browser:alice', body: { action: 'accept', content: { name: 'Ada', email: 'ada@example.com' } } })
+    await respondToMcpElicitation(registry, { id: 'id-1', owner: 'browser:alice', body: { action: 'accept', content: { name: 'Ada', email: 'ada@example.com' } } })
     expect(await result).toEqual({ action: 'accept', content: { name: 'Ada', email: 'ada@example.com' } })
     expect(chunks[1]).toMatchObject({ id: 'id-1', data: { status: 'answered', action: 'accept' } })
   })
@@ -144,7 +144,7 @@ describe('createHostElicitor', () => {
     await vi.advanceTimersByTimeAsync(5000)
     expect(await result).toEqual({ action: 'cancel' })
     expect(chunks[1]).toMatchObject({ data: { status: 'expired', action: 'cancel' } })
-    expect(await respondToElicitation(registry, { id: 'id-1', owner: 'browser:alice', body: { action: 'decline' } })).toMatchObject({ status: 404 })
+    expect(await respondToMcpElicitation(registry, { id: 'id-1', owner: 'browser:alice', body: { action: 'decline' } })).toMatchObject({ status: 404 })
   })
 
   it('answers cancel when the browser goes away, without an owner, or for an unsupported request', async () => {
@@ -159,20 +159,20 @@ describe('createHostElicitor', () => {
   })
 })
 
-describe('checkCsrf', () => {
+describe('checkMcpCsrf', () => {
   const ok = { host: 'app.test', origin: 'https://app.test', secFetchSite: 'same-origin', marker: '1', contentType: 'application/json' }
 
   it('accepts a same-origin JSON request with the marker header, and a non-browser one', () => {
-    expect(checkCsrf(ok)).toBeUndefined()
-    expect(checkCsrf({ ...ok, origin: undefined, secFetchSite: undefined, contentType: 'application/json; charset=utf-8' })).toBeUndefined()
-    expect(checkCsrf({ ...ok, origin: 'https://admin.test', allowedOrigins: ['https://admin.test'] })).toBeUndefined()
+    expect(checkMcpCsrf(ok)).toBeUndefined()
+    expect(checkMcpCsrf({ ...ok, origin: undefined, secFetchSite: undefined, contentType: 'application/json; charset=utf-8' })).toBeUndefined()
+    expect(checkMcpCsrf({ ...ok, origin: 'https://admin.test', allowedOrigins: ['https://admin.test'] })).toBeUndefined()
   })
 
   it('refuses a missing marker, a cross-site or foreign-origin request, and non-JSON bodies', () => {
-    expect(checkCsrf({ ...ok, marker: undefined })).toMatchObject({ status: 403 })
-    expect(checkCsrf({ ...ok, secFetchSite: 'cross-site' })).toMatchObject({ status: 403 })
-    expect(checkCsrf({ ...ok, secFetchSite: 'same-site' })).toMatchObject({ status: 403 })
-    expect(checkCsrf({ ...ok, origin: 'https://evil.test' })).toMatchObject({ status: 403 })
-    expect(checkCsrf({ ...ok, contentType: 'text/plain' })).toMatchObject({ status: 415 })
+    expect(checkMcpCsrf({ ...ok, marker: undefined })).toMatchObject({ status: 403 })
+    expect(checkMcpCsrf({ ...ok, secFetchSite: 'cross-site' })).toMatchObject({ status: 403 })
+    expect(checkMcpCsrf({ ...ok, secFetchSite: 'same-site' })).toMatchObject({ status: 403 })
+    expect(checkMcpCsrf({ ...ok, origin: 'https://evil.test' })).toMatchObject({ status: 403 })
+    expect(checkMcpCsrf({ ...ok, contentType: 'text/plain' })).toMatchObject({ status: 415 })
   })
 })

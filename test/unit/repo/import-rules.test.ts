@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { findCircles, findWrongWayImports, findUninvitedImports, readImportGraph, readSpecifiers, wingOf } from '../../utils/import-graph'
@@ -41,6 +41,7 @@ const WINGS: Wing[] = [
   { name: 'entry points', prefix: 'routes/', rank: 7 },
   { name: 'entry points', prefix: 'plugins/', rank: 7 },
   { name: 'entry points', prefix: 'use-endpoint.ts', rank: 7 },
+  { name: 'entry points', prefix: 'hooks.ts', rank: 7 },
   { name: 'entry points', prefix: 'index.ts', rank: 7 },
 ]
 
@@ -85,6 +86,23 @@ describe('the server runtime keeps its shape', () => {
       }
     }
     expect(found).toEqual([])
+  })
+
+  it('knows Nitro in the entry points only, and declares every hook of the module in hooks.ts', () => {
+    const root = resolve(repoRoot, 'src/runtime/server')
+    const found: string[] = []
+    for (const file of graph.keys()) {
+      if (wingOf(file, WINGS).name === 'entry points') continue
+      for (const { specifier, line } of readSpecifiers(file, readFileSync(resolve(root, file), 'utf8'))) {
+        if (specifier === 'nitropack' || specifier.startsWith('nitropack/')) found.push(`${file}:${line} imports ${specifier}`)
+      }
+    }
+    // Every runtime (the server's and the host's): one file says which hooks an app may listen to.
+    const runtime = resolve(repoRoot, 'src/runtime')
+    const declaring = readdirSync(runtime, { recursive: true, encoding: 'utf8' })
+      .filter(file => /\.(?:ts|mts)$/.test(file) && /declare module ['"]nitropack/.test(readFileSync(resolve(runtime, file), 'utf8')))
+    expect(found).toEqual([])
+    expect(declaring).toEqual(['server/hooks.ts'])
   })
 })
 

@@ -7,7 +7,7 @@ export default defineMcpTool({
     const answer = await elicit.form({
       message: 'When do you arrive and leave?',
       schema: { from: z.iso.date().describe('Arrival'), to: z.iso.date().describe('Departure') },
-      app: 'dates',
+      view: 'dates',
     })
     return answer.action === 'accept' ? `Booked ${answer.content.from} to ${answer.content.to}` : `No booking (${answer.action})`
   },

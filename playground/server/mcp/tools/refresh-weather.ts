@@ -6,6 +6,6 @@ export default defineMcpTool({
   name: 'refresh_weather',
   description: 'Reads the weather again',
   inputSchema: { city: z.string() },
-  app: { name: 'weather', visibility: ['app'] },
+  view: { name: 'weather', visibility: ['app'] },
   handler: ({ city }) => `Refreshed ${city} (${++refreshes})`,
 })

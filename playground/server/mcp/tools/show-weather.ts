@@ -5,6 +5,6 @@ export default defineMcpTool({
   description: 'Shows the weather of a city, as an MCP App',
   inputSchema: { city: z.string() },
   outputSchema: { city: z.string(), celsius: z.number() },
-  app: 'weather',
+  view: 'weather',
   handler: ({ city }) => ({ city, celsius: 10 + (city.length % 15) }),
 })

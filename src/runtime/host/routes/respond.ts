@@ -1,7 +1,7 @@
 import { defineEventHandler, getRouterParam, setResponseHeader, setResponseStatus } from 'h3'
 import { browserOwner, resolveOwner } from '../owner'
 import { readHostRequest } from '../read-request'
-import { respondToElicitation } from '../respond'
+import { respondToMcpElicitation } from '../respond'
 import { useMcpElicitationRegistry } from '../state'
 
 /** Answers are small: a form of a few fields. */
@@ -21,7 +21,7 @@ export default defineEventHandler(async (event) => {
   const body = read.body
   const owner = await resolveOwner(event, browserOwner(event, { create: false }))
   try {
-    const outcome = await respondToElicitation(useMcpElicitationRegistry(), { id: getRouterParam(event, 'id', { decode: true }), owner, body })
+    const outcome = await respondToMcpElicitation(useMcpElicitationRegistry(), { id: getRouterParam(event, 'id', { decode: true }), owner, body })
     setResponseStatus(event, outcome.status)
     return outcome.body
   }

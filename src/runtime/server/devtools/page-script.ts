@@ -111,7 +111,7 @@ function renderEndpoint(endpoint) {
     (r, t, l) => cell(r, l, t.file, 'muted'),
   ], 'No prompts.'))
   if (endpoint.views.length > 0) {
-    section.append(table('views', 'MCP App views', ['Name', 'URI', 'Shown by', 'File'], endpoint.views, [
+    section.append(table('views', 'Views (MCP Apps)', ['Name', 'URI', 'Shown by', 'File'], endpoint.views, [
       (r, v, l) => cell(r, l, v.name),
       (r, v, l) => cell(r, l, v.uri),
       (r, v, l) => cell(r, l, v.tools.join(', ')),

@@ -18,41 +18,41 @@ import { checkElicitationUrl } from './url'
 import { forgetUrlElicitation, rememberUrlElicitation } from './url-completion'
 
 /** The person's answer to a form. `content` exists only on accept, typed from the shape. */
-export type FormResult<S extends FormShape> =
+export type McpFormResult<S extends FormShape> =
   | { action: 'accept', content: FormOutput<S> }
   | { action: 'decline' | 'cancel', content?: undefined }
 
 /** The person's answer to a URL-mode request. `elicitationId` is set on legacy sessions. */
-export interface UrlResult {
+export interface McpUrlResult {
   action: 'accept' | 'decline' | 'cancel'
   elicitationId?: string
 }
 
 /** Options every question takes. */
-export interface AskOptions extends WaitOptions {
+export interface McpAskOptions extends WaitOptions {
   /** Stable id of this question (the `inputRequests` key on modern). Default: its call order. */
   key?: string
 }
 
 /** Options of `form()`. */
-export interface FormOptions<S extends FormShape> extends AskOptions {
+export interface McpFormOptions<S extends FormShape> extends McpAskOptions {
   message: string
   /** A Zod raw shape of flat fields, a `z.object`, or a Standard Schema object schema (Valibot via `toStandardJsonSchema()`, ArkType); see the elicitation guide for what converts. */
   schema: S
   /** Allow fields that look like secrets (password, token, card…). The spec forbids them: use `url()`. */
   allowSensitive?: boolean
   /** Returned instead of asking when the client cannot show forms (instead of an `'unsupported'` error). */
-  fallback?: FormResult<S>
+  fallback?: McpFormResult<S>
   /**
    * Experimental (SEP-3118, a draft): an MCP App view (`app/mcp/<name>.vue`) that renders this
    * form in hosts that support app-rendered elicitation; every other client gets the plain form.
    * The answer is validated against `schema` and typed the same way either way.
    */
-  app?: string
+  view?: string
 }
 
 /** Options of `url()`. */
-export interface UrlOptions extends AskOptions {
+export interface McpUrlOptions extends McpAskOptions {
   message: string
   /**
    * https (or http on localhost) without credentials or personal data. Pass a function to put
@@ -62,14 +62,14 @@ export interface UrlOptions extends AskOptions {
    */
   url: string | URL | ((id: string) => string | URL)
   /** Returned instead of asking when the client cannot open URLs. */
-  fallback?: UrlResult
+  fallback?: McpUrlResult
 }
 
 /** What the client can be asked for: the two elicitation modes, sampling and roots. */
-export type AskMode = 'form' | 'url' | 'sampling' | 'roots'
+export type McpAskMode = 'form' | 'url' | 'sampling' | 'roots'
 
 /** Whether THIS request's client declared `mode` (modern: its envelope; legacy: its initialize). */
-export function supportsMode(run: ElicitationRun, mode: AskMode): boolean {
+export function supportsMode(run: ElicitationRun, mode: McpAskMode): boolean {
   const capabilities = run.capabilities
   if (mode === 'sampling') return capabilities?.sampling !== undefined
   if (mode === 'roots') return capabilities?.roots !== undefined
@@ -85,7 +85,7 @@ function nextKey(run: ElicitationRun, key: string | undefined): string {
   return key ?? `q${index}`
 }
 
-function unsupported(mode: AskMode): McpElicitationError {
+function unsupported(mode: McpAskMode): McpElicitationError {
   return new McpElicitationError('unsupported', `This client did not declare the ${mode === 'form' || mode === 'url' ? `elicitation ${mode} mode` : `${mode} capability`}, so it cannot be asked. Check \`supports('${mode}')\` first, or pass a \`fallback\` to proceed without asking.`)
 }
 
@@ -94,7 +94,7 @@ function unsupported(mode: AskMode): McpElicitationError {
  * modern asks anyway, so the SDK answers HTTP 400 `-32021` naming the missing capability. A
  * parked run (a task) has no round to end, so it throws as legacy does.
  */
-function ask<R>(run: ElicitationRun, key: string, mode: AskMode, question: Question<R>, options: WaitOptions): Promise<R> {
+function ask<R>(run: ElicitationRun, key: string, mode: McpAskMode, question: Question<R>, options: WaitOptions): Promise<R> {
   if (!supportsMode(run, mode) && (run.parked || !run.modern)) return Promise.reject(unsupported(mode))
   const parked = run.parked
   let outcome: Promise<R>
@@ -107,7 +107,7 @@ function ask<R>(run: ElicitationRun, key: string, mode: AskMode, question: Quest
   return outcome
 }
 
-function interpretForm<S extends FormShape>(form: FormNode<S>, response: unknown): Verdict<FormResult<S>> {
+function interpretForm<S extends FormShape>(form: FormNode<S>, response: unknown): Verdict<McpFormResult<S>> {
   const read = readElicitResult(response)
   if (!read.ok) return { ok: false, issues: [read.problem] }
   const { action, content } = read.result
@@ -117,13 +117,13 @@ function interpretForm<S extends FormShape>(form: FormNode<S>, response: unknown
 }
 
 /** The view that renders a form for this client, or `undefined` for the plain form. */
-function formAppUri(run: ElicitationRun, name: string): string | undefined {
-  if (!run.formApp) throw new McpElicitationError('unknown-app', `form({ app: "${name}" }) names an MCP App view, but this app has none. Add app/mcp/${name}.vue, or leave \`app\` out for the plain form.`)
-  return run.formApp(name)
+function formViewUri(run: ElicitationRun, name: string): string | undefined {
+  if (!run.formView) throw new McpElicitationError('unknown-view', `form({ view: "${name}" }) names an MCP App view, but this app has none. Add app/mcp/${name}.vue, or leave \`view\` out for the plain form.`)
+  return run.formView(name)
 }
 
 /** `form()`: a flat Zod shape becomes a spec-exact form; the answer comes back validated and typed. */
-export async function askForm<S extends FormShape>(run: ElicitationRun, options: FormOptions<S>): Promise<FormResult<S>> {
+export async function askForm<S extends FormShape>(run: ElicitationRun, options: McpFormOptions<S>): Promise<McpFormResult<S>> {
   const key = nextKey(run, options.key)
   // Read once into the form's node: an inline shape equal to one asked before gets that one's
   // node (its wire schema, digest and validators), and a waiting question does not keep the
@@ -132,12 +132,12 @@ export async function askForm<S extends FormShape>(run: ElicitationRun, options:
   // A legacy session on an older revision gets the form as that revision can show it.
   const requestedSchema = formSchemaForRevision(formSchemaOf(form, options.allowSensitive === true), run.protocolVersion)
   if (options.fallback && !supportsMode(run, 'form')) return options.fallback
-  const resourceUri = options.app === undefined ? undefined : formAppUri(run, options.app)
+  const resourceUri = options.view === undefined ? undefined : formViewUri(run, options.view)
   const question = formQuestion(options.message, requestedSchema, response => interpretForm(form, response), formAnswerError, resourceUri)
   return ask(run, key, 'form', question, { timeout: options.timeout, signal: options.signal })
 }
 
-function interpretAction(response: unknown): Verdict<{ action: UrlResult['action'] }> {
+function interpretAction(response: unknown): Verdict<{ action: McpUrlResult['action'] }> {
   const read = readElicitResult(response)
   return read.ok ? { ok: true, result: { action: read.result.action } } : { ok: false, issues: [read.problem] }
 }
@@ -146,7 +146,7 @@ function interpretAction(response: unknown): Verdict<{ action: UrlResult['action
  * The checked target URL and the flow id: a fresh id per legacy question (its `elicitationId`);
  * on modern one kept across rounds, so the URL — part of the question — does not change.
  */
-async function resolveUrlTarget(run: ElicitationRun, key: string, url: UrlOptions['url']): Promise<{ target: string, id?: string }> {
+async function resolveUrlTarget(run: ElicitationRun, key: string, url: McpUrlOptions['url']): Promise<{ target: string, id?: string }> {
   const id = run.modern
     ? (typeof url === 'function' ? await runOnce(run, `url-id:${key}`, () => crypto.randomUUID()) : undefined)
     : crypto.randomUUID()
@@ -155,13 +155,13 @@ async function resolveUrlTarget(run: ElicitationRun, key: string, url: UrlOption
 }
 
 /** `url()`: sends the person to a page (secrets, OAuth, payments) instead of a form. */
-export async function askUrl(run: ElicitationRun, options: UrlOptions): Promise<UrlResult> {
+export async function askUrl(run: ElicitationRun, options: McpUrlOptions): Promise<McpUrlResult> {
   const key = nextKey(run, options.key)
   const { target, id } = await resolveUrlTarget(run, key, options.url)
   if (options.fallback && !supportsMode(run, 'url')) return options.fallback
   const remembered = id !== undefined && !run.modern
   if (remembered) rememberUrlElicitation(id, run)
-  let action: UrlResult['action']
+  let action: McpUrlResult['action']
   try {
     ({ action } = await ask(run, key, 'url', urlQuestion(options.message, target, run.modern ? undefined : id, interpretAction), options))
   }
@@ -175,7 +175,7 @@ export async function askUrl(run: ElicitationRun, options: UrlOptions): Promise<
 }
 
 /** `requireUrl()`: legacy raises the spec's `-32042`; modern and tasks ask like `url()`. */
-export async function requireUrl(run: ElicitationRun, options: Omit<UrlOptions, 'fallback'>): Promise<UrlResult> {
+export async function requireUrl(run: ElicitationRun, options: Omit<McpUrlOptions, 'fallback'>): Promise<McpUrlResult> {
   if (run.modern || run.parked) return askUrl(run, options)
   const key = nextKey(run, options.key)
   const { target, id } = await resolveUrlTarget(run, key, options.url)
@@ -189,14 +189,14 @@ export async function requireUrl(run: ElicitationRun, options: Omit<UrlOptions, 
  * `sample()`: asks the client's model (`sampling/createMessage`). Its `content` is one block or,
  * since 2025-11-25, a list of blocks.
  */
-export function askSample(run: ElicitationRun, params: CreateMessageRequestParams, options: AskOptions = {}): Promise<CreateMessageResultWithTools> {
+export function askSample(run: ElicitationRun, params: CreateMessageRequestParams, options: McpAskOptions = {}): Promise<CreateMessageResultWithTools> {
   const key = nextKey(run, options.key)
   // Checked against the spec's result schema before `interpret` runs (checkAnswerShape), so the cast only names it.
   return ask(run, key, 'sampling', sampleQuestion(params, response => ({ ok: true, result: response as CreateMessageResultWithTools })), options)
 }
 
 /** `listRoots()`: asks the client for its roots (`roots/list`). */
-export async function askRoots(run: ElicitationRun, options: AskOptions = {}): Promise<Root[]> {
+export async function askRoots(run: ElicitationRun, options: McpAskOptions = {}): Promise<Root[]> {
   const key = nextKey(run, options.key)
   return ask(run, key, 'roots', rootsQuestion(response => ({ ok: true, result: (response as { roots: Root[] }).roots })), options)
 }

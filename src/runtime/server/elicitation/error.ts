@@ -13,7 +13,7 @@
  * - `in-progress`: a `once()` step is still running for another copy of the same modern round.
  * - `unavailable`: the store that guards `once()` steps cannot be written (full or unreachable);
  *   the step did not run.
- * - `unknown-app`: `form({ app })` names an MCP App view that does not exist (`app/mcp/<name>.vue`).
+ * - `unknown-view`: `form({ view })` names an MCP App view that does not exist (`app/mcp/<name>.vue`).
  */
 export type McpElicitationErrorCode =
   | 'unsupported'
@@ -27,7 +27,7 @@ export type McpElicitationErrorCode =
   | 'duplicate-key'
   | 'in-progress'
   | 'unavailable'
-  | 'unknown-app'
+  | 'unknown-view'
 
 /** Extra facts carried by an {@link McpElicitationError}. */
 export interface McpElicitationErrorDetails {

@@ -1,3 +1,4 @@
+import type { McpHook } from '../common/hooks'
 import type { Question } from './question'
 import type { ElicitationRun } from './run'
 
@@ -43,35 +44,53 @@ export interface ElicitationReaskedEvent {
 
 export type ElicitationEvent = ElicitationAskedEvent | ElicitationAnsweredEvent | ElicitationReaskedEvent
 
-/** Something that watches the engine without the engine knowing it (the `mcp:question` hook's watcher, tracing). */
-export type ElicitationListener = (event: ElicitationEvent) => void
-
-const listeners = new Set<ElicitationListener>()
+/**
+ * Who watches the engine without the engine knowing it (the `mcp:question` hook's watcher,
+ * tracing): listeners of the one hook shape, each asked whether it listens before an event is
+ * built for it.
+ */
+const listeners = new Set<McpHook<ElicitationEvent>>()
 
 /**
- * Calls `listener` for every elicitation event from now on. Returns the function that stops it.
- * Listeners observe: they cannot change a question or its answer, and a listener that throws is
- * logged, never passed on to the tool call.
+ * Calls `listener` for every elicitation event from now on, while its `listening()` says so.
+ * Returns the function that stops it. Listeners observe: they cannot change a question or its
+ * answer, and a listener that throws is logged, never passed on to the tool call.
  *
  * @example
  * ```ts
- * const stop = onElicitationEvent((event) => {
- *   if (event.type === 'answered' && event.issues) console.warn(event.key, event.issues)
+ * const stop = onElicitationEvent({
+ *   listening: () => true,
+ *   call: (event) => {
+ *     if (event.type === 'answered' && event.issues) console.warn(event.key, event.issues)
+ *   },
  * })
  * nitro.hooks.hook('close', stop)
  * ```
  */
-export function onElicitationEvent(listener: ElicitationListener): () => void {
+export function onElicitationEvent(listener: McpHook<ElicitationEvent>): () => void {
   listeners.add(listener)
   return () => {
     listeners.delete(listener)
   }
 }
 
+/**
+ * Whether any listener listens now: asked before an event is built, so that an app with nobody
+ * listening (no `mcp:question` hook, no tracing) builds no event per question.
+ */
+function anyListening(): boolean {
+  if (listeners.size === 0) return false
+  for (const listener of listeners) {
+    if (listener.listening()) return true
+  }
+  return false
+}
+
 function emit(event: ElicitationEvent): void {
   for (const listener of listeners) {
+    if (!listener.listening()) continue
     try {
-      listener(event)
+      listener.call(event)
     }
     catch (error) {
       // An observer's bug must not fail the person's tool call.
@@ -88,7 +107,7 @@ function emit(event: ElicitationEvent): void {
  *
  * @example
  * ```ts
- * onElicitationEvent(event => event.type === 'asked' && goesOut(event) && count())
+ * onElicitationEvent({ listening: () => true, call: event => event.type === 'asked' && goesOut(event) && count() })
  * ```
  */
 export function goesOut(event: ElicitationAskedEvent): boolean {
@@ -96,9 +115,9 @@ export function goesOut(event: ElicitationAskedEvent): boolean {
 }
 
 /**
- * Tells the listeners that `question` went out. Costs one size check when nobody listens. (The
- * app's `mcp:question` watcher is always registered; it asks its hook table before building
- * anything, so an app without the hook pays an event object per question.)
+ * Tells the listeners that `question` went out. Costs one `listening()` per listener when nobody
+ * listens (the app's `mcp:question` watcher is always registered, and says it listens only while
+ * the app has an `mcp:question` hook), and builds no event.
  *
  * @example
  * ```ts
@@ -107,7 +126,7 @@ export function goesOut(event: ElicitationAskedEvent): boolean {
  * ```
  */
 export function emitAsked<R>(run: ElicitationRun, key: string, question: Question<R>, outcome: Promise<R>): void {
-  if (listeners.size > 0) emit({ type: 'asked', run, key, question, outcome })
+  if (anyListening()) emit({ type: 'asked', run, key, question, outcome })
 }
 
 /**
@@ -119,7 +138,7 @@ export function emitAsked<R>(run: ElicitationRun, key: string, question: Questio
  * ```
  */
 export function emitAnswered<R>(run: ElicitationRun, key: string, question: Question<R>, response: unknown, issues?: string[]): void {
-  if (listeners.size > 0) emit({ type: 'answered', run, key, question, response, ...(issues && { issues }) })
+  if (anyListening()) emit({ type: 'answered', run, key, question, response, ...(issues && { issues }) })
 }
 
 /**
@@ -132,5 +151,5 @@ export function emitAnswered<R>(run: ElicitationRun, key: string, question: Ques
  * ```
  */
 export function emitReasked<R>(run: ElicitationRun, key: string, question: Question<R>): void {
-  if (listeners.size > 0) emit({ type: 'reasked', run, key, question })
+  if (anyListening()) emit({ type: 'reasked', run, key, question })
 }

@@ -1,4 +1,5 @@
 import type { McpEra } from '../common/context'
+import type { McpHook } from '../common/hooks'
 import { isRecord } from '../common/is-record'
 import { McpElicitationError, type McpElicitationErrorCode } from './error'
 import { ownValue } from '../common/own'
@@ -20,8 +21,9 @@ import { fieldOfIssue } from './schema/answer-issues'
 export type McpQuestionStage = 'asked' | 'answered' | 'declined' | 'cancelled' | 'invalid' | 'timed-out' | 'failed'
 
 /**
- * The payload of the `mcp:question` hook. Field names, never the values a person typed, unless
- * the app opted in with `mcp.observe.answers` (then `content`, `issues` and a URL-mode `url`).
+ * The payload of the `mcp:question` hook (declared in hooks.ts). Field names, never the values a
+ * person typed, unless the app opted in with `mcp.observe.answers` (then `content`, `issues` and a
+ * URL-mode `url`).
  */
 export interface McpQuestionEvent {
   stage: McpQuestionStage
@@ -138,41 +140,42 @@ function answeredStage(response: unknown): McpQuestionStage {
 }
 
 /**
- * Calls `notify` with a {@link McpQuestionEvent} for every move of every question, in both eras,
- * while `listening()` says someone wants them. What the person answered is in the events only
- * with `options.answers`. Returns the function that stops watching.
+ * Calls `hook` (the app's `mcp:question`) with a {@link McpQuestionEvent} for every move of every
+ * question, in both eras, while `hook.listening()` says someone wants them: nobody listening, the
+ * engine builds no event for this watcher. What the person answered is in the events only with
+ * `options.answers`. Returns the function that stops watching.
  *
  * @example
  * ```ts
- * const stop = watchQuestions(() => true, event => console.info(event.stage, event.fields), { answers: false })
+ * const stop = watchQuestions({ listening: () => true, call: event => console.info(event.stage, event.fields) }, { answers: false })
  * ```
  */
-export function watchQuestions(listening: () => boolean, notify: (event: McpQuestionEvent) => void, options: McpQuestionOptions): () => void {
-  return onElicitationEvent((event) => {
-    if (!listening()) return
+export function watchQuestions(hook: McpHook<McpQuestionEvent>, options: McpQuestionOptions): () => void {
+  const watch = (event: ElicitationEvent): void => {
     const about = describe(event, options)
-    if (event.type === 'reasked') return notify({ ...about, stage: 'asked' })
+    if (event.type === 'reasked') return hook.call({ ...about, stage: 'asked' })
     if (event.type === 'answered') {
       const facts = answerFacts(event, options)
-      if (!event.issues) return notify({ ...about, ...facts, stage: answeredStage(event.response) })
+      if (!event.issues) return hook.call({ ...about, ...facts, stage: answeredStage(event.response) })
       const invalidFields = [...new Set(event.issues.map(fieldOfIssue).filter(field => field !== undefined))]
-      return notify({ ...about, ...facts, stage: 'invalid', ...(invalidFields.length > 0 && { invalidFields }) })
+      return hook.call({ ...about, ...facts, stage: 'invalid', ...(invalidFields.length > 0 && { invalidFields }) })
     }
     if (!goesOut(event)) return
-    notify({ ...about, stage: 'asked' })
+    hook.call({ ...about, stage: 'asked' })
     // A legacy wait ends in this process; a modern round's promise never settles (the retry asks again).
     if (!event.run.modern) {
       const times = askedAt.get(event.run) ?? new Map<string, number>()
       if (!times.has(event.key)) times.set(event.key, Date.now())
       askedAt.set(event.run, times)
       event.outcome.then(() => undefined, (error: unknown) => {
-        if (!listening()) return
+        if (!hook.listening()) return
         const code = error instanceof McpElicitationError ? error.code : undefined
         // An invalid answer was already told as `invalid`.
         if (code === 'invalid-response') return
         const waitedMs = waitedSince(event.run, event.key)
-        notify({ ...about, stage: code === 'timeout' ? 'timed-out' : 'failed', ...(code && { errorCode: code }), ...(waitedMs !== undefined && { waitedMs }) })
+        hook.call({ ...about, stage: code === 'timeout' ? 'timed-out' : 'failed', ...(code && { errorCode: code }), ...(waitedMs !== undefined && { waitedMs }) })
       })
     }
-  })
+  }
+  return onElicitationEvent({ listening: hook.listening, call: watch })
 }

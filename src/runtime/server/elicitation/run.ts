@@ -66,11 +66,11 @@ export interface ElicitationRun {
   /** The client's capabilities for THIS request (modern: its envelope; legacy: its initialize). */
   capabilities: ClientCapabilities | undefined
   /**
-   * For `form({ app })`: the view's `ui://` URI when this request's client renders app-rendered
-   * elicitations, `undefined` when it gets the plain form; throws `'unknown-app'` for a view that
+   * For `form({ view })`: the view's `ui://` URI when this request's client renders app-rendered
+   * elicitations, `undefined` when it gets the plain form; throws `'unknown-view'` for a view that
    * does not exist. Given by the definitions' side: the engine never reads the views itself.
    */
-  formApp?: (name: string) => string | undefined
+  formView?: (name: string) => string | undefined
   /** Legacy: the protocol revision the session negotiated (forms are adapted to it). */
   protocolVersion?: string
   /** Counts `elicit.*` calls, in call order, to derive default keys. */

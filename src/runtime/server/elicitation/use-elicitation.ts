@@ -1,16 +1,16 @@
 import { z } from 'zod'
 import type { CreateMessageRequestParams, CreateMessageResultWithTools, Root } from '@modelcontextprotocol/server'
 import { askForm, askRoots, askSample, askUrl, requireUrl, runOnce, supportsMode } from './ask'
-import type { AskMode, AskOptions, FormOptions, FormResult, UrlOptions, UrlResult } from './ask'
+import type { McpAskMode, McpAskOptions, McpFormOptions, McpFormResult, McpUrlOptions, McpUrlResult } from './ask'
 import { McpElicitationError } from './error'
 import type { FormShape } from './schema'
 import { getCurrentRun } from './run'
 import type { ElicitationRun } from './run'
 
-export type { AskMode, AskOptions, FormOptions, FormResult, UrlOptions, UrlResult } from './ask'
+export type { McpAskMode, McpAskOptions, McpFormOptions, McpFormResult, McpUrlOptions, McpUrlResult } from './ask'
 
 /** Options of {@link McpElicitation.confirm}. */
-export interface ConfirmOptions extends AskOptions {
+export interface McpConfirmOptions extends McpAskOptions {
   /** Returned instead of asking when the client cannot show forms. */
   fallback?: boolean
 }
@@ -18,19 +18,19 @@ export interface ConfirmOptions extends AskOptions {
 /** What `useMcpElicitation()` returns. */
 export interface McpElicitation {
   /** Asks for a form; resolves with `{ action, content? }`, `content` typed from `schema`. */
-  form: <S extends FormShape>(options: FormOptions<S>) => Promise<FormResult<S>>
+  form: <S extends FormShape>(options: McpFormOptions<S>) => Promise<McpFormResult<S>>
   /** Sends the person to a URL (secrets, OAuth, payments); resolves with `{ action, elicitationId? }`. */
-  url: (options: UrlOptions) => Promise<UrlResult>
+  url: (options: McpUrlOptions) => Promise<McpUrlResult>
   /** A yes/no question: true only when accepted and confirmed. */
-  confirm: (message: string, options?: ConfirmOptions) => Promise<boolean>
+  confirm: (message: string, options?: McpConfirmOptions) => Promise<boolean>
   /** Whether THIS request's client declared the mode or capability. */
-  supports: (mode: AskMode) => boolean
+  supports: (mode: McpAskMode) => boolean
   /** Legacy: raise the spec's URL-required error (-32042). Modern: ask like `url()`. */
-  requireUrl: (options: Omit<UrlOptions, 'fallback'>) => Promise<UrlResult>
+  requireUrl: (options: Omit<McpUrlOptions, 'fallback'>) => Promise<McpUrlResult>
   /** Asks the client's model for a completion (`sampling/createMessage`); `content` is one block or a list. */
-  sample: (params: CreateMessageRequestParams, options?: AskOptions) => Promise<CreateMessageResultWithTools>
+  sample: (params: CreateMessageRequestParams, options?: McpAskOptions) => Promise<CreateMessageResultWithTools>
   /** Asks the client for its roots (`roots/list`). */
-  listRoots: (options?: AskOptions) => Promise<Root[]>
+  listRoots: (options?: McpAskOptions) => Promise<Root[]>
   /** Runs a side effect once per call, even across modern retries (result kept in the signed state). */
   once: <T>(key: string, step: () => T | Promise<T>) => Promise<T>
 }

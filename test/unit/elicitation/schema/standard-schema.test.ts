@@ -4,7 +4,7 @@ import { toStandardJsonSchema } from '@valibot/to-json-schema'
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import { z } from 'zod'
 import type { McpStandardSchema } from '../../../../src/runtime/server/common/standard-schema'
-import type { FormResult } from '../../../../src/runtime/server/elicitation/ask'
+import type { McpFormResult } from '../../../../src/runtime/server/elicitation/ask'
 import { parseFormAnswer, toFormSchema, type FormOutput } from '../../../../src/runtime/server/elicitation/schema'
 import { expectRefusal, expectSpecValid } from '../../../utils/spec-forms'
 
@@ -140,7 +140,7 @@ describe('answers are checked by the library itself', () => {
     expectTypeOf<FormOutput<typeof valibotForm>>().toEqualTypeOf<{ email: string, seats: number, plan: 'free' | 'pro' }>()
     expectTypeOf<FormOutput<typeof arktypeForm>>().toEqualTypeOf<{ email: string, seats: number, plan: 'free' | 'pro' }>()
     // What `await elicit.form({ schema: valibotForm })` resolves with.
-    expectTypeOf<Extract<FormResult<typeof valibotForm>, { action: 'accept' }>['content']>().toEqualTypeOf<{ email: string, seats: number, plan: 'free' | 'pro' }>()
+    expectTypeOf<Extract<McpFormResult<typeof valibotForm>, { action: 'accept' }>['content']>().toEqualTypeOf<{ email: string, seats: number, plan: 'free' | 'pro' }>()
     const verdict = parseFormAnswer(valibotForm, { email: 'a@b.co', plan: 'free' })
     if (verdict.ok) {
       // @ts-expect-error: the form has no such field

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { LEADING_DOCTYPE, SANDBOX_PAGE } from '../../../../src/runtime/host/apps/sandbox-page'
+import { LEADING_DOCTYPE, SANDBOX_PAGE } from '../../../../src/runtime/host/view-frame/sandbox-page'
 
 // Where the sandbox page puts a view's CSP <meta>: right after what LEADING_DOCTYPE matches, else
 // first. What it matches must be what a browser reads as the document's start: only HTML's five

@@ -2,7 +2,7 @@ import { IncomingMessage, ServerResponse } from 'node:http'
 import { Socket } from 'node:net'
 import { createEvent } from 'h3'
 import { describe, expect, it } from 'vitest'
-import { refuseSandboxRequest, sandboxUrlOf } from '../../../../src/runtime/host/apps/sandbox-url'
+import { refuseSandboxRequest, sandboxUrlOf } from '../../../../src/runtime/host/view-frame/sandbox-url'
 
 describe('where an MCP App view runs', () => {
   /** A real h3 event of a request to `url` (its Host header and path). */

@@ -21,7 +21,7 @@ import type { McpElicitation } from '../../elicitation/use-elicitation'
 import type { McpGuarded } from './guards'
 import type { McpResourceCache, McpToolCache } from '../caching/plan'
 import type { McpToolExecution } from '../../tasks/store/support'
-import type { McpToolApp } from '../views/apps'
+import type { McpToolView } from '../views/apps'
 import type { McpStandardSchema, StandardInput, StandardOutput } from '../../common/standard-schema'
 
 type MaybePromise<T> = T | Promise<T>
@@ -118,12 +118,12 @@ export interface McpToolDefinition<I extends McpToolInput = McpZodShape, O exten
    */
   execution?: McpToolExecution
   /**
-   * The MCP App that shows this tool's result: the name of a view, `app/mcp/<name>.vue`
+   * The view that shows this tool's result (MCP Apps): the name of a view, `app/mcp/<name>.vue`
    * (or `{ name, visibility }`). Listed as `_meta.ui.resourceUri`: hosts that render MCP Apps
    * show the view with the call's arguments and result. A name with no view fails the build.
    */
-  app?: McpToolApp
-  /** Extra `_meta` the tool is listed with (merged under what `app` sets). */
+  view?: McpToolView
+  /** Extra `_meta` the tool is listed with (merged under what `view` sets). */
   _meta?: Record<string, unknown>
   handler: (args: McpToolArguments<I>, context: McpHandlerContext) => MaybePromise<McpToolReturn<O>>
 }

@@ -10,7 +10,7 @@ import type { ElicitationRun } from '../../elicitation/run'
 import { elicitationOf } from '../../elicitation/use-elicitation'
 import type { McpElicitation } from '../../elicitation/use-elicitation'
 import type { ModernFlowState } from '../../elicitation/state'
-import { formAppResolver } from '../views/apps'
+import { formViewResolver } from '../views/apps'
 import type { McpRegistry } from './registry'
 
 function scopeOrThrow(known: McpRequestScope | undefined) {
@@ -28,7 +28,7 @@ export interface RunDeps {
    * explicitly, so it does not depend on the request context following every `await`.
    */
   scope?: McpRequestScope
-  /** The app's MCP App views, for `form({ app })`. */
+  /** The app's MCP App views, for `form({ view })`. */
   registry?: Pick<McpRegistry, 'views'>
 }
 
@@ -39,8 +39,8 @@ export function createRun(server: Server, ctx: ServerContext, deps: RunDeps, cal
   // from the request's own envelope (capabilities are never inferred across requests).
   const capabilities: ClientCapabilities | undefined = server.getClientCapabilities()
   const views = deps.registry?.views
-  const formApp = views && views.size > 0 ? formAppResolver(views, capabilities) : undefined
-  const base = { scope, ctx, config: deps.config, store: deps.store, calls: 0, ...(call && { call }), ...(formApp && { formApp }) }
+  const formView = views && views.size > 0 ? formViewResolver(views, capabilities) : undefined
+  const base = { scope, ctx, config: deps.config, store: deps.store, calls: 0, ...(call && { call }), ...(formView && { formView }) }
   // The revision a legacy session negotiated at initialize (the SDK keeps it per session).
   if (scope.era === 'legacy') return { ...base, server, capabilities, protocolVersion: server.getNegotiatedProtocolVersion() }
   const state = ctx.mcpReq.requestState<ModernFlowState>()

@@ -10,7 +10,7 @@ import { headerParamsOf, type McpHeaderParam } from './header-params'
 import { planResourceCache, planToolCache, type McpResourceCache, type McpToolCache, type ResourceCachePlan, type ToolCachePlan } from '../caching/plan'
 import { isGuarded, type McpGuarded } from './guards'
 import { listedExecution, type McpToolExecution } from '../../tasks/store/support'
-import { appToolMeta, viewResources, type McpToolApp, type McpView } from '../views/apps'
+import { viewToolMeta, viewResources, type McpToolView, type McpView } from '../views/apps'
 
 type ResourceTemplate = ListResourceTemplatesResult['resourceTemplates'][number]
 
@@ -28,7 +28,7 @@ export interface ErasedTool extends McpGuarded {
   annotations?: Tool['annotations']
   cache?: McpToolCache
   execution?: McpToolExecution
-  app?: McpToolApp
+  view?: McpToolView
   _meta?: Record<string, unknown>
   handler(args: Record<string, unknown>, context: McpHandlerContext): unknown
 }
@@ -134,7 +134,7 @@ function buildTools(entries: DefinitionEntry<ErasedTool>[], views: McpView[], js
     const headerParams = headerParamsOf(input.listed, where)
     const output = outputSchema && toolOutput(outputSchema, where)
     const cache = definition.cache === undefined ? undefined : planToolCache(definition.cache, where)
-    const meta = definition.app === undefined ? definition._meta : { ...definition._meta, ...appToolMeta(definition.app, views, where) }
+    const meta = definition.view === undefined ? definition._meta : { ...definition._meta, ...viewToolMeta(definition.view, views, where) }
     tools.set(name, { name, file, definition, args: input.check, output: output?.check, headerParams, ...(cache && { cache }) })
     list.push({
       name,

@@ -6,12 +6,13 @@
  */
 import { isInputRequiredResult, ProtocolError } from '@modelcontextprotocol/server'
 import type { McpEra, McpRequestScope } from '../../common/context'
+import type { McpHook } from '../../common/hooks'
 import type { McpQuestionEvent } from '../../elicitation/question-events'
 import type { CallSpan, McpCallMethod, McpCallOutcome, McpCallTracer } from './tracing'
 
 export type { McpCallMethod, McpCallOutcome } from './tracing'
 
-/** The payload of the `mcp:call` hook: one per call, when it has finished. Never arguments or results. */
+/** The payload of the `mcp:call` hook (declared in hooks.ts): one per call, when it has finished. Never arguments or results. */
 export interface McpCallEvent {
   method: McpCallMethod
   /** The tool's or prompt's name, or the resource's URI as requested. */
@@ -32,18 +33,10 @@ export interface McpCallEvent {
   errorCode?: number
 }
 
-/**
- * Something that watches finished calls or questions (the app's `mcp:call` / `mcp:question`
- * hooks). `listening()` is asked first, so nothing is measured or built when nobody listens.
- */
-export interface McpObserver<Event> {
-  listening: () => boolean
-  notify: (event: Event) => void
-}
-
 /** The observers an endpoint reports to. */
 export interface McpObservers {
-  call?: McpObserver<McpCallEvent>
+  /** The app's `mcp:call` hook: asked whether anyone listens before anything is measured or built. */
+  call?: McpHook<McpCallEvent>
   /** OpenTelemetry spans, when the app has `@opentelemetry/api`. */
   trace?: McpCallTracer
 }
@@ -82,7 +75,7 @@ export function observeCall<R>(observers: McpObservers | undefined, scope: McpRe
   return timeCall(observer, span, scope, method, name, request.signal, run)
 }
 
-async function timeCall<R>(observer: McpObserver<McpCallEvent> | undefined, span: CallSpan | undefined, scope: McpRequestScope, method: McpCallMethod, name: string, signal: AbortSignal, run: () => Promise<R>): Promise<R> {
+async function timeCall<R>(observer: McpHook<McpCallEvent> | undefined, span: CallSpan | undefined, scope: McpRequestScope, method: McpCallMethod, name: string, signal: AbortSignal, run: () => Promise<R>): Promise<R> {
   const started = performance.now()
   const base = {
     method,
@@ -97,30 +90,14 @@ async function timeCall<R>(observer: McpObserver<McpCallEvent> | undefined, span
     const result = await (span ? span.run(run) : run())
     const { outcome } = outcomeOf(result, aborted())
     span?.end(outcome)
-    observer?.notify({ ...base, durationMs: performance.now() - started, outcome })
+    observer?.call({ ...base, durationMs: performance.now() - started, outcome })
     return result
   }
   catch (error) {
     const code = error instanceof ProtocolError ? error.code : undefined
     const outcome: McpCallOutcome = aborted() ? 'cancelled' : 'protocol-error'
     span?.end(outcome, { ...(outcome === 'protocol-error' && code !== undefined && { code }), message: error instanceof Error ? error.message : String(error) })
-    observer?.notify({ ...base, durationMs: performance.now() - started, outcome, ...(outcome === 'protocol-error' && code !== undefined && { errorCode: code }) })
+    observer?.call({ ...base, durationMs: performance.now() - started, outcome, ...(outcome === 'protocol-error' && code !== undefined && { errorCode: code }) })
     throw error
-  }
-}
-
-declare module 'nitropack/types' {
-  interface NitroRuntimeHooks {
-    /**
-     * A tool call, resource read or prompt get has finished, in either era: what, where, who,
-     * how long and how it ended. Called after the answer is decided, never awaited by it.
-     */
-    'mcp:call': (event: McpCallEvent) => void | Promise<void>
-    /**
-     * A question to the person (or the client) moved: asked, answered, declined, cancelled,
-     * refused as invalid, timed out. Field names only, never the values answered, unless the app
-     * opted in with `mcp.observe.answers` (on in `nuxi dev` with DevTools).
-     */
-    'mcp:question': (event: McpQuestionEvent) => void | Promise<void>
   }
 }

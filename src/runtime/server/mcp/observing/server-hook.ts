@@ -1,5 +1,6 @@
 import type { Server, ServerContext, StandardSchemaV1 } from '@modelcontextprotocol/server'
 import type { McpEra } from '../../common/context'
+import type { McpHook } from '../../common/hooks'
 
 /**
  * Method names the MCP spec defines, by their namespace: the module (or the SDK under it) serves
@@ -10,7 +11,7 @@ const SPEC_METHOD = /^(?:initialize|ping|(?:tools|resources|prompts|completion|l
 type InferHandlerResult<R> = R extends StandardSchemaV1 ? StandardSchemaV1.InferOutput<R> : Record<string, unknown>
 
 /**
- * The payload of the `mcp:server` hook: one SDK server was just built, for a legacy session (at
+ * The payload of the `mcp:server` hook (declared in hooks.ts): one SDK server was just built, for a legacy session (at
  * its `initialize`, or when another instance takes the session over) or for one modern request.
  * A listener may add handlers for methods of its own; it may not replace the module's, which
  * would bypass its guards.
@@ -36,20 +37,14 @@ export interface McpServerEvent {
   addNotificationHandler: <P extends StandardSchemaV1>(method: string, schemas: { params: P }, handler: (params: StandardSchemaV1.InferOutput<P>) => void | Promise<void>) => void
 }
 
-/** The app's `mcp:server` hook as an endpoint holds it: asked whether anyone listens, then called synchronously. */
-export interface McpServerHook {
-  listening: () => boolean
-  /** Calls every listener now, in order; a listener's error is logged and the server built anyway. */
-  call: (event: McpServerEvent) => void
-}
-
 function refuse(method: string, why: string): never {
   throw new Error(`[nuxt-mcp-elicitation] An mcp:server hook tried to add a handler for "${method}", ${why}`)
 }
 
 /**
  * Lets the app's `mcp:server` listeners add their own handlers to a server just built, when
- * anyone listens (a modern request builds a server each: nobody listening costs one check).
+ * anyone listens (a modern request builds a server each: nobody listening costs one check). The
+ * hook calls its listeners synchronously, so additions are closed as soon as it returns.
  *
  * @example
  * ```ts
@@ -58,7 +53,7 @@ function refuse(method: string, why: string): never {
  * extendServer(server, deps.serverHook, { endpoint: '/mcp', era: 'modern' })
  * ```
  */
-export function extendServer(server: Server, hook: McpServerHook | undefined, about: Pick<McpServerEvent, 'endpoint' | 'era' | 'principal'>): void {
+export function extendServer(server: Server, hook: McpHook<McpServerEvent> | undefined, about: Pick<McpServerEvent, 'endpoint' | 'era' | 'principal'>): void {
   if (!hook?.listening()) return
   let open = true
   const check = (method: string) => {
@@ -92,15 +87,5 @@ export function extendServer(server: Server, hook: McpServerHook | undefined, ab
   }
   finally {
     open = false
-  }
-}
-
-declare module 'nitropack/types' {
-  interface NitroRuntimeHooks {
-    /**
-     * An SDK server was built for a legacy session or a modern request: add handlers for methods
-     * of your own. Called synchronously; additions after an `await` are refused.
-     */
-    'mcp:server': (event: McpServerEvent) => void
   }
 }

@@ -3,7 +3,7 @@ import type { Attributes, Context, Link, Span } from '@opentelemetry/api'
 import { getMcpFrame, runInMcpFrame } from '../../common/context'
 import type { McpRequestScope } from '../../common/context'
 import { isRecord } from '../../common/is-record'
-import { goesOut, onElicitationEvent } from '../../elicitation/events'
+import { goesOut, onElicitationEvent, type ElicitationEvent } from '../../elicitation/events'
 import { McpElicitationError } from '../../elicitation/error'
 
 /**
@@ -133,7 +133,7 @@ export function createCallTracer(otel: McpOtelApi): McpCallTracer {
  */
 export function traceQuestions(otel: McpOtelApi): () => void {
   const tracer = otel.trace.getTracer(TRACER_NAME)
-  return onElicitationEvent((event) => {
+  const trace = (event: ElicitationEvent): void => {
     if (event.type !== 'asked') return
     const parent = getMcpFrame()?.otelContext
     if (!parent) return
@@ -156,7 +156,9 @@ export function traceQuestions(otel: McpOtelApi): () => void {
       span.setStatus({ code: otel.SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) })
       span.end()
     })
-  })
+  }
+  // Always listening while tracing is on: the span of each question of a traced call.
+  return onElicitationEvent({ listening: () => true, call: trace })
 }
 
 /** The requests that run a definition's handler: what `mcp:call` and the call spans are about. */

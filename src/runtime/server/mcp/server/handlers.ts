@@ -14,7 +14,8 @@ import { toolError, toPromptResult, toResourceResult, toToolResult } from '../de
 import { observeCall, type McpObservers, type ObservedRequest } from '../observing/observe-calls'
 import { cacheHint, cacheUseOf, keepCached, keepResource, readCached, readCachedResource, resourceCacheSlot, toolCacheSlot } from '../caching/plan'
 import type { McpStateStore } from '../../common/store/store'
-import type { McpServerHook } from '../observing/server-hook'
+import type { McpServerEvent } from '../observing/server-hook'
+import type { McpHook } from '../../common/hooks'
 import type { McpCacheStore } from '../caching/store'
 import type { McpTaskRuntime } from '../../tasks/calls/runtime'
 import { inlineModeOf } from '../../tasks/store/support'
@@ -29,7 +30,7 @@ export interface HandlerDeps extends RunDeps {
   /** Who hears about finished calls (the app's `mcp:call` hooks). */
   observe?: McpObservers
   /** The app's `mcp:server` hooks, which may add handlers of their own to each server built. */
-  serverHook?: McpServerHook
+  serverHook?: McpHook<McpServerEvent>
   /** Where tools with a `cache` keep their results (apart from `store`, so results never crowd out `once()` records). */
   cacheStore?: McpCacheStore
   /** The endpoint's tasks; absent when no tool may run as one, or where tasks cannot run (Workers). */

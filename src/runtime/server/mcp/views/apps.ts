@@ -17,13 +17,13 @@ export interface McpView {
   file: string
   title?: string
   description?: string
-  /** The resource's `_meta.ui`, from the view's `defineMcpApp({ … })`. */
+  /** The resource's `_meta.ui`, from the view's `defineMcpView({ … })`. */
   ui: McpUiResourceMeta
   html: string
 }
 
 /** How a tool names its view: the view's name, or the full options the spec gives a tool's `_meta.ui`. */
-export type McpToolApp = string | { name: string, visibility?: McpUiToolMeta['visibility'] }
+export type McpToolView = string | { name: string, visibility?: McpUiToolMeta['visibility'] }
 
 export { EXTENSION_ID as APPS_EXTENSION }
 
@@ -97,15 +97,15 @@ export function viewResources(views: McpView[]): ViewResource[] {
  *
  * @example
  * ```ts
- * appToolMeta('chart', views, 'The tool "show-chart" (server/mcp/tools/show-chart.ts)')
+ * viewToolMeta('chart', views, 'The tool "show-chart" (server/mcp/tools/show-chart.ts)')
  * // { ui: { resourceUri: 'ui://chart' }, 'ui/resourceUri': 'ui://chart' }
  * ```
  */
-export function appToolMeta(app: McpToolApp, views: McpView[], where: string): Record<string, unknown> {
-  const { name, visibility } = typeof app === 'string' ? { name: app, visibility: undefined } : app
+export function viewToolMeta(view: McpToolView, views: McpView[], where: string): Record<string, unknown> {
+  const { name, visibility } = typeof view === 'string' ? { name: view, visibility: undefined } : view
   if (!views.some(view => view.name === name)) {
     const known = views.map(view => `"${view.name}"`).join(', ') || 'none'
-    throw new Error(`[nuxt-mcp-elicitation] ${where} shows the MCP App "${name}", but there is no app/mcp/${name}.vue (views: ${known}). Add the view, or fix \`app\`.`)
+    throw new Error(`[nuxt-mcp-elicitation] ${where} shows the MCP App "${name}", but there is no app/mcp/${name}.vue (views: ${known}). Add the view, or fix \`view\`.`)
   }
   const resourceUri = viewUri(name)
   return { ui: { resourceUri, ...(visibility && { visibility }) }, [RESOURCE_URI_META_KEY]: resourceUri }
@@ -127,23 +127,23 @@ export function rendersAppElicitation(capabilities: ClientCapabilities | undefin
 }
 
 /**
- * The run's `formApp`: a view name → its `ui://` URI when this client renders app-rendered
+ * The run's `formView`: a view name → its `ui://` URI when this client renders app-rendered
  * elicitations, `undefined` when it gets the plain form; a name with no view is an
- * `'unknown-app'` error in either case (a mistake shows on every client, not only some).
+ * `'unknown-view'` error in either case (a mistake shows on every client, not only some).
  *
  * @example
  * ```ts
- * const formApp = formAppResolver(new Set(['date-range']), capabilities)
- * formApp('date-range') // 'ui://date-range', or undefined for a client without app elicitation
+ * const formView = formViewResolver(new Set(['date-range']), capabilities)
+ * formView('date-range') // 'ui://date-range', or undefined for a client without app elicitation
  * ```
  */
-export function formAppResolver(views: ReadonlySet<string>, capabilities: ClientCapabilities | undefined): (name: string) => string | undefined {
+export function formViewResolver(views: ReadonlySet<string>, capabilities: ClientCapabilities | undefined): (name: string) => string | undefined {
   // Read from the capabilities when a form names a view, not on every call that never does.
   let renders: boolean | undefined
   return (name) => {
     if (!views.has(name)) {
       const known = [...views].map(view => `"${view}"`).join(', ')
-      throw new McpElicitationError('unknown-app', `form({ app: "${name}" }) names an MCP App view that does not exist (views: ${known}). Add app/mcp/${name}.vue, or fix \`app\`.`)
+      throw new McpElicitationError('unknown-view', `form({ view: "${name}" }) names an MCP App view that does not exist (views: ${known}). Add app/mcp/${name}.vue, or fix \`view\`.`)
     }
     renders ??= rendersAppElicitation(capabilities)
     return renders ? viewUri(name) : undefined

@@ -6,8 +6,8 @@ import { isRecord } from '../../common/is-record'
 /** A tool a view declares, as the build lists it (`#mcp-elicitation/views`). */
 export type ViewToolEntry = DefinitionEntry<ErasedTool>
 
-/** What `defineMcpApp({ … })` in a view may declare of its tool: a tool definition, shown by that view. */
-export type McpViewToolDefinition<I extends McpToolInput, O extends McpToolOutput | undefined> = Omit<McpToolDefinition<I, O>, 'app'> & {
+/** What `defineMcpView({ … })` in a view may declare of its tool: a tool definition, shown by that view. */
+export type McpViewToolDefinition<I extends McpToolInput, O extends McpToolOutput | undefined> = Omit<McpToolDefinition<I, O>, 'view'> & {
   /** Who may call the tool: `['model', 'app']` (the default), or `['app']` for one only the view calls. */
   visibility?: McpUiToolMeta['visibility']
 }
@@ -23,7 +23,7 @@ function withStructuredContent(value: unknown, hasOutputSchema: boolean): unknow
 }
 
 /**
- * The tool a view declares in its `defineMcpApp({ description, inputSchema, handler })`
+ * The tool a view declares in its `defineMcpView({ description, inputSchema, handler })`
  * (@nuxtjs/mcp-toolkit's way), as an ordinary tool shown by that view. The build writes one
  * module per such view that calls this; it is not meant to be called by hand.
  *
@@ -36,7 +36,7 @@ export function defineMcpViewTool<I extends McpToolInput = Record<string, never>
   const { visibility, handler, ...tool } = definition
   const erased: ErasedTool = {
     ...tool,
-    app: visibility ? { name: view, visibility } : view,
+    view: visibility ? { name: view, visibility } : view,
     // The registry checks `args` against `inputSchema` before it calls: the cast names that type.
     handler: async (args, context) => withStructuredContent(await handler(args as Parameters<typeof handler>[0], context), tool.outputSchema !== undefined),
   }

@@ -132,12 +132,3 @@ export function settlePrincipal(auth: McpAuthContext): void {
     console.warn('[nuxt-mcp-elicitation] An mcp:auth hook set authInfo without a subject (authInfo.extra.sub) or auth.principal: sessions and modern requestState are not bound to a user, so one user\'s flow could be continued by another. Set auth.principal to the user id (for a client-credentials token, the client id). (Logged once.)')
   }
 }
-
-declare module 'nitropack/types' {
-  interface NitroRuntimeHooks {
-    /** Authenticate an MCP request: set `principal`/`authInfo`, or call `reject()`. */
-    'mcp:auth': (context: McpAuthContext) => void | Promise<void>
-    /** Vouch for an opaque access token (not a JWT) while `mcp.auth` is on: set `claims`. */
-    'mcp:auth:token': (context: McpTokenContext) => void | Promise<void>
-  }
-}

@@ -4,14 +4,14 @@ import type { McpStateStore } from '../../common/store/store'
 import type { McpSharedState } from '../../common/shared/shared-state'
 import type { McpDefinitions, McpRegistry } from '../../mcp/definitions/registry'
 import type { McpObservers } from '../../mcp/observing/observe-calls'
-import type { McpServerHook } from '../../mcp/observing/server-hook'
+import type { McpServerEvent } from '../../mcp/observing/server-hook'
+import type { McpHook } from '../../common/hooks'
 import type { McpCacheStorage } from '../../mcp/caching/store'
 import type { McpTaskRuntime, TaskRuntimeOptions } from '../../tasks/calls/runtime'
 import type { TaskLimits } from '../../tasks/store/table'
 import type { LegacySessions } from '../sessions/legacy-sessions'
 import type { createLegacySessions } from '../sessions/create-legacy-sessions'
 import type { createBearerCheck } from '../oauth/bearer'
-import type { McpAppHook } from './app-hook'
 import type { McpAuthContext, McpTokenContext } from './auth'
 import type { McpRequestContext } from './middleware'
 
@@ -26,15 +26,15 @@ export interface McpEndpointOptions {
   baseURL?: string
   production: boolean
   /** The app's `mcp:auth` hooks. */
-  authenticate?: McpAppHook<McpAuthContext>
+  authenticate?: McpHook<McpAuthContext, Promise<void>>
   /** The app's `mcp:request` hooks (middleware), run once the caller is known. */
-  beforeRequest?: McpAppHook<McpRequestContext>
+  beforeRequest?: McpHook<McpRequestContext, Promise<void>>
   /** The app's `mcp:auth:token` hooks (opaque access tokens, while `mcp.auth` is on). */
-  verifyToken?: McpAppHook<McpTokenContext>
+  verifyToken?: McpHook<McpTokenContext, Promise<void>>
   /** Who hears about finished calls (the app's `mcp:call` hooks). */
   observe?: McpObservers
   /** The app's `mcp:server` hooks: handlers of their own on each server built. */
-  serverHook?: McpServerHook
+  serverHook?: McpHook<McpServerEvent>
   /** The Nitro storage mount `mcp.cache.storage` names: where tools and resources keep cached results. */
   cacheStorage?: McpCacheStorage
   /**

@@ -27,9 +27,9 @@ import { runRequestMiddleware } from './middleware'
 import { createSharedEventBus } from '../shared/event-bus'
 import { connectListChanges } from '../../mcp/server/list-changes'
 import { advertisesListChanged } from '../../mcp/server/server-factory'
-import { listeningHook } from './app-hook'
+import { listeningHook } from '../../common/hooks'
 import { anonymousCacheWarning, createResultCacheStore } from '../../mcp/caching/store'
-import type { McpAppHook } from './app-hook'
+import type { McpHook } from '../../common/hooks'
 import type { ResponseSink } from '../http/response-sink'
 import type { McpEndpoint, McpEndpointOptions } from './endpoint-types'
 
@@ -114,7 +114,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
    * hooks, which see the verified token and may refine or refuse. A refusal comes back as the
    * response to send.
    */
-  async function identify(event: H3Event, authenticate: McpAppHook<McpAuthContext>['call'] | undefined): Promise<McpCaller | Response> {
+  async function identify(event: H3Event, authenticate: McpHook<McpAuthContext, Promise<void>>['call'] | undefined): Promise<McpCaller | Response> {
     const auth = createAuthContext(event, endpointRoute)
     if (bearer) {
       const verifyToken = listeningHook(options.verifyToken)

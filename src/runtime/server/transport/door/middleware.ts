@@ -76,13 +76,3 @@ export async function runRequestMiddleware(
     return jsonRpcError(error.status, -32000, error.message, error.headers, idOf(body))
   }
 }
-
-declare module 'nitropack/types' {
-  interface NitroRuntimeHooks {
-    /**
-     * Runs before every request of the MCP endpoint, in both eras, once the caller is known:
-     * logging, rate limits, tenancy. Call `refuse(status, message)` to turn a request away.
-     */
-    'mcp:request': (context: McpRequestContext) => void | Promise<void>
-  }
-}

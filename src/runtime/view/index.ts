@@ -1,0 +1,5 @@
+export { defineMcpView } from './define-mcp-view'
+export type { McpViewDefinition } from './define-mcp-view'
+export { connectMcpView, useMcpView } from './use-mcp-view'
+export type { McpViewContext } from './use-mcp-view'
+export type { McpViewQuestion, McpViewQuestionState } from './view-question'
