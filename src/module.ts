@@ -164,7 +164,7 @@ export default defineNuxtModule<ModuleOptions>({
     setupPresetWings(nuxt, options, logger, {
       tasks: resolver.resolve('./runtime/server/mcp/task-runtime'),
       legacy: resolver.resolve('./runtime/server/transport/sessions/create-legacy-sessions'),
-      redis: resolver.resolve('./runtime/server/common/shared/load-redis-state'),
+      redis: resolver.resolve('./runtime/server/cluster/load-redis-state'),
       bearer: resolver.resolve('./runtime/server/transport/oauth/bearer'),
       jsonSchema: resolver.resolve('./runtime/server/mcp/json-schema-arguments'),
       sdkShims: resolver.resolve('./runtime/server/common/sdk-shims'),

@@ -14,7 +14,7 @@ declare module '#mcp-elicitation/tasks' {
   export const createTaskRuntime: typeof import('../../src/runtime/server/mcp/task-runtime').createTaskRuntime | undefined
 }
 declare module '#mcp-elicitation/redis' {
-  export const connectSharedState: typeof import('../../src/runtime/server/common/shared/load-redis-state').connectSharedState | undefined
+  export const connectSharedState: typeof import('../../src/runtime/server/cluster/load-redis-state').connectSharedState | undefined
 }
 declare module '#mcp-elicitation/legacy' {
   export const createLegacySessions: typeof import('../../src/runtime/server/transport/sessions/create-legacy-sessions').createLegacySessions | undefined

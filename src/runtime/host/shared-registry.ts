@@ -1,5 +1,5 @@
 import { McpStoreUnavailableError } from '../server/common/store/store'
-import type { McpSharedState } from '../server/common/shared/shared-state'
+import type { McpSharedState } from '../server/cluster/shared-state'
 import { isRecord } from '../server/common/is-record'
 import { toElicitationRequest } from '../app/elicitation/request'
 import type { McpElicitationAnswer, McpElicitationContent, McpElicitationValue } from '../app/elicitation/types'

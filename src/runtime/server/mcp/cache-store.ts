@@ -2,7 +2,7 @@ import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
 import { callerKeyOf } from '../common/caller-key'
 import { utf8Bytes } from '../common/byte-length'
-import type { McpSharedState } from '../common/shared/shared-state'
+import type { McpSharedState } from '../cluster/shared-state'
 
 /**
  * Where one cached result goes: its store key (hashed, {@link hashCacheKey}) and whose byte share

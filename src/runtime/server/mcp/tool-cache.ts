@@ -1,4 +1,4 @@
-import type { McpSharedState } from '../common/shared/shared-state'
+import type { McpSharedState } from '../cluster/shared-state'
 import { CACHE_BYTE_DEFAULTS } from '../common/config'
 import { storageCacheStore, type McpCacheStorage } from './cache-storage'
 import { cacheSlot, capEntries, memoryCacheStore, sharedCacheStore, type CacheBounds, type CacheCaller, type CacheSlot, type McpCacheStore } from './cache-store'

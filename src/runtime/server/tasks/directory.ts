@@ -1,5 +1,5 @@
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server'
-import { DELIVERY_DEADLINE_MS, tryUntil } from '../common/shared/try-until'
+import { DELIVERY_DEADLINE_MS, tryUntil } from '../cluster/try-until'
 import { isTerminal, moveTask, ownsTask, settleQuestion } from './record'
 import type { TaskOwner, TaskRecord } from './record'
 import type { TaskRunner } from './runner'

@@ -1,5 +1,5 @@
-import type { McpSharedState } from '../common/shared/shared-state'
-import { isAlive } from '../common/shared/liveness'
+import type { McpSharedState } from '../cluster/shared-state'
+import { isAlive } from '../cluster/liveness'
 import { isRecord } from '../common/is-record'
 import type { TaskAnswer, TaskCallRecord, TaskRecord, TaskStatus } from './record'
 import { capKeyOf } from './table'

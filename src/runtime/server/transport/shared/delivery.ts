@@ -1,4 +1,4 @@
-import { DELIVERY_DEADLINE_MS, tryUntil } from '../../common/shared/try-until'
+import { DELIVERY_DEADLINE_MS, tryUntil } from '../../cluster/try-until'
 import type { SessionEnvelope, SharedSessionDirectory } from './sessions'
 
 /** Says that a message a call was waiting for could not be delivered, and why. */

@@ -2,7 +2,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/server'
 import { instanceOfStream } from '../streams/journal'
 import { newTag, sendAcknowledged } from './acknowledged'
 import type { Acknowledgements } from './acknowledged'
-import { DELIVERY_DEADLINE_MS, tryUntil } from '../../common/shared/try-until'
+import { DELIVERY_DEADLINE_MS, tryUntil } from '../../cluster/try-until'
 import type { SharedSessionDirectory } from './sessions'
 
 /** What one GET-stream delivery needs: where the stream is, and how this instance keeps a message itself. */

@@ -4,7 +4,7 @@ import { readQuestionNote } from '../../tasks/question-note'
 import type { QuestionNote } from '../../tasks/question-note'
 import { newTag, sendAcknowledged } from './acknowledged'
 import type { Acknowledgements } from './acknowledged'
-import { DELIVERY_DEADLINE_MS, tryUntil } from '../../common/shared/try-until'
+import { DELIVERY_DEADLINE_MS, tryUntil } from '../../cluster/try-until'
 import type { SharedSessionDirectory } from './sessions'
 
 // A 2025-11-25 task's question and its answer with several instances: the instance that pushed

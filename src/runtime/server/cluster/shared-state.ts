@@ -1,4 +1,4 @@
-import type { McpStateStore } from '../store/store'
+import type { McpStateStore } from '../common/store/store'
 
 /**
  * What several instances of one endpoint share (`NUXT_MCP_REDIS_URL`): records with an expiry,

@@ -1,5 +1,5 @@
 import type { Redis, RedisOptions } from 'ioredis'
-import { McpStoreUnavailableError, SHARED_STATE_UNAVAILABLE } from '../store/store'
+import { McpStoreUnavailableError, SHARED_STATE_UNAVAILABLE } from '../common/store/store'
 import { byteCountKey } from './shared-state'
 import type { McpSharedState } from './shared-state'
 import { BOUNDED_APPEND, CAPPED_HASH_SET, CLAIM, KEEP_WITHIN, RANK_WITHIN } from './redis-scripts'
