@@ -45,11 +45,12 @@ describe('the host registry shared through Redis, while the waiting instance rec
     // The waiting instance reaches Redis through a path the test can cut; the answering one directly.
     const waiting = createSharedElicitationRegistry(connect(proxy.url.href))
     const answering = createSharedElicitationRegistry(connect(redis.url))
+    // Both listening first (connecting may take longer than the registry's 2 s wait under load).
+    await until(async () => await subscribers() === 2, 'two subscribers (the waiting and the answering instance)', 15_000)
     const now = Date.now()
     const id = crypto.randomUUID()
     await waiting.add({ id, owner: 'browser-1', createdAt: now, expiresAt: now + 60_000, request: { mode: 'form', message: 'Really delete?', requestedSchema: { type: 'object', properties: {} } } })
     const heard = waiting.wait(id)
-    await until(async () => await subscribers() === 2, 'two subscribers (the waiting and the answering instance)')
 
     // The waiting instance's connections go down and stay down a while: its subscriber is gone.
     proxy.block()

@@ -25,7 +25,7 @@ export const INBOX_TTL_MS = 5 * 60_000
 /** How long a sender waits for a receiver that heard the wake-up to say it took the letter. */
 export const ACKNOWLEDGE_WAIT_MS = 1000
 /** How many tags of letters taken a receiver remembers, so that a letter read again is not taken twice. */
-const REMEMBERED_TAGS = 4096
+const REMEMBERED_TAGS = 512
 
 /**
  * How one letter fared:
@@ -117,6 +117,9 @@ function parseLetter(text: string): Letter | MailRefusal {
   return { tag: String(value.tag), kind: String(value.kind), from: String(value.from), acknowledge: value.acknowledge === true, body: value.body }
 }
 
+/** What {@link Mailbox.isGone} publishes: a wake-up that asks nothing to be read. */
+const PING = 'ping'
+
 const reasonOf = (error: unknown) => error instanceof Error ? error.message : String(error)
 
 /** A letter that could not be read: the kind and the field, for the operator (a version mid-deploy, or a bug). */
@@ -126,6 +129,24 @@ function logRefused(kind: string, refusal: MailRefusal): void {
 
 function logLost(what: string, error: unknown): void {
   console.error(`[nuxt-mcp-elicitation] The mailbox between instances ${what}:`, reasonOf(error))
+}
+
+/**
+ * The receiver's side of a tagged letter: runs `handle` for `tag` unless it ran for it lately,
+ * and says whether the letter is taken (`handle` returned `true`, now or before). `handled` holds
+ * the tags taken lately, oldest first, {@link REMEMBERED_TAGS} at most.
+ *
+ * @example
+ * ```ts
+ * if (takeOnce(handled, letter.tag, () => deliver(letter))) acknowledge(letter)
+ * ```
+ */
+export function takeOnce(handled: Set<string>, tag: string, handle: () => boolean): boolean {
+  if (handled.has(tag)) return true
+  if (!handle()) return false
+  handled.add(tag)
+  if (handled.size > REMEMBERED_TAGS) handled.delete(handled.values().next().value!)
+  return true
 }
 
 interface Receiver { kind: MailKind<unknown>, take: (body: unknown, from: string) => boolean | void }
@@ -160,7 +181,7 @@ export class Mailbox {
     this.stopBeat = beat(shared, error => logLost('could not write this instance\'s heartbeat', error))
     // Read on every wake-up, and each time the subscription takes effect (at first, and after every
     // reconnection): what was pushed while nobody listened is read then.
-    this.listening = shared.subscribe(wakeChannel(shared.instanceId), () => this.read(), () => this.read())
+    this.listening = shared.subscribe(wakeChannel(shared.instanceId), text => text === PING ? undefined : this.read(), () => this.read())
     this.listening.catch(error => logLost('could not listen', error))
   }
 
@@ -216,6 +237,16 @@ export class Mailbox {
     finally {
       this.awaited.delete(tag)
     }
+  }
+
+  /**
+   * Whether instance `instanceId` is gone: nobody listens on its wake-up channel *and* its
+   * heartbeat has lapsed. Silence alone is not death: after a Redis restart a live instance's
+   * subscriber comes back a moment later than its heartbeat (taking its task over then would run
+   * its handler twice at once: the chaos run caught a `once()` step run twice that way).
+   */
+  async isGone(instanceId: string): Promise<boolean> {
+    return await this.shared.publish(wakeChannel(instanceId), PING) === 0 && !await isAlive(this.shared, instanceId)
   }
 
   /**
@@ -280,14 +311,13 @@ export class Mailbox {
     if (letter instanceof MailRefusal) return logRefused('unknown', letter)
     const receiver = this.receivers.get(letter.kind)
     if (!receiver) return logRefused(letter.kind, new MailRefusal('kind', 'has no receiver on this instance'))
-    if (!this.taken.has(letter.tag)) {
+    const taken = takeOnce(this.taken, letter.tag, () => {
       const body = receiver.kind.read(letter.body)
-      if (body instanceof MailRefusal) return logRefused(letter.kind, body)
-      if (receiver.take(body, letter.from) === false) return
-      this.taken.add(letter.tag)
-      if (this.taken.size > REMEMBERED_TAGS) this.taken.delete(this.taken.values().next().value!)
-    }
-    if (letter.acknowledge) void this.send(letter.from, ACKNOWLEDGEMENT, { tag: letter.tag }).catch(error => logLost('could not acknowledge a letter', error))
+      if (!(body instanceof MailRefusal)) return receiver.take(body, letter.from) !== false
+      logRefused(letter.kind, body)
+      return false
+    })
+    if (taken && letter.acknowledge) void this.send(letter.from, ACKNOWLEDGEMENT, { tag: letter.tag }).catch(error => logLost('could not acknowledge a letter', error))
   }
 }
 

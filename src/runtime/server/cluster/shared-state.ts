@@ -82,10 +82,5 @@ export function byteCountKey(key: string): string {
   return `${key}:bytes`
 }
 
-/** The channel only this instance listens on. */
-export function instanceChannel(instanceId: string): string {
-  return `instance:${instanceId}`
-}
-
 /** The channel every instance listens on. */
 export const BROADCAST_CHANNEL = 'all'
