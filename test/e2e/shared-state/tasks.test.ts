@@ -93,10 +93,14 @@ describe('tasks across instances, through Redis', () => {
     // The instances stay alive (their heartbeats go on) but cannot subscribe again: the running
     // one hears nothing on its channel, however long it waits. The update waits in its inbox
     // (the mailbox, in Redis) instead of being tried for 10 s and dropped.
+    const refusedSubscribes = () => cluster().instances[0]?.output().split('\n').filter(line => line.includes('refused this instance\'s SUBSCRIBE')) ?? []
     expect(await redisCommand(port, 'ACL SETUSER default -subscribe -psubscribe -ssubscribe')).toBe('+OK\r\n')
     try {
       expect(await redisCommand(port, 'CLIENT KILL TYPE pubsub')).toMatch(/^:[1-9]/)
       expect((await update()).message.result).toMatchObject({ resultType: 'complete' })
+      // It cannot listen (each endpoint's SUBSCRIBE refused, tried again every 200 ms): the task waits.
+      await until(() => refusedSubscribes().length >= 2, 'each endpoint\'s SUBSCRIBE refused on the running instance', 15_000, 100)
+      await new Promise(resolve => setTimeout(resolve, 2000))
       expect((await statusOf(b, taskId))?.status).toBe('input_required')
     }
     finally {
@@ -108,7 +112,7 @@ describe('tasks across instances, through Redis', () => {
     expect(textOf((await statusOf(a, taskId))?.result)).toBe(`unheard: went on in ${cluster().instances[0]?.pid}`)
     // Said once per endpoint (the fixture has two), though each subscriber connected again every
     // 200 ms meanwhile.
-    const said = cluster().instances[0]?.output().split('\n').filter(line => line.includes('refused this instance\'s SUBSCRIBE')) ?? []
+    const said = refusedSubscribes()
     expect(said.map(line => /SUBSCRIBE for (\S+) \(NOPERM/.exec(line)?.[1]).sort(), said.join('\n')).toEqual(['/mcp', '/mcp/second'])
 
     // An update Redis itself does not take (here its inbox cannot be written) is refused, never

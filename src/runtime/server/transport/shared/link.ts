@@ -28,7 +28,7 @@ function logUnreachable(sent: MailOutcome): void {
 
 /**
  * Hands the client's answer to the instance that sent the request it answers, through its inbox
- * (cluster/mailbox.ts), asking it to say it heard it. When that instance does not listen now (its
+ * (cluster/mailbox.ts), asking it to say it heard it. When that instance does not say so (its
  * connection is coming back, or it died with the question) and the request was a task's question,
  * the answer is also kept for the task's takeover (tasks/answers.ts): an instance that comes back
  * reads its inbox, and the kept copy is read only when its instance is taken over.
@@ -40,7 +40,9 @@ function logUnreachable(sent: MailOutcome): void {
  */
 export async function forwardAnswer(directory: SharedSessionDirectory, sessionId: string, instanceId: string, message: JSONRPCMessage): Promise<void> {
   const sent = await directory.sendTo(instanceId, { kind: 'response', sessionId, message }, { acknowledge: true })
-  if (sent.outcome === 'kept' || sent.outcome === 'gone') await keepForTakeover(directory.shared, sessionId, message).catch(logLost)
+  // Not acknowledged: it may have died after Redis counted its listener (a killed instance's
+  // connection lingers a moment), and its letter would then be read by nobody.
+  if (sent.outcome !== 'acknowledged') await keepForTakeover(directory.shared, sessionId, message).catch(logLost)
   if (sent.outcome === 'unreachable') console.error(`[nuxt-mcp-elicitation] An answer for instance ${instanceId} was not delivered: ${sent.reason}. The call waiting for it ends with its own timeout.`)
 }
 
