@@ -124,7 +124,7 @@ export default defineNuxtModule<ModuleOptions>({
     }))
     layers[0] = { rootDir: nuxt.options.rootDir, serverDir: nuxt.options.serverDir, srcDir: nuxt.options.srcDir }
     // MCP App views (app/mcp/*.vue), built into HTML documents; a tool's `app:` must name one.
-    const views = setupMcpViews(nuxt, layers, { runtimeEntry: resolver.resolve('./runtime/apps/index'), appsModule: resolver.resolve('./runtime/server/mcp/apps'), viewToolsModule: resolver.resolve('./runtime/server/mcp/view-tools') })
+    const views = setupMcpViews(nuxt, layers, { runtimeEntry: resolver.resolve('./runtime/apps/index'), appsModule: resolver.resolve('./runtime/server/mcp/views/apps'), viewToolsModule: resolver.resolve('./runtime/server/mcp/views/view-tools') })
 
     // The default endpoint (server/mcp/{tools,resources,prompts} at mcp.route), then one per
     // server/mcp/<key>/ folder or mcp.endpoints key.
@@ -162,11 +162,11 @@ export default defineNuxtModule<ModuleOptions>({
     })
     // What the preset leaves out of the bundle (a Worker: much), decided once Nitro knows it.
     setupPresetWings(nuxt, options, logger, {
-      tasks: resolver.resolve('./runtime/server/mcp/task-runtime'),
+      tasks: resolver.resolve('./runtime/server/tasks/calls/runtime'),
       legacy: resolver.resolve('./runtime/server/transport/sessions/create-legacy-sessions'),
       redis: resolver.resolve('./runtime/server/cluster/load-redis-state'),
       bearer: resolver.resolve('./runtime/server/transport/oauth/bearer'),
-      jsonSchema: resolver.resolve('./runtime/server/mcp/json-schema-arguments'),
+      jsonSchema: resolver.resolve('./runtime/server/mcp/definitions/json-schema-arguments'),
       sdkShims: resolver.resolve('./runtime/server/common/sdk-shims'),
       mayDeclareJsonSchema: async () => {
         const sfcPath = await tryResolveModule('vue/compiler-sfc', nuxt.options.modulesDir)
@@ -179,7 +179,7 @@ export default defineNuxtModule<ModuleOptions>({
     })
     addTypeTemplate({
       filename: 'types/mcp-elicitation-definitions.d.ts',
-      getContents: () => `declare module '${VIRTUAL_DEFINITIONS}' {\n  const definitions: Record<string, import('${resolver.resolve('./runtime/server/mcp/registry')}').McpDefinitions>\n  export default definitions\n}\n`,
+      getContents: () => `declare module '${VIRTUAL_DEFINITIONS}' {\n  const definitions: Record<string, import('${resolver.resolve('./runtime/server/mcp/definitions/registry')}').McpDefinitions>\n  export default definitions\n}\n`,
     }, { nitro: true })
 
     const runtimeIndex = resolver.resolve('./runtime/server/index')
@@ -203,7 +203,7 @@ export default defineNuxtModule<ModuleOptions>({
         ? `import { trace, context, propagation, SpanKind, SpanStatusCode } from '@opentelemetry/api'\nexport const otel = { trace, context, propagation, SpanKind, SpanStatusCode }\n`
         : 'export const otel = undefined\n',
     })
-    addTypeTemplate({ filename: 'types/mcp-elicitation-otel.d.ts', getContents: () => `declare module '${VIRTUAL_OTEL}' {\n  export const otel: import('${resolver.resolve('./runtime/server/mcp/tracing')}').McpOtelApi | undefined\n}\n` }, { nitro: true })
+    addTypeTemplate({ filename: 'types/mcp-elicitation-otel.d.ts', getContents: () => `declare module '${VIRTUAL_OTEL}' {\n  export const otel: import('${resolver.resolve('./runtime/server/mcp/observing/tracing')}').McpOtelApi | undefined\n}\n` }, { nitro: true })
     addServerPlugin(resolver.resolve('./runtime/server/plugins/check-config'))
     addServerPlugin(resolver.resolve('./runtime/server/plugins/shared-state'))
 

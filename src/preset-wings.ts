@@ -78,7 +78,7 @@ function addOptionalExport(name: string, exportName: string, file: string, inclu
  *
  * @example
  * ```ts
- * setupPresetWings(nuxt, options, logger, { tasks: resolver.resolve('./runtime/server/mcp/task-runtime'), … })
+ * setupPresetWings(nuxt, options, logger, { tasks: resolver.resolve('./runtime/server/tasks/calls/runtime'), … })
  * ```
  */
 export function setupPresetWings(nuxt: Nuxt, options: ModuleOptions, logger: WingLogger, files: WingFiles): void {

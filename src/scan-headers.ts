@@ -4,7 +4,7 @@
  * 'Region' }`) or a Zod field (`region: z.string().meta({ 'x-mcp-header': 'Region' })`). What the
  * source text shows is checked here, so a bad name fails `nuxi build`; whatever it cannot see (a
  * name in a variable, a schema built elsewhere, where the property sits) is checked when the
- * server starts (`runtime/server/mcp/header-params.ts`), with the same rules.
+ * server starts (`runtime/server/mcp/definitions/header-params.ts`), with the same rules.
  */
 
 /** One annotation found in the source: the property it is on, when it can be told, and its name. */

@@ -7,7 +7,7 @@ import { connectChaosClient } from './clients.mjs'
  * How a failed call ended, by kind: the first pattern that matches the failure's text wins, so
  * the order matters. `hang` and `unclassified` break the run's invariants; every other kind is a
  * clear error. Every message the module writes under src/runtime/server has a kind here
- * (test/unit/chaos-classifier.test.ts reads them all from the source), so whichever message a kill
+ * (test/unit/scripts/chaos-classifier.test.ts reads them all from the source), so whichever message a kill
  * happens to cause, the verdict is the same; what stays `unclassified` is what the module did not
  * write itself (a crash inside the SDK, a TypeError).
  */
@@ -20,8 +20,9 @@ export const FAILURE_KINDS = {
   // happened, so the task ends saying so instead of running it again (the designed refusal;
   // whether a kill lands inside a step is up to timing).
   'step-interrupted': /was running when the instance that ran it stopped/i,
-  // A call, or a task no instance could continue, whose instance died under it.
-  'instance-stopped': /stopped before it (answered|ended)/i,
+  // A call, or a task no instance could continue, whose instance died under it; or a task taken
+  // over while its instance was held for gone, whose handler there stops when it comes back.
+  'instance-stopped': /stopped before it (answered|ended)|was taken over by another instance/i,
   // The per-caller or global task cap: the fixture keeps tasks 2 minutes so a run stays under
   // it; met, it is a clear refusal, not a fault.
   'task-limit': /most (tasks )?allowed|tasks\.max\w*/i,

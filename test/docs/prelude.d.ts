@@ -1,5 +1,5 @@
 /**
- * What a file of a Nuxt app sees, for the docs samples compiled by test/unit/docs-samples.test.ts.
+ * What a file of a Nuxt app sees, for the docs samples compiled by test/unit/docs/samples.test.ts.
  *
  * Mirrors the `.nuxt/types/nitro-imports.d.ts` Nuxt generates: auto-imports are globals typed from
  * their real packages. Nothing here is `any`: a sample that uses a name not declared below fails.

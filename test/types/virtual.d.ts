@@ -4,14 +4,14 @@ declare module '#mcp-elicitation/options' {
   export const endpointKeys: Record<string, string>
 }
 declare module '#mcp-elicitation/definitions' {
-  const definitions: Record<string, import('../../src/runtime/server/mcp/registry').McpDefinitions>
+  const definitions: Record<string, import('../../src/runtime/server/mcp/definitions/registry').McpDefinitions>
   export default definitions
 }
 declare module '#mcp-elicitation/otel' {
-  export const otel: import('../../src/runtime/server/mcp/tracing').McpOtelApi | undefined
+  export const otel: import('../../src/runtime/server/mcp/observing/tracing').McpOtelApi | undefined
 }
 declare module '#mcp-elicitation/tasks' {
-  export const createTaskRuntime: typeof import('../../src/runtime/server/mcp/task-runtime').createTaskRuntime | undefined
+  export const createTaskRuntime: typeof import('../../src/runtime/server/tasks/calls/runtime').createTaskRuntime | undefined
 }
 declare module '#mcp-elicitation/redis' {
   export const connectSharedState: typeof import('../../src/runtime/server/cluster/load-redis-state').connectSharedState | undefined
@@ -20,14 +20,14 @@ declare module '#mcp-elicitation/legacy' {
   export const createLegacySessions: typeof import('../../src/runtime/server/transport/sessions/create-legacy-sessions').createLegacySessions | undefined
 }
 declare module '#mcp-elicitation/json-schema' {
-  export const jsonSchemaArguments: typeof import('../../src/runtime/server/mcp/json-schema-arguments').jsonSchemaArguments | undefined
+  export const jsonSchemaArguments: typeof import('../../src/runtime/server/mcp/definitions/json-schema-arguments').jsonSchemaArguments | undefined
 }
 declare module '#mcp-elicitation/bearer' {
   export const createBearerCheck: typeof import('../../src/runtime/server/transport/oauth/bearer').createBearerCheck | undefined
 }
 
 declare module '#mcp-elicitation/views' {
-  const views: import('../../src/runtime/server/mcp/apps').McpView[]
+  const views: import('../../src/runtime/server/mcp/views/apps').McpView[]
   export default views
-  export const viewTools: import('../../src/runtime/server/mcp/view-tools').ViewToolEntry[]
+  export const viewTools: import('../../src/runtime/server/mcp/views/view-tools').ViewToolEntry[]
 }

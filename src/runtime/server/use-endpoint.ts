@@ -14,13 +14,13 @@ import { createMcpEndpoint } from './transport/door/endpoint'
 import type { McpEndpoint } from './transport/door/endpoint'
 import { configOfEndpoint } from './common/config'
 import type { McpServerConfig } from './common/config'
-import type { McpDefinitions } from './mcp/registry'
+import type { McpDefinitions } from './mcp/definitions/registry'
 import type { McpSharedState } from './cluster/shared-state'
 import { openRedisState } from './cluster/open-redis-state'
 import { watchQuestions } from './elicitation/question-events'
-import type { McpObserver } from './mcp/observe-calls'
-import type { McpServerHook } from './mcp/server-hook'
-import { createCallTracer, traceQuestions, type McpCallTracer } from './mcp/tracing'
+import type { McpObserver } from './mcp/observing/observe-calls'
+import type { McpServerHook } from './mcp/observing/server-hook'
+import { createCallTracer, traceQuestions, type McpCallTracer } from './mcp/observing/tracing'
 
 /** The endpoints made so far, by route. */
 const endpoints = new Map<string, McpEndpoint>()

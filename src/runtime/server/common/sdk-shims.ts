@@ -3,7 +3,7 @@
 // export just these two names. The same as the SDK's, without the default JSON Schema validator
 // (@cfworker/json-schema, 6 kB gzip): the SDK uses it only in `elicitInput` and `fromJsonSchema`,
 // which the module never calls (it checks answers itself, and a tool's JSON Schema written by
-// hand with its own copy, mcp/json-schema-arguments.ts, kept only where a tool has one). Nor does
+// hand with its own copy, mcp/definitions/json-schema-arguments.ts, kept only where a tool has one). Nor does
 // it warm the SDK's schemas at load (`preloadSchemas`): they are built at first use, as on Node.
 
 function unavailable(what: string): never {

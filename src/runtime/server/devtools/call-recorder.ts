@@ -1,4 +1,4 @@
-import type { McpCallEvent } from '../mcp/observe-calls'
+import type { McpCallEvent } from '../mcp/observing/observe-calls'
 
 /** One finished call, as the DevTools tab lists it (dev only): what, where, how it ended, how long. */
 export interface CallRecord {

@@ -5,7 +5,7 @@ import type { QuestionRecord } from './recorder'
 import { listCallRecords } from './call-recorder'
 import type { CallRecord } from './call-recorder'
 import { inspectorCommand, inspectorLink } from './inspector-link'
-import type { TaskRecord } from '../tasks/record'
+import type { TaskRecord } from '../tasks/store/record'
 import { isRecord } from '../common/is-record'
 
 /** What the DevTools tab shows: every endpoint with its definitions and tasks, and the recent calls and questions. */

@@ -1,6 +1,6 @@
 import type { McpServerConfig } from '../../common/config'
 import type { McpSharedState } from '../../cluster/shared-state'
-import type { HandlerDeps } from '../../mcp/handlers'
+import type { HandlerDeps } from '../../mcp/server/handlers'
 import { SharedSessionDirectory, sharedRecordTtl } from '../shared/sessions'
 import { JournalBudget } from '../streams/journal-budget'
 import { LegacySessions } from './legacy-sessions'

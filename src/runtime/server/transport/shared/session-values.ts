@@ -1,4 +1,4 @@
-import type { SessionValuesStore } from '../../mcp/session-values'
+import type { SessionValuesStore } from '../../mcp/server/session-values'
 import { recordKey, valuesKey } from './sessions'
 import type { SharedSessionDirectory } from './sessions'
 

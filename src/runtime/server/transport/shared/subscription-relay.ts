@@ -1,4 +1,4 @@
-import type { SubscriptionRelay } from '../../mcp/subscriptions'
+import type { SubscriptionRelay } from '../../mcp/server/subscriptions'
 import { logLost } from './sessions'
 import type { SharedSessionDirectory } from './sessions'
 

@@ -11,7 +11,7 @@ import { GetStream } from './get-stream'
 import type { JournalBudget } from './journal-budget'
 import { isRequest, isResponse, isValidSetLevel } from './message-kinds'
 import { readLegacyPost } from './legacy-post'
-import { takeQuestionNote } from '../../tasks/question-note'
+import { takeQuestionNote } from '../../tasks/store/question-note'
 
 export type { SessionRouting } from './routing'
 export type { LegacyExchange } from './request'

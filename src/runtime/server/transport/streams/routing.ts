@@ -1,7 +1,7 @@
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/server'
 import type { ResponseSink } from '../http/response-sink'
 import type { JournalEvent, JournalSink } from './journal'
-import type { QuestionNote } from '../../tasks/question-note'
+import type { QuestionNote } from '../../tasks/store/question-note'
 
 /** The id of the `initialize` replayed to hydrate a session another instance opened: its answer goes nowhere. */
 export const HYDRATE_ID = 'nuxt-mcp-hydrate'

@@ -1,0 +1,246 @@
+import { UriTemplate } from '@modelcontextprotocol/server'
+import type { ListResourceTemplatesResult, Prompt, Resource, Tool } from '@modelcontextprotocol/server'
+import type { McpCompleter, McpHandlerContext, McpPromptShape, McpToolInput, McpToolOutput } from './definitions'
+import type { McpStandardSchema } from '../../common/standard-schema'
+import { promptArguments } from './prompt-arguments'
+import { toolArguments, toolOutput } from './tool-arguments'
+import type { JsonSchemaArguments } from './json-schema-arguments'
+import type { ArgumentsCheck } from './definitions'
+import { headerParamsOf, type McpHeaderParam } from './header-params'
+import { planResourceCache, planToolCache, type McpResourceCache, type McpToolCache, type ResourceCachePlan, type ToolCachePlan } from '../caching/plan'
+import { isGuarded, type McpGuarded } from './guards'
+import { listedExecution, type McpToolExecution } from '../../tasks/store/support'
+import { appToolMeta, viewResources, type McpToolApp, type McpView } from '../views/apps'
+
+type ResourceTemplate = ListResourceTemplatesResult['resourceTemplates'][number]
+
+/**
+ * A definition with its generic types erased. Handlers are declared as methods so that any
+ * `defineMcpTool(...)` result, whatever its argument types, is assignable here (method
+ * parameters are compared bivariantly); the registry validates the arguments before calling.
+ */
+export interface ErasedTool extends McpGuarded {
+  name?: string
+  title?: string
+  description?: string
+  inputSchema?: McpToolInput
+  outputSchema?: McpToolOutput
+  annotations?: Tool['annotations']
+  cache?: McpToolCache
+  execution?: McpToolExecution
+  app?: McpToolApp
+  _meta?: Record<string, unknown>
+  handler(args: Record<string, unknown>, context: McpHandlerContext): unknown
+}
+export interface ErasedResource extends McpGuarded {
+  name?: string
+  title?: string
+  description?: string
+  mimeType?: string
+  uri: string
+  complete?: Record<string, McpCompleter>
+  cache?: McpResourceCache
+  _meta?: Record<string, unknown>
+  handler(uri: URL, variables: Record<string, string | string[]>, context: McpHandlerContext): unknown
+}
+export interface ErasedPrompt extends McpGuarded {
+  name?: string
+  title?: string
+  description?: string
+  arguments?: McpPromptShape | McpStandardSchema
+  complete?: Record<string, McpCompleter | undefined>
+  handler(args: Record<string, unknown>, context: McpHandlerContext): unknown
+}
+
+/** One discovered file, as the generated definitions template lists it. */
+export interface DefinitionEntry<D> {
+  /** Path relative to its layer root, for error messages. */
+  file: string
+  /** The file name without extension: the name when the definition gives none. */
+  fallbackName: string
+  definition: D
+}
+
+/** The discovered definition files, as the generated template (`#mcp-elicitation/definitions`) exports them. */
+export interface McpDefinitions {
+  tools: DefinitionEntry<ErasedTool>[]
+  resources: DefinitionEntry<ErasedResource>[]
+  prompts: DefinitionEntry<ErasedPrompt>[]
+  /** The app's MCP App views (`app/mcp/*.vue`), served as `ui://` resources on every endpoint. */
+  views?: McpView[]
+  /**
+   * How a JSON Schema written by hand is listed and checked (`json-schema-arguments.ts`). Absent
+   * where the build left the validator out (a Worker none of whose tools writes one): such a
+   * schema then fails when the server starts, naming the tool.
+   */
+  jsonSchemaArguments?: JsonSchemaArguments
+}
+
+export interface RegisteredTool {
+  name: string
+  file: string
+  definition: ErasedTool
+  args: ArgumentsCheck
+  /** Checks an object the handler returned, when the tool has an `outputSchema`. */
+  output?: ArgumentsCheck
+  /** The arguments 2026-07-28 clients mirror into `Mcp-Param-*` headers (`x-mcp-header`). */
+  headerParams: McpHeaderParam[]
+  /** How its results are served again, when it has a `cache`. */
+  cache?: ToolCachePlan
+}
+/** A resource; `cache`: how its reads are served again, when it has one. */
+export interface RegisteredResource { name: string, file: string, definition: ErasedResource, template?: UriTemplate, cache?: ResourceCachePlan }
+export interface RegisteredPrompt { name: string, file: string, definition: ErasedPrompt, args: ArgumentsCheck }
+
+/** Everything about the definitions that can be computed once per process. */
+export interface McpRegistry {
+  tools: Map<string, RegisteredTool>
+  resources: Map<string, RegisteredResource>
+  templates: RegisteredResource[]
+  prompts: Map<string, RegisteredPrompt>
+  /** Wire-ready list results, built once: listing 500 tools costs no conversion per request. */
+  lists: { tools: Tool[], resources: Resource[], templates: ResourceTemplate[], prompts: Prompt[] }
+  /** Whether any definition has a guard (`scopes`, `enabled`): only then are lists filtered per caller. */
+  guarded: boolean
+  /** Whether any tool may run as a task: only then are tasks advertised and served. */
+  tasks: boolean
+  /** The names of the app's MCP App views: only when there are any is the apps extension advertised. */
+  views: ReadonlySet<string>
+}
+
+function nameOf<D extends { name?: string }>(entry: DefinitionEntry<D>): string {
+  return entry.definition.name ?? entry.fallbackName
+}
+
+function indexByName<D extends { name?: string }>(kind: string, entries: DefinitionEntry<D>[]): Map<string, DefinitionEntry<D>> {
+  const byName = new Map<string, DefinitionEntry<D>>()
+  for (const entry of entries) {
+    const name = nameOf(entry)
+    const other = byName.get(name)
+    // Layers were already resolved at build time, so a clash here is two files of one app.
+    if (other) throw new Error(`[nuxt-mcp-elicitation] Two ${kind}s are named "${name}": ${other.file} and ${entry.file}. Rename one (set \`name\` or rename the file).`)
+    byName.set(name, entry)
+  }
+  return byName
+}
+
+function buildTools(entries: DefinitionEntry<ErasedTool>[], views: McpView[], jsonSchema: JsonSchemaArguments | undefined) {
+  const tools = new Map<string, RegisteredTool>()
+  const list: Tool[] = []
+  for (const [name, { file, definition }] of indexByName('tool', entries)) {
+    const { title, description, annotations, inputSchema, outputSchema, execution } = definition
+    const where = `The tool "${name}" (${file})`
+    const input = toolArguments(inputSchema, where, jsonSchema)
+    const headerParams = headerParamsOf(input.listed, where)
+    const output = outputSchema && toolOutput(outputSchema, where)
+    const cache = definition.cache === undefined ? undefined : planToolCache(definition.cache, where)
+    const meta = definition.app === undefined ? definition._meta : { ...definition._meta, ...appToolMeta(definition.app, views, where) }
+    tools.set(name, { name, file, definition, args: input.check, output: output?.check, headerParams, ...(cache && { cache }) })
+    list.push({
+      name,
+      ...(title && { title }),
+      ...(description && { description }),
+      inputSchema: input.listed,
+      ...(output && { outputSchema: output.listed }),
+      ...(annotations && { annotations }),
+      ...(listedExecution(execution) && { execution: listedExecution(execution) }),
+      ...(meta && { _meta: meta }),
+    })
+  }
+  return { tools, list }
+}
+
+function buildResources(entries: DefinitionEntry<ErasedResource>[]) {
+  const resources = new Map<string, RegisteredResource>()
+  const templates: RegisteredResource[] = []
+  const list: Resource[] = []
+  const templateList: ResourceTemplate[] = []
+  for (const [name, { file, definition }] of indexByName('resource', entries)) {
+    const { uri, title, description, mimeType, _meta } = definition
+    const meta = { name, ...(title && { title }), ...(description && { description }), ...(mimeType && { mimeType }), ...(_meta && { _meta }) }
+    const cache = definition.cache === undefined ? undefined : planResourceCache(definition.cache, `The resource "${name}" (${file})`)
+    if (UriTemplate.isTemplate(uri)) {
+      templates.push({ name, file, definition, template: new UriTemplate(uri), ...(cache && { cache }) })
+      templateList.push({ ...meta, uriTemplate: uri })
+    }
+    else {
+      resources.set(uri, { name, file, definition, ...(cache && { cache }) })
+      list.push({ ...meta, uri })
+    }
+  }
+  return { resources, templates, list, templateList }
+}
+
+function buildPrompts(entries: DefinitionEntry<ErasedPrompt>[]) {
+  const prompts = new Map<string, RegisteredPrompt>()
+  const list: Prompt[] = []
+  for (const [name, { file, definition }] of indexByName('prompt', entries)) {
+    const { listed, check } = promptArguments(definition.arguments, `The prompt "${name}" (${file})`)
+    prompts.set(name, { name, file, definition, args: check })
+    list.push({
+      name,
+      ...(definition.title && { title: definition.title }),
+      ...(definition.description && { description: definition.description }),
+      ...(listed.length > 0 && { arguments: listed }),
+    })
+  }
+  return { prompts, list }
+}
+
+/**
+ * Builds the registry once from the discovered definition files.
+ *
+ * @example
+ * ```ts
+ * const registry = createMcpRegistry({ tools: [{ file: 'server/mcp/tools/echo.ts', fallbackName: 'echo', definition: echo }], resources: [], prompts: [] })
+ * registry.lists.tools // [{ name: 'echo', inputSchema: { type: 'object', … } }]
+ * ```
+ */
+export function createMcpRegistry(input: McpDefinitions): McpRegistry {
+  const views = input.views ?? []
+  const tools = buildTools(input.tools, views, input.jsonSchemaArguments)
+  const resources = buildResources([...input.resources, ...viewResources(views)])
+  const prompts = buildPrompts(input.prompts)
+  return {
+    tools: tools.tools,
+    resources: resources.resources,
+    templates: resources.templates,
+    prompts: prompts.prompts,
+    lists: { tools: tools.list, resources: resources.list, templates: resources.templateList, prompts: prompts.list },
+    guarded: hasGuardedDefinitions(input),
+    tasks: tools.list.some(tool => tool.execution && tool.execution.taskSupport !== 'forbidden'),
+    views: new Set(views.map(view => view.name)),
+  }
+}
+
+/**
+ * Whether any definition carries a guard (`scopes` or `enabled`): lists are then filtered per
+ * caller, and the endpoint advertises `listChanged`.
+ *
+ * @example
+ * ```ts
+ * if (hasGuardedDefinitions(definitions)) console.info('lists depend on the caller')
+ * ```
+ */
+export function hasGuardedDefinitions(definitions: McpDefinitions): boolean {
+  return [...definitions.tools, ...definitions.resources, ...definitions.prompts].some(entry => isGuarded(entry.definition))
+}
+
+/**
+ * The resource `uri` names: a fixed resource, or the first template that matches it, with the
+ * template's variables.
+ *
+ * @example
+ * ```ts
+ * const found = findResource(registry, 'users://42/profile') // { resource, variables: { id: '42' } }
+ * ```
+ */
+export function findResource(registry: McpRegistry, uri: string): { resource: RegisteredResource, variables: Record<string, string | string[]> } | undefined {
+  const fixed = registry.resources.get(uri)
+  if (fixed) return { resource: fixed, variables: {} }
+  for (const resource of registry.templates) {
+    const variables = resource.template?.match(uri)
+    if (variables) return { resource, variables }
+  }
+  return undefined
+}
