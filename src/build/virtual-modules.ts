@@ -30,7 +30,7 @@ export type RuntimePath = (file: string) => string
 export const WINGS = {
   'tasks': { file: 'server/tasks/calls/runtime', exportName: 'createTaskRuntime' },
   'legacy': { file: 'server/transport/sessions/create-legacy-sessions', exportName: 'createLegacySessions' },
-  'redis': { file: 'server/common/shared/load-redis-state', exportName: 'connectSharedState' },
+  'redis': { file: 'server/cluster/load-redis-state', exportName: 'connectSharedState' },
   'bearer': { file: 'server/transport/oauth/bearer', exportName: 'createBearerCheck' },
   'json-schema': { file: 'server/mcp/definitions/json-schema-arguments', exportName: 'jsonSchemaArguments' },
 } as const

@@ -23,7 +23,7 @@ declare module '#mcp-elicitation/legacy' {
   export const createLegacySessions: typeof import('../../src/runtime/server/transport/sessions/create-legacy-sessions').createLegacySessions | undefined
 }
 declare module '#mcp-elicitation/redis' {
-  export const connectSharedState: typeof import('../../src/runtime/server/common/shared/load-redis-state').connectSharedState | undefined
+  export const connectSharedState: typeof import('../../src/runtime/server/cluster/load-redis-state').connectSharedState | undefined
 }
 declare module '#mcp-elicitation/bearer' {
   export const createBearerCheck: typeof import('../../src/runtime/server/transport/oauth/bearer').createBearerCheck | undefined
