@@ -5,14 +5,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startRuntime } from '../../../scripts/runtimes.mjs'
-import type { RuntimeApp } from '../../../scripts/runtimes.mjs'
+import type { RuntimeApp } from '../../utils/fixture'
 import { textOf } from '../../utils/clients'
 import { useCluster } from '../../utils/cluster'
 import { TASK_CAPABILITIES } from '../../utils/cluster-tasks'
 import { startCutProxy } from '../../utils/cut-proxy'
 import type { CutProxy } from '../../utils/cut-proxy'
-import { fixtureDir } from '../../utils/fixture'
+import { startFixtureOn } from '../../utils/fixture'
 import { postModern } from '../../utils/raw'
 import { until } from '../../utils/until'
 
@@ -29,7 +28,7 @@ let cut: RuntimeApp
 
 beforeAll(async () => {
   proxy = await startCutProxy(new URL(cluster().redis.url))
-  cut = await startRuntime({ target: 'node', root: fixtureDir('shared-state'), env: { NUXT_MCP_REDIS_URL: proxy.url.href, NUXT_MCP_STATE_SECRET: 'shared-state-test-secret-0123456789abcdefghij', NUXT_MCP_TRUSTED_PROXIES: '127.0.0.1' } })
+  cut = await startFixtureOn('node', 'shared-state', { env: { NUXT_MCP_REDIS_URL: proxy.url.href, NUXT_MCP_STATE_SECRET: 'shared-state-test-secret-0123456789abcdefghij', NUXT_MCP_TRUSTED_PROXIES: '127.0.0.1' } })
 }, 120_000)
 
 afterAll(async () => {
