@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process'
 import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { repoRoot } from '../utils/fixture'
+import { repoRoot } from '../../../utils/fixture'
 
 // Issue 49, item 6: a form's declaration is read once into one node, so following one askForm
 // call through the code enters no file more than twice (scripts/trace-ask-form.mjs, which
