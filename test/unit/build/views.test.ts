@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import * as sfc from 'vue/compiler-sfc'
 import { describe, expect, it } from 'vitest'
-import { readViewDefinition } from '../../../src/apps/view-definition'
-import { checkToolViews, scanViews } from '../../../src/apps/scan-views'
-import { addViewAutoImports } from '../../../src/apps/build-view'
-import { browserSourceOf } from '../../../src/apps/view-tool'
+import { readViewDefinition } from '../../../src/build/views/view-definition'
+import { checkToolViews, scanViews } from '../../../src/build/views/scan-views'
+import { addViewAutoImports } from '../../../src/build/views/build-view'
+import { browserSourceOf } from '../../../src/build/views/view-tool'
 import { viewToolMeta, decodeViews, formViewResolver, rendersAppElicitation } from '../../../src/runtime/server/mcp/views/apps'
 import { McpElicitationError } from '../../../src/runtime/server/elicitation/error'
 
@@ -81,7 +81,7 @@ describe('finding views and the tools that name them', () => {
     expect(() => checkToolViews([{ kind: 'tools', name: 'a', file: 'server/mcp/tools/a.ts', view: 'table' }], views)).not.toThrow()
     expect(() => checkToolViews([{ kind: 'tools', name: 'b', file: 'server/mcp/tools/b.ts', view: 'chart' }], views)).toThrow('the tool "b" (server/mcp/tools/b.ts) names "chart". Views are app/mcp/<name>.vue (here: "table")')
     // The runtime registry says the same for a `view` the build could not read (computed).
-    expect(() => viewToolMeta({ name: 'chart' }, [], 'The tool "b" (server/mcp/tools/b.ts)')).toThrow(/The tool "b" \(server\/mcp\/tools\/b\.ts\) shows the MCP App "chart", but there is no app\/mcp\/chart\.vue \(views: none\)/)
+    expect(() => viewToolMeta({ name: 'chart' }, [], 'The tool "b" (server/mcp/tools/b.ts)')).toThrow(/The tool "b" \(server\/mcp\/tools\/b\.ts\) shows the view "chart", but there is no app\/mcp\/chart\.vue \(views: none\)/)
   })
 })
 

@@ -105,7 +105,7 @@ export function viewToolMeta(view: McpToolView, views: McpView[], where: string)
   const { name, visibility } = typeof view === 'string' ? { name: view, visibility: undefined } : view
   if (!views.some(view => view.name === name)) {
     const known = views.map(view => `"${view.name}"`).join(', ') || 'none'
-    throw new Error(`[nuxt-mcp-elicitation] ${where} shows the MCP App "${name}", but there is no app/mcp/${name}.vue (views: ${known}). Add the view, or fix \`view\`.`)
+    throw new Error(`[nuxt-mcp-elicitation] ${where} shows the view "${name}", but there is no app/mcp/${name}.vue (views: ${known}). Add the view, or fix \`view\`.`)
   }
   const resourceUri = viewUri(name)
   return { ui: { resourceUri, ...(visibility && { visibility }) }, [RESOURCE_URI_META_KEY]: resourceUri }

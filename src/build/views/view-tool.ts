@@ -1,6 +1,6 @@
 import { dirname, resolve } from 'pathe'
-import { childOf, childrenOf, findCall, isNode, spanOf } from './ast'
-import type { AstNode, SfcCompiler } from './ast'
+import { childOf, childrenOf, findCall, isNode, spanOf } from '../ast'
+import type { AstNode, SfcCompiler } from '../ast'
 
 /** The keys that declare a tool inside a view (@nuxtjs/mcp-toolkit's way): code, moved to the server. */
 export const VIEW_TOOL_KEYS = new Set(['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations', 'handler', 'cache', 'execution', 'scopes', 'enabled', '_meta', 'visibility'])

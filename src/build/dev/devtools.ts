@@ -1,4 +1,5 @@
-import { addServerHandler, addServerPlugin, createResolver } from '@nuxt/kit'
+import { addServerHandler, addServerPlugin } from '@nuxt/kit'
+import type { RuntimePath } from '../virtual-modules'
 import { addCustomTab } from '@nuxt/devtools-kit'
 import type { Nuxt } from '@nuxt/schema'
 
@@ -13,15 +14,14 @@ export const DEVTOOLS_ROUTE = '/__mcp-elicitation/devtools'
  *
  * @example
  * ```ts
- * if (options.devtools) setupMcpDevtools(nuxt)
+ * if (options.devtools) setupMcpDevtools(nuxt, runtime)
  * ```
  */
-export function setupMcpDevtools(nuxt: Nuxt): void {
+export function setupMcpDevtools(nuxt: Nuxt, runtime: RuntimePath): void {
   if (!nuxt.options.dev) return
-  const resolver = createResolver(import.meta.url)
-  const handler = resolver.resolve('./runtime/server/routes/devtools')
+  const handler = runtime('server/routes/devtools')
   for (const suffix of ['', '.json', '.svg']) addServerHandler({ route: `${DEVTOOLS_ROUTE}${suffix}`, handler })
-  addServerPlugin(resolver.resolve('./runtime/server/plugins/devtools-recorder'))
+  addServerPlugin(runtime('server/plugins/devtools-recorder'))
   // Nitro serves its handlers under `app.baseURL`.
   const base = `${nuxt.options.app.baseURL.replace(/\/$/, '')}${DEVTOOLS_ROUTE}`
   addCustomTab({

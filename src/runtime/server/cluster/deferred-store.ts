@@ -1,5 +1,5 @@
-import { McpStoreUnavailableError, SHARED_STATE_UNAVAILABLE } from '../store/store'
-import type { McpStateStore } from '../store/store'
+import { McpStoreUnavailableError, SHARED_STATE_UNAVAILABLE } from '../common/store/store'
+import type { McpStateStore } from '../common/store/store'
 
 /**
  * A store usable at once whose backing store is still connecting: each call waits for it. A

@@ -1,11 +1,11 @@
 import { McpUiResourceMetaSchema } from '@modelcontextprotocol/ext-apps'
 import type { McpUiResourceMeta } from '@modelcontextprotocol/ext-apps'
 import { findDefineMcpView, splitViewTool, VIEW_TOOL_KEYS } from './view-tool'
-import { childOf, childrenOf } from './ast'
-import type { AstNode, SfcCompiler } from './ast'
+import { childOf, childrenOf, keyName } from '../ast'
+import type { AstNode, SfcCompiler } from '../ast'
 import type { ViewTool } from './view-tool'
 
-export type { SfcCompiler } from './ast'
+export type { SfcCompiler } from '../ast'
 
 /** What `defineMcpView({ … })` in a view may declare, read at build time. */
 export interface ViewDefinition {
@@ -56,12 +56,6 @@ function toData(node: AstNode, path: string, file: string): unknown {
   throw new Error(`[nuxt-mcp-elicitation] ${file}: defineMcpView({ ${path}: … }) is not plain data (${node.type}). Write it as literals (strings, numbers, booleans, arrays, objects): it is read at build time, without running the file.`)
 }
 
-function keyOf(property: AstNode): string | undefined {
-  const key = childOf(property, 'key')
-  if (property.computed) return undefined
-  return key?.type === 'Identifier' ? String(key.name) : key?.type === 'StringLiteral' ? String(key.value) : undefined
-}
-
 /** The in-view names of @nuxtjs/mcp-toolkit (and of this module before its views were called views), and today's. */
 const TOOLKIT_NAMES = { defineMcpApp: 'defineMcpView', useMcpApp: 'useMcpView' } as const
 
@@ -103,7 +97,7 @@ export function readViewDefinition(sfc: SfcCompiler, source: string, file: strin
   const split = splitViewTool(found.script, found.body, found.argument, path, found.rest)
   const data: Record<string, unknown> = {}
   for (const property of properties) {
-    const key = keyOf(property)
+    const key = keyName(property)
     if (key === undefined || property.type !== 'ObjectProperty') {
       if (split && key !== undefined && VIEW_TOOL_KEYS.has(key)) continue
       throw new Error(`[nuxt-mcp-elicitation] ${file}: defineMcpView() holds a spread, method or computed key. Write its metadata as plain data (it is read at build time, without running the file).`)

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { readdir } from 'node:fs/promises'
 import { resolve } from 'pathe'
-import type { McpEndpointConfig, McpServerConfig } from './runtime/server/common/config'
+import type { McpEndpointConfig, McpServerConfig } from '../runtime/server/common/config'
 
 /** The three kinds of definition folders: a folder holding one of them is an endpoint's. */
 const KIND_FOLDERS = ['tools', 'resources', 'prompts']

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import type { ScannedView } from './scan-views'
-import type { SfcCompiler } from './ast'
+import type { SfcCompiler } from '../ast'
 import { browserSourceOf } from './view-tool'
 
 /** The slice of Vite's `build()` this file uses (resolved from the app: the Vite Nuxt runs). */

@@ -1,12 +1,9 @@
-import type { ScannedDefinition } from './scan'
+import type { BuildLogger } from '../common'
+import type { ScannedDefinition } from '../definitions/scan'
 // The one runtime value build time uses: a pure function without imports, so the banner and the
 // DevTools tab give the same Inspector link.
-import { inspectorCommand, inspectorLink } from './runtime/server/devtools/inspector-link'
+import { inspectorCommand, inspectorLink } from '../../runtime/server/devtools/inspector-link'
 
-interface Logger {
-  info: (message: string) => void
-  warn: (message: string) => void
-}
 
 function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`
@@ -25,7 +22,7 @@ export function endpointSummary(url: string, found: ScannedDefinition[]): string
  * What `nuxi dev` prints once it listens: the endpoint, what was found, and copy-paste client
  * configs for the editors people connect first.
  */
-export function printDevBanner(logger: Logger, url: string, serverName: string, found: ScannedDefinition[]): void {
+export function printDevBanner(logger: BuildLogger, url: string, serverName: string, found: ScannedDefinition[]): void {
   const key = serverName.replace(/[^\w-]/g, '-')
   logger.info([
     endpointSummary(url, found),
@@ -65,7 +62,7 @@ export function definitionWarnings(found: ScannedDefinition[], production: boole
  * warnAboutDefinitions(logger, await scanDefinitions(layers), !nuxt.options.dev)
  * ```
  */
-export function warnAboutDefinitions(logger: Logger, found: ScannedDefinition[], production: boolean): void {
+export function warnAboutDefinitions(logger: BuildLogger, found: ScannedDefinition[], production: boolean): void {
   for (const warning of definitionWarnings(found, production)) logger.warn(warning)
 }
 
@@ -85,7 +82,7 @@ export interface DevReport {
  * report = reportRescan(logger, url, report, await scanDefinitions(layers))
  * ```
  */
-export function reportRescan(logger: Logger, url: string, previous: DevReport, found: ScannedDefinition[]): DevReport {
+export function reportRescan(logger: BuildLogger, url: string, previous: DevReport, found: ScannedDefinition[]): DevReport {
   const warnings = new Set(definitionWarnings(found, false))
   for (const warning of warnings) if (!previous.warnings.has(warning)) logger.warn(warning)
   const summary = endpointSummary(url, found)

@@ -1,24 +1,18 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { addServerTemplate, addTypeTemplate, useNitro } from '@nuxt/kit'
+import { useNitro } from '@nuxt/kit'
 import type { Nuxt } from '@nuxt/schema'
 import { dirname, resolve } from 'pathe'
-import type { ModuleOptions } from './module-options'
+import type { ModuleOptions } from '../module-options'
+import { isRecord } from './common'
+import type { BuildLogger } from './common'
+import { addWing } from './virtual-modules'
+import type { RuntimePath } from './virtual-modules'
 
-/** What this file needs of the module's logger. */
-interface WingLogger {
-  info: (message: string) => void
-}
-
-/** The runtime files of the wings a preset may leave out of the bundle, and how to tell. */
-export interface WingFiles {
-  tasks: string
-  legacy: string
-  redis: string
-  bearer: string
-  jsonSchema: string
-  /** What a Worker's bundle puts in place of the SDK's own `_shims` (no default validator). */
-  sdkShims: string
+/** What deciding the wings needs from the module beyond its options. */
+export interface WingContext {
+  /** Where the runtime files are (the module's resolver). */
+  runtime: RuntimePath
   /** Whether any tool may hand a JSON Schema written by hand to `inputSchema` (read at each build). */
   mayDeclareJsonSchema: () => Promise<boolean>
 }
@@ -42,10 +36,6 @@ function sdkShimsMatch(): boolean {
   }
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
 /**
  * Presets whose platform serves the app only under hostnames it controls (a rebound DNS name
  * never reaches it), so the Host check has nothing to protect there.
@@ -61,27 +51,19 @@ function namesAnIssuer(options: ModuleOptions): boolean {
 }
 
 /**
- * A server template `name` exporting `exportName` from `file` when `included()` says so at build
- * time, else `undefined`, with its type: how a wing the preset rules out stays out of the bundle.
- */
-function addOptionalExport(name: string, exportName: string, file: string, included: () => boolean | Promise<boolean>): void {
-  addServerTemplate({ filename: name, getContents: async () => await included() ? `export { ${exportName} } from ${JSON.stringify(file)}\n` : `export const ${exportName} = undefined\n` })
-  addTypeTemplate({ filename: `types/${name.slice(1).replace('/', '-')}.d.ts`, getContents: () => `declare module '${name}' {\n  export const ${exportName}: typeof import('${file}').${exportName} | undefined\n}\n` }, { nitro: true })
-}
-
-/**
  * Decides, once Nitro's preset is final, which wings the server bundle carries, and adds the
  * virtual modules that import them or stand in with `undefined`. A Worker's request cannot outlive
  * its response, holds no session and opens no TCP socket: by default it carries no task runtime,
  * no legacy sessions and no Redis side; and the OAuth check (with `jose`) only when `mcp.auth`
- * names an issuer when it is built. Each is logged, with the option that decides it.
+ * names an issuer when it is built. Each is logged, with the option that decides it. The virtual
+ * modules themselves are `virtual-modules.ts`'s wings.
  *
  * @example
  * ```ts
- * setupPresetWings(nuxt, options, logger, { tasks: resolver.resolve('./runtime/server/tasks/calls/runtime'), … })
+ * setupPresetWings(nuxt, options, logger, { runtime, mayDeclareJsonSchema })
  * ```
  */
-export function setupPresetWings(nuxt: Nuxt, options: ModuleOptions, logger: WingLogger, files: WingFiles): void {
+export function setupPresetWings(nuxt: Nuxt, options: ModuleOptions, logger: Pick<BuildLogger, 'info'>, context: WingContext): void {
   let tasks = options.tasks?.background ?? true
   let legacy = options.legacy !== false
   let redis = true
@@ -112,7 +94,7 @@ export function setupPresetWings(nuxt: Nuxt, options: ModuleOptions, logger: Win
       logger.info(`Preset ${preset}: legacy sessions (initialize, ≤ 2025-11-25) are off, as a Worker holds no session; 2026-07-28 clients are served in full. Set mcp.legacy to decide yourself.`)
     }
     // The SDK's own default validator is never asked for (see sdk-shims.ts): a Worker goes without it.
-    if (sdkShimsMatch()) nitro.options.alias['@modelcontextprotocol/server/_shims'] = files.sdkShims
+    if (sdkShimsMatch()) nitro.options.alias['@modelcontextprotocol/server/_shims'] = context.runtime('server/common/sdk-shims')
     else logger.info(`Preset ${preset}: the installed MCP SDK's Workers shims are not the ones this module knows, so its default JSON Schema validator stays in the bundle (6 kB).`)
     jsonSchemaWhenDeclared = true
     if (!namesAnIssuer(options)) {
@@ -120,13 +102,13 @@ export function setupPresetWings(nuxt: Nuxt, options: ModuleOptions, logger: Win
       logger.info(`Preset ${preset}: mcp.auth names no issuer, so the OAuth token check (and jose) is left out of the bundle. To use OAuth, name the issuers in nuxt.config (mcp.auth.issuers) when you build; NUXT_MCP_AUTH_* can still change them at run time.`)
     }
   })
-  addOptionalExport('#mcp-elicitation/tasks', 'createTaskRuntime', files.tasks, () => tasks)
-  addOptionalExport('#mcp-elicitation/legacy', 'createLegacySessions', files.legacy, () => legacy)
-  addOptionalExport('#mcp-elicitation/redis', 'connectSharedState', files.redis, () => redis)
-  addOptionalExport('#mcp-elicitation/bearer', 'createBearerCheck', files.bearer, () => bearer)
-  addOptionalExport('#mcp-elicitation/json-schema', 'jsonSchemaArguments', files.jsonSchema, async () => {
-    if (!jsonSchemaWhenDeclared || await files.mayDeclareJsonSchema()) return true
+  addWing('tasks', () => tasks, context.runtime)
+  addWing('legacy', () => legacy, context.runtime)
+  addWing('redis', () => redis, context.runtime)
+  addWing('bearer', () => bearer, context.runtime)
+  addWing('json-schema', async () => {
+    if (!jsonSchemaWhenDeclared || await context.mayDeclareJsonSchema()) return true
     logger.info('No tool writes a JSON Schema by hand in inputSchema: the JSON Schema validator is left out of the Worker\'s bundle.')
     return false
-  })
+  }, context.runtime)
 }

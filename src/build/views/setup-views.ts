@@ -1,9 +1,8 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
-import { pathToFileURL } from 'node:url'
-import { addServerTemplate, addTypeTemplate, tryResolveModule, useLogger } from '@nuxt/kit'
+import { addTypeTemplate } from '@nuxt/kit'
 import type { Nuxt } from '@nuxt/schema'
 import { dirname, resolve } from 'pathe'
-import type { McpView } from '../runtime/server/mcp/views/apps'
+import type { McpView } from '../../runtime/server/mcp/views/apps'
 import { buildView } from './build-view'
 import type { BuiltView, ViewBuildContext, ViteBuild } from './build-view'
 import { scanViews } from './scan-views'
@@ -11,22 +10,19 @@ import type { ScannedView, ViewLayer } from './scan-views'
 import { readViewDefinition } from './view-definition'
 import type { ViewTool } from './view-tool'
 import type { SfcCompiler } from './view-definition'
+import { importFromApp } from '../common'
+import type { BuildLogger } from '../common'
+import { addVirtualModule } from '../virtual-modules'
+import type { RuntimePath } from '../virtual-modules'
 
-/** The server module holding every built view (`McpView[]`). */
-export const VIRTUAL_VIEWS = '#mcp-elicitation/views'
+/** What needs Vite, its Vue plugin and Vue's compiler, in the error when the app lacks one. */
+const VIEWS_NEED = 'Building the MCP App views in app/mcp/'
 
 /** Where the module's runtime files are: the view runtime, the server's `mcp/apps`, and what wraps a view's own tool. */
-export interface ViewRuntimePaths { runtimeEntry: string, appsModule: string, viewToolsModule: string }
+export interface ViewRuntimePaths { runtime: RuntimePath, runtimeEntry: string, appsModule: string, viewToolsModule: string }
 
 /** A built view and the sources it was built from, with their contents when built; the module of the tool it declares. */
 interface CachedView { view: McpView, sources: Map<string, string>, toolModule?: string }
-
-/** Imports a package the way the app resolves it (the Vite and Vue that Nuxt itself runs). */
-async function importFromApp<T>(name: string, nuxt: Nuxt): Promise<T> {
-  const path = await tryResolveModule(name, nuxt.options.modulesDir)
-  if (!path) throw new Error(`[nuxt-mcp-elicitation] Building the MCP App views in app/mcp/ needs ${name}, which this app does not resolve. Install it (npm i -D ${name}).`)
-  return import(pathToFileURL(path).href) as Promise<T>
-}
 
 /**
  * Writes the server module of a tool a view declares: the view's imports the tool uses, then
@@ -60,18 +56,17 @@ async function readSources(built: BuiltView, entry: string): Promise<Map<string,
  *
  * @example
  * ```ts
- * const views = await setupMcpViews(nuxt, [{ rootDir: '/app', srcDir: '/app/app' }], { runtimeEntry, appsModule })
+ * const views = setupMcpViews(nuxt, [{ rootDir: '/app', srcDir: '/app/app' }], logger, { runtime, runtimeEntry, appsModule, viewToolsModule })
  * ```
  */
-export function setupMcpViews(nuxt: Nuxt, layers: ViewLayer[], paths: ViewRuntimePaths): { views: () => Promise<ScannedView[]>, dirs: string[], files: () => string[] } {
-  const logger = useLogger('nuxt-mcp-elicitation')
+export function setupMcpViews(nuxt: Nuxt, layers: ViewLayer[], logger: Pick<BuildLogger, 'info'>, paths: ViewRuntimePaths): { views: () => Promise<ScannedView[]>, dirs: string[], files: () => string[] } {
   const { runtimeEntry, appsModule } = paths
   const cache = new Map<string, CachedView>()
   let context: Promise<{ build: ViewBuildContext, sfc: SfcCompiler }> | undefined
   const loadContext = () => context ??= (async () => {
-    const vite = await importFromApp<{ build: ViteBuild }>('vite', nuxt)
-    const vue = await importFromApp<{ default: () => unknown }>('@vitejs/plugin-vue', nuxt)
-    const sfc = await importFromApp<SfcCompiler>('vue/compiler-sfc', nuxt)
+    const vite = await importFromApp<{ build: ViteBuild }>('vite', nuxt, VIEWS_NEED)
+    const vue = await importFromApp<{ default: () => unknown }>('@vitejs/plugin-vue', nuxt, VIEWS_NEED)
+    const sfc = await importFromApp<SfcCompiler>('vue/compiler-sfc', nuxt, VIEWS_NEED)
     const { alias } = nuxt.options
     const build: ViewBuildContext = {
       rootDir: nuxt.options.rootDir,
@@ -106,25 +101,21 @@ export function setupMcpViews(nuxt: Nuxt, layers: ViewLayer[], paths: ViewRuntim
     }))
   }
 
-  addServerTemplate({
-    filename: VIRTUAL_VIEWS,
-    // The HTML goes in as base64: Nitro's bundler replaces \`typeof window\`, \`process.env.…\` and
-    // the like as text, inside string literals too, which broke the inlined script of a view.
-    getContents: async () => {
-      const built = await buildAll()
-      const views = built.map(({ view: { html, ...view } }) => ({ ...view, html: Buffer.from(html).toString('base64') }))
-      // Tools declared inside views (@nuxtjs/mcp-toolkit's way): one generated module each.
-      const tools = built.flatMap(entry => entry.toolModule ? [{ module: entry.toolModule, file: entry.view.file, name: entry.view.name }] : [])
-      return [
-        `import { decodeViews } from ${JSON.stringify(appsModule)}`,
-        ...tools.map((tool, index) => `import tool${index} from ${JSON.stringify(tool.module)}`),
-        `export default decodeViews(${JSON.stringify(views)})`,
-        `export const viewTools = [${tools.map((tool, index) => `{ file: ${JSON.stringify(tool.file)}, fallbackName: ${JSON.stringify(tool.name)}, definition: tool${index} }`).join(', ')}]`,
-        '',
-      ].join('\n')
-    },
-  })
-  addTypeTemplate({ filename: 'types/mcp-elicitation-views.d.ts', getContents: () => `declare module '${VIRTUAL_VIEWS}' {\n  const views: import('${appsModule}').McpView[]\n  export default views\n  export const viewTools: import('${paths.viewToolsModule}').ViewToolEntry[]\n}\n` }, { nitro: true })
+  // The HTML goes in as base64: Nitro's bundler replaces `typeof window`, `process.env.…` and
+  // the like as text, inside string literals too, which broke the inlined script of a view.
+  addVirtualModule('views', async () => {
+    const built = await buildAll()
+    const views = built.map(({ view: { html, ...view } }) => ({ ...view, html: Buffer.from(html).toString('base64') }))
+    // Tools declared inside views (@nuxtjs/mcp-toolkit's way): one generated module each.
+    const tools = built.flatMap(entry => entry.toolModule ? [{ module: entry.toolModule, file: entry.view.file, name: entry.view.name }] : [])
+    return [
+      `import { decodeViews } from ${JSON.stringify(appsModule)}`,
+      ...tools.map((tool, index) => `import tool${index} from ${JSON.stringify(tool.module)}`),
+      `export default decodeViews(${JSON.stringify(views)})`,
+      `export const viewTools = [${tools.map((tool, index) => `{ file: ${JSON.stringify(tool.file)}, fallbackName: ${JSON.stringify(tool.name)}, definition: tool${index} }`).join(', ')}]`,
+      '',
+    ].join('\n')
+  }, paths.runtime)
   // `useMcpView` and `defineMcpView` are auto-imported in views: declared globally for vue-tsc and editors.
   addTypeTemplate({ filename: 'types/mcp-elicitation-view.d.ts', getContents: () => `export {}\ndeclare global {\n  const useMcpView: typeof import('${runtimeEntry}').useMcpView\n  const defineMcpView: typeof import('${runtimeEntry}').defineMcpView\n}\n` })
 

@@ -1,4 +1,9 @@
-/** The slice of `vue/compiler-sfc` the view readers use (resolved from the app: the Vue it builds with). */
+/**
+ * Walking the Babel tree that Vue's compiler parses, for the build's readers of definition files and
+ * views: they read what the source shows without running it.
+ */
+
+/** The slice of `vue/compiler-sfc` the readers use (resolved from the app: the Vue it builds with). */
 export type SfcCompiler = Pick<typeof import('vue/compiler-sfc'), 'parse' | 'babelParse'>
 
 /** A Babel AST node, only as far as the view readers look at it (Vue's compiler ships the parser). */
@@ -87,4 +92,33 @@ export function findCall(node: unknown, names: ReadonlySet<string> = DEFINE_VIEW
     if (found) return found
   }
   return undefined
+}
+
+/**
+ * A property's key as written (`type`, `'type'`), or `undefined` when computed or numeric.
+ *
+ * @example
+ * ```ts
+ * keyName(property) // 'inputSchema'
+ * ```
+ */
+export function keyName(property: AstNode): string | undefined {
+  if (property.computed === true) return undefined
+  const key = childOf(property, 'key')
+  if (key?.type === 'Identifier') return String(key.name)
+  if (key?.type === 'StringLiteral') return String(key.value)
+  return undefined
+}
+
+/**
+ * The expression inside `x as const`, `x satisfies T`, `x!` and `(x)`.
+ *
+ * @example
+ * ```ts
+ * unwrap(argument).type === 'ObjectExpression' // for `{ … } as const` too
+ * ```
+ */
+export function unwrap(node: AstNode): AstNode {
+  const inner = childOf(node, 'expression')
+  return ['TSAsExpression', 'TSSatisfiesExpression', 'TSNonNullExpression', 'ParenthesizedExpression'].includes(node.type) && inner ? unwrap(inner) : node
 }

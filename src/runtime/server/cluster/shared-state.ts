@@ -1,4 +1,4 @@
-import type { McpStateStore } from '../store/store'
+import type { McpStateStore } from '../common/store/store'
 
 /**
  * What several instances of one endpoint share (`NUXT_MCP_REDIS_URL`): records with an expiry,
@@ -43,6 +43,8 @@ export interface McpSharedState extends McpStateStore {
   append: (key: string, values: string[], ttlMs: number, keepLast?: number, keepBytes?: number) => Promise<void>
   /** The whole list `key` (empty when it is absent). */
   list: (key: string) => Promise<string[]>
+  /** Removes the first `count` items of the list `key` (what a reader took; items added since stay). */
+  shift: (key: string, count: number) => Promise<void>
   /** One field of the hash `key`. */
   hashGet: (key: string, field: string) => Promise<string | undefined>
   /**
@@ -58,8 +60,12 @@ export interface McpSharedState extends McpStateStore {
   hashAll: (key: string) => Promise<Record<string, string>>
   /** Delivers `message` to every instance listening on `channel` (this one included); resolves with how many listeners got it. */
   publish: (channel: string, message: string) => Promise<number>
-  /** Listens on `channel` for as long as the state is open. */
-  subscribe: (channel: string, listener: (message: string) => void) => Promise<void>
+  /**
+   * Listens on `channel` for as long as the state is open. `subscribed` runs each time the
+   * subscription takes effect: at first, and again after every reconnection of the subscriber
+   * (what was published meanwhile reached nobody here: a reader of a durable inbox reads it then).
+   */
+  subscribe: (channel: string, listener: (message: string) => void, subscribed?: () => void) => Promise<void>
   close: () => Promise<void>
 }
 
@@ -74,11 +80,6 @@ export interface McpSharedState extends McpStateStore {
  */
 export function byteCountKey(key: string): string {
   return `${key}:bytes`
-}
-
-/** The channel only this instance listens on. */
-export function instanceChannel(instanceId: string): string {
-  return `instance:${instanceId}`
 }
 
 /** The channel every instance listens on. */

@@ -1,5 +1,5 @@
 import type { Redis, RedisOptions } from 'ioredis'
-import { McpStoreUnavailableError, SHARED_STATE_UNAVAILABLE } from '../store/store'
+import { McpStoreUnavailableError, SHARED_STATE_UNAVAILABLE } from '../common/store/store'
 import { byteCountKey } from './shared-state'
 import type { McpSharedState } from './shared-state'
 import { BOUNDED_APPEND, CAPPED_HASH_SET, CLAIM, KEEP_WITHIN, RANK_WITHIN } from './redis-scripts'
@@ -153,6 +153,7 @@ export async function connectRedisState(options: RedisStateOptions): Promise<Mcp
   await firstConnection(commands, FIRST_CONNECTION_WAIT_MS)
   const base = `${options.prefix}${options.route}:`
   const listeners = new Map<string, (message: string) => void>()
+  const resubscribed = new Map<string, () => void>()
   subscriber.on('message', (channel: string, message: string) => listeners.get(channel)?.(message))
   // The subscriptions come back with the connection. ioredis's own resubscribe leaves its promise
   // unhandled when the connection closes again at once (a Redis stopped right after it came
@@ -163,7 +164,10 @@ export async function connectRedisState(options: RedisStateOptions): Promise<Mcp
   let refusal = ''
   subscriber.on('ready', () => {
     if (listeners.size === 0) return
-    subscriber.subscribe(...listeners.keys()).then(() => { refusal = '' }, (error: unknown) => {
+    subscriber.subscribe(...listeners.keys()).then(() => {
+      refusal = ''
+      for (const subscribed of resubscribed.values()) subscribed()
+    }, (error: unknown) => {
       if (subscriber.status !== 'ready') return
       const reason = error instanceof Error ? error.message : String(error)
       if (reason !== refusal) console.error(`[nuxt-mcp-elicitation] Redis at ${redactRedisUrl(options.url)} refused this instance's SUBSCRIBE for ${options.route} (${reason}): messages from other instances do not reach it until Redis accepts; connecting again until then.`)
@@ -206,6 +210,7 @@ export async function connectRedisState(options: RedisStateOptions): Promise<Mcp
       else await commands.eval(BOUNDED_APPEND, 2, base + key, base + byteCountKey(key), Math.max(1, Math.ceil(ttlMs)), keepLast, keepBytes, ...values)
     }),
     list: key => run(async () => await commands.lrange(base + key, 0, -1)),
+    shift: (key, count) => run(async () => { await commands.ltrim(base + key, count, -1) }),
     hashGet: (key, field) => run(async () => await commands.hget(base + key, field) ?? undefined),
     hashSet: (key, field, value, ttlMs, only = {}) => run(async () => {
       const keys = only.whileExists === undefined ? [base + key] : [base + key, base + only.whileExists]
@@ -215,12 +220,15 @@ export async function connectRedisState(options: RedisStateOptions): Promise<Mcp
     hashDelete: (key, fields) => run(async () => { if (fields.length > 0) await commands.hdel(base + key, ...fields) }),
     hashAll: key => run(async () => await commands.hgetall(base + key)),
     publish: (channel, message) => run(async () => await commands.publish(base + channel, message)),
-    subscribe: async (channel, listener) => {
+    subscribe: async (channel, listener, subscribed) => {
       listeners.set(base + channel, listener)
+      if (subscribed) resubscribed.set(base + channel, subscribed)
       await subscriber.subscribe(base + channel)
+      subscribed?.()
     },
     close: async () => {
       listeners.clear()
+      resubscribed.clear()
       await Promise.allSettled([commands.quit(), subscriber.quit()])
       commands.disconnect()
       subscriber.disconnect()
