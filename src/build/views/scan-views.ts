@@ -1,6 +1,7 @@
 import { readdir } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
 import { basename, relative, resolve } from 'pathe'
+import { VIEW_FIELD } from '../definitions/read'
 
 /** One MCP App view: a single-file component at `app/mcp/<name>.vue` in the app or a layer. */
 export interface ScannedView {
@@ -64,5 +65,5 @@ export function checkToolViews(tools: { kind: string, name: string, file: string
   if (missing.length === 0) return
   const known = [...names].map(name => `"${name}"`).join(', ') || 'none'
   const list = missing.map(tool => `the tool "${tool.name}" (${tool.file}) names "${tool.view}"`).join('; ')
-  throw new Error(`[nuxt-mcp-elicitation] No MCP App view of that name: ${list}. Views are app/mcp/<name>.vue (here: ${known}). Add the view, or fix \`app\`.`)
+  throw new Error(`[nuxt-mcp-elicitation] No MCP App view of that name: ${list}. Views are app/mcp/<name>.vue (here: ${known}). Add the view, or fix \`${VIEW_FIELD}\`.`)
 }
