@@ -41,7 +41,7 @@ function accessorLiterals(file: string): string[] {
 }
 
 describe('per-request objects', () => {
-  it('take their getters and setters from a class prototype, not an object literal', () => {
+  it('[no-accessor-literals] take their getters and setters from a class prototype, not an object literal', () => {
     const found = filesUnder(SERVER).flatMap(accessorLiterals)
     expect(found.filter(site => !(site in BUILT_ONCE)), 'make it a class with the accessor on its prototype (see RequestScope in transport/door/request-scope.ts)').toEqual([])
     // The allowance stays true: each one listed is still there.

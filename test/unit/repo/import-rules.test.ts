@@ -64,33 +64,33 @@ describe('the server runtime keeps its shape', () => {
     for (const file of graph.keys()) expect(() => wingOf(file, WINGS), file).not.toThrow()
   })
 
-  it('has no import against the direction', () => {
+  it('[one-way] has no import against the direction', () => {
     expect(findWrongWayImports(graph, WINGS)).toEqual([])
   })
 
-  it('has no import circle', () => {
+  it('[one-way] has no import circle', () => {
     expect(findCircles(graph)).toEqual([])
   })
 
-  it('reaches OAuth from the door only', () => {
+  it('[oauth-at-door] reaches OAuth from the door only', () => {
     expect(findUninvitedImports(graph, WINGS, REACHED_ONLY_FROM)).toEqual([])
   })
 
-  it('keeps the cluster wing ignorant of MCP: no import of mcp/, tasks/, elicitation/ or transport/', () => {
+  it('[cluster-knows-no-mcp] keeps the cluster wing ignorant of MCP: no import of mcp/, tasks/, elicitation/ or transport/', () => {
     const found = [...graph.values()].flat()
       .filter(edge => edge.from.startsWith('cluster/') && /^(?:mcp|tasks|elicitation|transport)\//.test(edge.to))
       .map(edge => `${edge.from}:${edge.line} imports "${edge.specifier}"`)
     expect(found).toEqual([])
   })
 
-  it('keeps Node built-ins out of the runtime-neutral wings (Workers run them without nodejs_compat)', () => {
+  it('[neutral-runtime] keeps Node built-ins out of the runtime-neutral wings (Workers run them without nodejs_compat)', () => {
     // AsyncLocalStorage is the one exception: native where the runtime has it, and the module does
     // not depend on it following every await (docs/deploy/cloudflare-workers.md).
     const allowed = new Set(['common/context.ts:node:async_hooks', 'elicitation/run.ts:node:async_hooks'])
     const root = resolve(repoRoot, 'src/runtime/server')
     const found: string[] = []
     for (const file of graph.keys()) {
-      if (!/^(?:common|mcp|elicitation)\//.test(file)) continue
+      if (!/^(?:common|cluster|mcp|tasks|elicitation)\//.test(file)) continue
       for (const { specifier, line } of readSpecifiers(file, readFileSync(resolve(root, file), 'utf8'))) {
         if (specifier.startsWith('node:') && !allowed.has(`${file}:${specifier}`)) found.push(`${file}:${line} imports ${specifier}`)
       }
@@ -98,7 +98,7 @@ describe('the server runtime keeps its shape', () => {
     expect(found).toEqual([])
   })
 
-  it('knows Nitro in the entry points only, and declares every hook of the module in hooks.ts', () => {
+  it('[nitro-at-entry] knows Nitro in the entry points only, and declares every hook of the module in hooks.ts', () => {
     const root = resolve(repoRoot, 'src/runtime/server')
     const found: string[] = []
     for (const file of graph.keys()) {
