@@ -1,20 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config'
-import { LongestFirst } from './test/sequencer.ts'
-
-/**
- * The e2e files that build their own apps (`nuxi build` of their own fixtures, `npm pack` into a
- * fresh app) and start none of the shared fixtures: they run from the first second, while the
- * global setup builds the shared fixtures, instead of waiting for those builds as the other e2e
- * files do.
- */
-const OWN_BUILDS = [
-  'test/e2e/tooling/packaging.test.ts',
-  'test/e2e/runtimes/runtimes.test.ts',
-  'test/e2e/caching/cache-storage.test.ts',
-  'test/e2e/definitions/duplicate-name.test.ts',
-  'test/e2e/apps/apps-build.test.ts',
-  'test/e2e/tooling/baked-secret.test.ts',
-]
+import { LongestFirst, OWN_BUILDS } from './test/sequencer.ts'
 
 export default defineConfig({
   test: {

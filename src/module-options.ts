@@ -1,6 +1,6 @@
 import type { McpServerConfig } from './runtime/server/common/config'
-import type { McpHostOptions } from './host-setup'
-import type { McpEndpointModuleOptions } from './endpoints'
+import type { McpHostOptions } from './build/host'
+import type { McpEndpointModuleOptions } from './build/endpoints'
 
 /** Options of the `mcp:` key in nuxt.config. */
 export interface ModuleOptions {

@@ -1,37 +1,28 @@
-import { addServerHandler, addServerImports, addServerPlugin, addServerTemplate, addTypeTemplate, createResolver, defineNuxtModule, tryResolveModule, useLogger } from '@nuxt/kit'
+import { addServerHandler, addServerImports, addServerPlugin, createResolver, defineNuxtModule, tryResolveModule, useLogger } from '@nuxt/kit'
 import { existsSync, readFileSync } from 'node:fs'
-import { pathToFileURL } from 'node:url'
 import { defu } from 'defu'
 import { resolve } from 'pathe'
 import { CACHE_BYTE_DEFAULTS, DEFAULT_RESUMABLE_BYTES, TASK_LIMIT_DEFAULTS } from './runtime/server/common/config'
 import type { McpServerConfig } from './runtime/server/common/config'
-import { renderDefinitionsModule, scanDefinitions } from './scan'
-import { endpointConfig, findEndpointFolders, planEndpoints } from './endpoints'
-import type { ScannedDefinition } from './scan'
-import { definitionWarnings, endpointSummary, printDevBanner, reportRescan, warnAboutDefinitions } from './dev-feedback'
-import type { DevReport } from './dev-feedback'
-import { setupMcpHost } from './host-setup'
-import { watchDefinitionsInDev } from './dev-watch'
-import { setupMcpDevtools } from './devtools-setup'
+import { renderDefinitionsModule, scanDefinitions } from './build/definitions/scan'
+import { endpointConfig, findEndpointFolders, planEndpoints } from './build/endpoints'
+import type { ScannedDefinition } from './build/definitions/scan'
+import { definitionWarnings, endpointSummary, printDevBanner, reportRescan, warnAboutDefinitions } from './build/dev/feedback'
+import type { DevReport } from './build/dev/feedback'
+import { setupMcpHost } from './build/host'
+import { watchDefinitionsInDev, watchEndpointFolders } from './build/dev/watch'
+import { setupMcpDevtools } from './build/dev/devtools'
 import type { ModuleOptions } from './module-options'
-import { watchEndpointFolders } from './dev-endpoint-folders'
-import { setupMcpViews, VIRTUAL_VIEWS } from './apps/setup-views'
-import { checkToolViews } from './apps/scan-views'
-import { setupPresetWings } from './preset-wings'
-import { anyMayDeclareJsonSchema } from './scan-json-schema'
-import type { SfcCompiler } from './apps/ast'
+import { setupMcpViews } from './build/views/setup-views'
+import { checkToolViews } from './build/views/scan-views'
+import { setupPresetWings } from './build/preset-wings'
+import { anyMayDeclareJsonSchema } from './build/definitions/read'
+import type { SfcCompiler } from './build/ast'
+import { importFromApp, isRecord } from './build/common'
+import { addVirtualModule, standInFor, virtualId } from './build/virtual-modules'
+import type { RuntimePath } from './build/virtual-modules'
 
 export type { ModuleOptions } from './module-options'
-
-const VIRTUAL_DEFINITIONS = '#mcp-elicitation/definitions'
-/** Build-time options the runtime needs (the route). */
-const VIRTUAL_OPTIONS = '#mcp-elicitation/options'
-/** The app's OpenTelemetry API, or `undefined` when it has none (or `mcp.telemetry` is false). */
-const VIRTUAL_OTEL = '#mcp-elicitation/otel'
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 /** The app's package.json `name`, the default server name clients show. */
 function readPackageName(rootDir: string): string | undefined {
@@ -59,16 +50,18 @@ export default defineNuxtModule<ModuleOptions>({
   },
   async setup(options, nuxt) {
     const logger = useLogger('nuxt-mcp-elicitation')
+    // Every runtime path is resolved from here, the entry the package build bundles the build files into.
+    const resolver = createResolver(import.meta.url)
+    const runtime: RuntimePath = file => resolver.resolve(`./runtime/${file}`)
 
     // The host side (opt-in) works even with `enabled: false`: an app can be only an MCP host.
-    if (options.host) await setupMcpHost(options.host === true ? {} : options.host, nuxt)
+    if (options.host) await setupMcpHost(options.host === true ? {} : options.host, nuxt, runtime)
 
     if (!options.enabled) {
       // A host-only app still shares its waiting elicitations through NUXT_MCP_REDIS_URL.
       if (options.host) nuxt.options.runtimeConfig.mcp = defu(nuxt.options.runtimeConfig.mcp ?? {}, { redisUrl: options.redis ?? '', redisPrefix: options.redisPrefix ?? 'nuxt-mcp:' })
       return
     }
-    const resolver = createResolver(import.meta.url)
 
     const serverConfig: McpServerConfig = {
       name: options.name ?? readPackageName(nuxt.options.rootDir) ?? 'nuxt-mcp',
@@ -124,7 +117,7 @@ export default defineNuxtModule<ModuleOptions>({
     }))
     layers[0] = { rootDir: nuxt.options.rootDir, serverDir: nuxt.options.serverDir, srcDir: nuxt.options.srcDir }
     // MCP App views (app/mcp/*.vue), built into HTML documents; a tool's `view:` must name one.
-    const views = setupMcpViews(nuxt, layers, { runtimeEntry: resolver.resolve('./runtime/view/index'), appsModule: resolver.resolve('./runtime/server/mcp/views/apps'), viewToolsModule: resolver.resolve('./runtime/server/mcp/views/view-tools') })
+    const views = setupMcpViews(nuxt, layers, logger, { runtime, runtimeEntry: runtime('view/index'), appsModule: runtime('server/mcp/views/apps'), viewToolsModule: runtime('server/mcp/views/view-tools') })
 
     // The default endpoint (server/mcp/{tools,resources,prompts} at mcp.route), then one per
     // server/mcp/<key>/ folder or mcp.endpoints key.
@@ -135,7 +128,9 @@ export default defineNuxtModule<ModuleOptions>({
       const mcp = nuxt.options.runtimeConfig.mcp as McpServerConfig
       mcp.endpoints = Object.fromEntries(extra.map(plan => [plan.key, defu(mcp.endpoints?.[plan.key] ?? {}, endpointConfig(plan, options.endpoints?.[plan.key] ?? {}, serverConfig))]))
     }
-    const scanAll = async () => new Map(await Promise.all(plans.map(async plan => [plan.key, await scanDefinitions(layers, plan.key)] as const)))
+    // One Babel parse of each definition file, with the parser of the Vue the app builds with.
+    const sfc = await importFromApp<SfcCompiler>('vue/compiler-sfc', nuxt, 'Reading the definitions in server/mcp/')
+    const scanAll = async () => new Map(await Promise.all(plans.map(async plan => [plan.key, await scanDefinitions(sfc.babelParse, layers, plan.key)] as const)))
     // `nuxi dev`: a new or removed endpoint folder restarts Nuxt in place, so its route is served or gone.
     const checkEndpointFolders = watchEndpointFolders(nuxt, logger, options, layers.map(layer => layer.serverDir), folders)
     let scanned = await scanAll()
@@ -148,71 +143,48 @@ export default defineNuxtModule<ModuleOptions>({
     // `nuxi dev`: the endpoint's URL once it listens, and what the console last said about it.
     let devUrl: string | undefined
     let devReport: DevReport = { summary: '', warnings: new Set(definitionWarnings(found, false)) }
-    addServerTemplate({
-      filename: VIRTUAL_DEFINITIONS,
-      // Re-scanned on every Nitro build, so files added in `nuxi dev` appear after a reload, with
-      // their warnings and the endpoint's new counts.
-      getContents: async () => {
-        scanned = await scanAll()
-        checkToolViews([...scanned.values()].flat(), await views.views())
-        if (devUrl) devReport = reportRescan(logger, devUrl, devReport, scanned.get('') ?? [])
-        if (nuxt.options.dev) await checkEndpointFolders()
-        return renderDefinitionsModule(scanned)
-      },
-    })
+    // Re-scanned on every Nitro build, so files added in `nuxi dev` appear after a reload, with
+    // their warnings and the endpoint's new counts.
+    addVirtualModule('definitions', async () => {
+      scanned = await scanAll()
+      checkToolViews([...scanned.values()].flat(), await views.views())
+      if (devUrl) devReport = reportRescan(logger, devUrl, devReport, scanned.get('') ?? [])
+      if (nuxt.options.dev) await checkEndpointFolders()
+      return renderDefinitionsModule(scanned)
+    }, runtime)
     // What the preset leaves out of the bundle (a Worker: much), decided once Nitro knows it.
     setupPresetWings(nuxt, options, logger, {
-      tasks: resolver.resolve('./runtime/server/tasks/calls/runtime'),
-      legacy: resolver.resolve('./runtime/server/transport/sessions/create-legacy-sessions'),
-      redis: resolver.resolve('./runtime/server/common/shared/load-redis-state'),
-      bearer: resolver.resolve('./runtime/server/transport/oauth/bearer'),
-      jsonSchema: resolver.resolve('./runtime/server/mcp/definitions/json-schema-arguments'),
-      sdkShims: resolver.resolve('./runtime/server/common/sdk-shims'),
-      mayDeclareJsonSchema: async () => {
-        const sfcPath = await tryResolveModule('vue/compiler-sfc', nuxt.options.modulesDir)
-        if (!sfcPath) return true
-        const sfc: SfcCompiler = await import(pathToFileURL(sfcPath).href)
-        // The definitions as last scanned (the definitions template scans again on every build).
-        const tools = [...scanned.values()].flat().filter(entry => entry.kind === 'tools').map(entry => entry.path)
-        return anyMayDeclareJsonSchema(sfc, tools, (await views.views()).map(view => view.path))
-      },
+      runtime,
+      // The definitions as last scanned (the definitions module scans again on every build).
+      mayDeclareJsonSchema: async () => anyMayDeclareJsonSchema(sfc, [...scanned.values()].flat(), (await views.views()).map(view => view.path)),
     })
-    addTypeTemplate({
-      filename: 'types/mcp-elicitation-definitions.d.ts',
-      getContents: () => `declare module '${VIRTUAL_DEFINITIONS}' {\n  const definitions: Record<string, import('${resolver.resolve('./runtime/server/mcp/definitions/registry')}').McpDefinitions>\n  export default definitions\n}\n`,
-    }, { nitro: true })
 
-    const runtimeIndex = resolver.resolve('./runtime/server/index')
+    const runtimeIndex = runtime('server/index')
     addServerImports(['defineMcpTool', 'defineMcpResource', 'defineMcpPrompt', 'useMcpElicitation', 'McpElicitationError', 'completeMcpUrlElicitation', 'notifyMcpResourceUpdated', 'notifyMcpListChanged', 'useMcpSession', 'useMcpLogger', 'useMcpTask']
       .map(name => ({ name, from: runtimeIndex })))
     for (const plan of plans) {
-      addServerHandler({ route: plan.route, handler: resolver.resolve('./runtime/server/routes/mcp') })
+      addServerHandler({ route: plan.route, handler: runtime('server/routes/mcp') })
       // The Protected Resource Metadata document of the endpoint (RFC 9728); 404 while OAuth is off there.
-      addServerHandler({ route: `/.well-known/oauth-protected-resource${plan.route}`, method: 'get', handler: resolver.resolve('./runtime/server/routes/oauth-metadata') })
+      addServerHandler({ route: `/.well-known/oauth-protected-resource${plan.route}`, method: 'get', handler: runtime('server/routes/oauth-metadata') })
     }
     // Each endpoint's key by route: the one route handler finds its endpoint by the route it matched.
     const keys = Object.fromEntries(plans.map(plan => [plan.route, plan.key]))
-    addServerTemplate({ filename: VIRTUAL_OPTIONS, getContents: () => `export const route = ${JSON.stringify(options.route)}\nexport const endpointKeys = ${JSON.stringify(keys)}\n` })
-    addTypeTemplate({ filename: 'types/mcp-elicitation-options.d.ts', getContents: () => `declare module '${VIRTUAL_OPTIONS}' {\n  export const route: string\n  export const endpointKeys: Record<string, string>\n}\n` }, { nitro: true })
+    addVirtualModule('options', () => `export const route = ${JSON.stringify(options.route)}\nexport const endpointKeys = ${JSON.stringify(keys)}\n`, runtime)
     // OpenTelemetry only when the app has its API: otherwise nothing of it is imported or bundled.
     const otelApi = options.telemetry === false ? undefined : await tryResolveModule('@opentelemetry/api', nuxt.options.modulesDir)
     if (options.telemetry === true && !otelApi) logger.warn('mcp.telemetry is true but @opentelemetry/api is not installed: no spans are made. Install it (npm i @opentelemetry/api) and register a tracer provider.')
-    addServerTemplate({
-      filename: VIRTUAL_OTEL,
-      getContents: () => otelApi
-        ? `import { trace, context, propagation, SpanKind, SpanStatusCode } from '@opentelemetry/api'\nexport const otel = { trace, context, propagation, SpanKind, SpanStatusCode }\n`
-        : 'export const otel = undefined\n',
-    })
-    addTypeTemplate({ filename: 'types/mcp-elicitation-otel.d.ts', getContents: () => `declare module '${VIRTUAL_OTEL}' {\n  export const otel: import('${resolver.resolve('./runtime/server/mcp/observing/tracing')}').McpOtelApi | undefined\n}\n` }, { nitro: true })
-    addServerPlugin(resolver.resolve('./runtime/server/plugins/check-config'))
-    addServerPlugin(resolver.resolve('./runtime/server/plugins/shared-state'))
+    addVirtualModule('otel', () => otelApi
+      ? `import { trace, context, propagation, SpanKind, SpanStatusCode } from '@opentelemetry/api'\nexport const otel = { trace, context, propagation, SpanKind, SpanStatusCode }\n`
+      : standInFor('otel'), runtime)
+    addServerPlugin(runtime('server/plugins/check-config'))
+    addServerPlugin(runtime('server/plugins/shared-state'))
 
     // One `server/mcp` folder per layer: files added, edited or removed there rebuild Nitro in dev.
-    watchDefinitionsInDev(nuxt, VIRTUAL_DEFINITIONS, layers.map(layer => resolve(layer.serverDir, 'mcp')))
+    watchDefinitionsInDev(nuxt, virtualId('definitions'), layers.map(layer => resolve(layer.serverDir, 'mcp')))
     // A view rebuilds when a file in app/mcp/ or any source it imports changes.
-    watchDefinitionsInDev(nuxt, VIRTUAL_VIEWS, () => [...views.dirs, ...views.files()])
+    watchDefinitionsInDev(nuxt, virtualId('views'), () => [...views.dirs, ...views.files()])
 
-    if (options.devtools) setupMcpDevtools(nuxt)
+    if (options.devtools) setupMcpDevtools(nuxt, runtime)
 
     if (nuxt.options.dev) {
       nuxt.hook('listen', (_server, listener: { url?: string }) => {

@@ -8,8 +8,23 @@ import type { TestSpecification } from 'vitest/node'
  * with `node scripts/test-durations.mjs` after a full `npm test`). A file not in it is counted as
  * short: new files are.
  */
-const DURATIONS = resolve(import.meta.dirname, 'durations.json')
+export const DURATIONS = resolve(import.meta.dirname, 'durations.json')
 const UNKNOWN_SECONDS = 3
+
+/**
+ * The e2e files that build their own apps (`nuxi build` of their own fixtures, `npm pack` into a
+ * fresh app) and start none of the shared fixtures: project `e2e-own-builds` (vitest.config.ts),
+ * which runs from the first second, while the global setup builds the shared fixtures, instead of
+ * waiting for those builds as the other e2e files do.
+ */
+export const OWN_BUILDS = [
+  'test/e2e/tooling/packaging.test.ts',
+  'test/e2e/runtimes/runtimes.test.ts',
+  'test/e2e/caching/cache-storage.test.ts',
+  'test/e2e/definitions/duplicate-name.test.ts',
+  'test/e2e/views/views-build.test.ts',
+  'test/e2e/tooling/baked-secret.test.ts',
+]
 
 /**
  * The project a file's run waits for least: the unit tests and the files that build their own

@@ -20,8 +20,9 @@ export const FAILURE_KINDS = {
   // happened, so the task ends saying so instead of running it again (the designed refusal;
   // whether a kill lands inside a step is up to timing).
   'step-interrupted': /was running when the instance that ran it stopped/i,
-  // A call, or a task no instance could continue, whose instance died under it.
-  'instance-stopped': /stopped before it (answered|ended)/i,
+  // A call, or a task no instance could continue, whose instance died under it; or a task taken
+  // over while its instance was held for gone, whose handler there stops when it comes back.
+  'instance-stopped': /stopped before it (answered|ended)|was taken over by another instance/i,
   // The per-caller or global task cap: the fixture keeps tasks 2 minutes so a run stays under
   // it; met, it is a clear refusal, not a fault.
   'task-limit': /most (tasks )?allowed|tasks\.max\w*/i,

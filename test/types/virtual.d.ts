@@ -1,4 +1,5 @@
-// For type-checking the module's own sources: apps get this from the module's type template.
+// For type-checking the module's own sources: apps get this from the module's type template
+// (src/build/virtual-modules.ts declares each; test/unit/build/virtual-modules.test.ts keeps them equal).
 declare module '#mcp-elicitation/options' {
   export const route: string
   export const endpointKeys: Record<string, string>
@@ -10,24 +11,23 @@ declare module '#mcp-elicitation/definitions' {
 declare module '#mcp-elicitation/otel' {
   export const otel: import('../../src/runtime/server/mcp/observing/tracing').McpOtelApi | undefined
 }
-declare module '#mcp-elicitation/tasks' {
-  export const createTaskRuntime: typeof import('../../src/runtime/server/tasks/calls/runtime').createTaskRuntime | undefined
-}
-declare module '#mcp-elicitation/redis' {
-  export const connectSharedState: typeof import('../../src/runtime/server/common/shared/load-redis-state').connectSharedState | undefined
-}
-declare module '#mcp-elicitation/legacy' {
-  export const createLegacySessions: typeof import('../../src/runtime/server/transport/sessions/create-legacy-sessions').createLegacySessions | undefined
-}
-declare module '#mcp-elicitation/json-schema' {
-  export const jsonSchemaArguments: typeof import('../../src/runtime/server/mcp/definitions/json-schema-arguments').jsonSchemaArguments | undefined
-}
-declare module '#mcp-elicitation/bearer' {
-  export const createBearerCheck: typeof import('../../src/runtime/server/transport/oauth/bearer').createBearerCheck | undefined
-}
-
 declare module '#mcp-elicitation/views' {
   const views: import('../../src/runtime/server/mcp/views/apps').McpView[]
   export default views
   export const viewTools: import('../../src/runtime/server/mcp/views/view-tools').ViewToolEntry[]
+}
+declare module '#mcp-elicitation/tasks' {
+  export const createTaskRuntime: typeof import('../../src/runtime/server/tasks/calls/runtime').createTaskRuntime | undefined
+}
+declare module '#mcp-elicitation/legacy' {
+  export const createLegacySessions: typeof import('../../src/runtime/server/transport/sessions/create-legacy-sessions').createLegacySessions | undefined
+}
+declare module '#mcp-elicitation/redis' {
+  export const connectSharedState: typeof import('../../src/runtime/server/cluster/load-redis-state').connectSharedState | undefined
+}
+declare module '#mcp-elicitation/bearer' {
+  export const createBearerCheck: typeof import('../../src/runtime/server/transport/oauth/bearer').createBearerCheck | undefined
+}
+declare module '#mcp-elicitation/json-schema' {
+  export const jsonSchemaArguments: typeof import('../../src/runtime/server/mcp/definitions/json-schema-arguments').jsonSchemaArguments | undefined
 }

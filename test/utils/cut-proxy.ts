@@ -6,6 +6,10 @@ export interface CutProxy {
   url: URL
   /** Destroys every connection open now (both ends); later ones pass as before. */
   cut: () => void
+  /** Destroys every connection open now, and every new one at once, until {@link CutProxy.restore}: a path down for a while. */
+  block: () => void
+  /** Lets new connections pass again after {@link CutProxy.block}. */
+  restore: () => void
   /** The request heads that went through, in order (the first line and the headers). */
   heads: string[]
   close: () => Promise<void>
@@ -24,7 +28,9 @@ export interface CutProxy {
 export async function startCutProxy(target: URL): Promise<CutProxy> {
   const open = new Set<Socket>()
   const heads: string[] = []
+  let blocked = false
   const server = createServer((downstream) => {
+    if (blocked) return void downstream.destroy()
     const upstream = connect(Number(target.port), target.hostname)
     open.add(downstream)
     open.add(upstream)
@@ -48,12 +54,20 @@ export async function startCutProxy(target: URL): Promise<CutProxy> {
   if (!address || typeof address === 'string') throw new Error('the proxy has no port')
   const url = new URL(target)
   url.host = `127.0.0.1:${address.port}`
+  const cut = () => {
+    for (const socket of open) socket.destroy()
+    open.clear()
+  }
   return {
     url,
     heads,
-    cut: () => {
-      for (const socket of open) socket.destroy()
-      open.clear()
+    cut,
+    block: () => {
+      blocked = true
+      cut()
+    },
+    restore: () => {
+      blocked = false
     },
     close: () => new Promise(resolve => server.close(() => resolve())),
   }

@@ -1,6 +1,7 @@
 import type { H3Event } from 'h3'
 import { useRuntimeConfig } from 'nitropack/runtime'
 import type { McpHostPageConfig } from '../chat/elicitation/host-urls'
+import { isRecord } from '../server/common/is-record'
 
 /** The host options as they reach the server (`mcp.host` in nuxt.config, `NUXT_MCP_HOST_*`). */
 export interface McpHostConfig {
@@ -18,10 +19,6 @@ export interface McpHostConfig {
 
 /** Defaults of {@link McpHostConfig}: `/api/_mcp/elicitations`, 5 minutes. */
 export const MCP_HOST_DEFAULTS: Pick<McpHostConfig, 'route' | 'timeoutMs'> = { route: '/api/_mcp/elicitations', timeoutMs: 5 * 60_000 }
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 /**
  * The host config of this request: `runtimeConfig.mcpHost` (the module writes it; env variables

@@ -1,5 +1,6 @@
 import { McpStoreUnavailableError } from '../server/common/store/store'
-import type { McpSharedState } from '../server/common/shared/shared-state'
+import type { McpSharedState } from '../server/cluster/shared-state'
+import { MailRefusal, defineMailKind, mailboxOf } from '../server/cluster/mailbox'
 import { isRecord } from '../server/common/is-record'
 import { toElicitationRequest } from '../chat/elicitation/request'
 import type { McpElicitationAnswer, McpElicitationContent, McpElicitationValue } from '../chat/elicitation/types'
@@ -19,7 +20,6 @@ const READY_WAIT_MS = 2000
 const EXPIRY_MARGIN_MS = 1000
 
 const entryKey = (id: string) => `host:el:${id}`
-const waiterChannel = (instanceId: string) => `host:waiter:${instanceId}`
 
 interface Waiter {
   expiresAt: number
@@ -50,17 +50,18 @@ function isValue(value: unknown): value is McpElicitationValue {
   return ['string', 'number', 'boolean'].includes(typeof value) || (Array.isArray(value) && value.every(item => typeof item === 'string'))
 }
 
-function parseAnswer(text: string): { id: string, answer: McpElicitationAnswer } | undefined {
-  const value = readJson(text)
-  if (!isRecord(value) || typeof value.id !== 'string' || !isRecord(value.answer)) return undefined
-  const { action, content } = value.answer
-  if (action === 'decline' || action === 'cancel') return { id: value.id, answer: { action } }
-  if (action !== 'accept') return undefined
-  if (!isRecord(content)) return { id: value.id, answer: { action } }
+/** The answer a page gave, for the instance whose chat waits on it: a letter of the mailbox (cluster/mailbox.ts). */
+const ANSWERED = defineMailKind<{ id: string, answer: McpElicitationAnswer }>('host-answer', (body) => {
+  if (typeof body.id !== 'string') return new MailRefusal('id', 'is not a string')
+  if (!isRecord(body.answer)) return new MailRefusal('answer', 'is not an object')
+  const { action, content } = body.answer
+  if (action === 'decline' || action === 'cancel') return { id: body.id, answer: { action } }
+  if (action !== 'accept') return new MailRefusal('answer.action', 'is none of accept, decline, cancel')
+  if (!isRecord(content)) return { id: body.id, answer: { action } }
   const checked: McpElicitationContent = {}
   for (const [name, item] of Object.entries(content)) if (isValue(item)) checked[name] = item
-  return { id: value.id, answer: { action, content: checked } }
-}
+  return { id: body.id, answer: { action, content: checked } }
+})
 
 /**
  * The registry of waiting elicitations shared by every instance through Redis: what the host
@@ -87,10 +88,9 @@ export function createSharedElicitationRegistry(shared: Promise<McpSharedState>,
     return true
   }
   const subscribed = shared.then(async (state) => {
-    await state.subscribe(waiterChannel(state.instanceId), (text) => {
-      const delivered = parseAnswer(text)
-      if (delivered) resolveHere(delivered.id, delivered.answer)
-    })
+    const mailbox = mailboxOf(state)
+    mailbox.receive(ANSWERED, ({ id, answer }) => void resolveHere(id, answer))
+    await mailbox.listening
     return state
   })
   subscribed.catch(() => {})
@@ -139,13 +139,13 @@ export function createSharedElicitationRegistry(shared: Promise<McpSharedState>,
       const state = await ready()
       if (parsed.waiter === state.instanceId) resolveHere(id, delivered)
       else {
-        try {
-          await state.publish(waiterChannel(parsed.waiter), JSON.stringify({ id, answer: delivered }))
-        }
-        catch (error) {
+        // In the waiting instance's inbox, it is read there once that instance listens again
+        // (heard, kept or gone alike: a waiter that never comes back ends with its own deadline).
+        const sent = await mailboxOf(state).send(parsed.waiter, ANSWERED, { id, answer: delivered })
+        if (sent.outcome === 'unreachable') {
           // Not delivered: the entry goes back, so that the answer sent again finds it.
           if (!late && stored !== undefined) await state.put(entryKey(id), stored, parsed.entry.expiresAt - now() + EXPIRY_MARGIN_MS).catch(() => {})
-          throw error
+          throw new McpStoreUnavailableError(`the answer could not be handed to the instance that waits for it (${sent.reason}); send it again`)
         }
       }
       return !late

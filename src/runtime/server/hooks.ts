@@ -12,7 +12,7 @@
  * | `mcp:server` | `McpServerEvent` (mcp/observing/server-hook.ts) | per SDK server built, synchronously |
  * | `mcp:call` | `McpCallEvent` (mcp/observing/observe-calls.ts) | per finished call, never awaited |
  * | `mcp:question` | `McpQuestionEvent` (elicitation/question-events.ts) | per move of a question, never awaited |
- * | `mcp:host-owner` | `McpHostOwnerContext` (runtime/host/owner.ts) | per chat or answer request of the host, awaited |
+ * | `mcp:host-owner` | `McpHostOwnerContext` (runtime/host/owner.ts) | per chat or answer request of the host, awaited (the host calls it through Nitro itself) |
  *
  * This file knows Nitro (its types belong to entry points); it must not be imported by a wing.
  */

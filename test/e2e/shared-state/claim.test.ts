@@ -3,8 +3,8 @@ import type { AddressInfo, Server, Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startRedis } from '../../../scripts/cluster.mjs'
 import type { RedisServer } from '../../../scripts/cluster.mjs'
-import { connectRedisState } from '../../../src/runtime/server/common/shared/redis'
-import type { McpSharedState } from '../../../src/runtime/server/common/shared/shared-state'
+import { connectRedisState } from '../../../src/runtime/server/cluster/redis'
+import type { McpSharedState } from '../../../src/runtime/server/cluster/shared-state'
 
 // A `once()` step is claimed in Redis before it runs. When Redis applies a claim and the
 // connection dies before its reply arrives, ioredis sends the command again once it is back: the

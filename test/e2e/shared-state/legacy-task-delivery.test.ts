@@ -113,18 +113,16 @@ describe('a legacy task\'s question for a GET stream another instance holds, thr
     const held = await openGet(b, session.getHeaders)
     const priming = await nextMessage(held.events, 'the priming event')
     const dead = instanceOfStream(priming.id!)
-    // b dies holding the stream. Listening on its channel here shows what is sent to it.
-    const listener = new Redis(cluster().redis.url)
-    connections.push(listener)
-    const sentToDead: string[] = []
-    listener.on('pmessage', (_pattern: string, _channel: string, text: string) => sentToDead.push(text))
-    await listener.psubscribe(`*instance:${dead}`)
+    // b dies holding the stream. Its inbox (the mailbox's, in Redis) shows what is sent to it.
+    const inbox = new Redis(cluster().redis.url)
+    connections.push(inbox)
+    const sentToDead = async () => await inbox.lrange(`nuxt-mcp:/mcp:inbox:${dead}`, 0, -1)
     process.kill(-pidOf(1), 'SIGKILL')
     held.close()
     const taskId = await session.createTask('holder-died')
     await until(async () => await session.statusOf(taskId) === 'input_required', 'the question', 5000, 100)
     // The question is raised while the dead instance still holds the stream, and sent to it.
-    await until(() => sentToDead.some(text => text.includes('elicitation/create') && text.includes(taskId)), 'the question sent to the dead holder', 10_000)
+    await until(async () => (await sentToDead()).some(text => text.includes('elicitation/create') && text.includes(taskId)), 'the question sent to the dead holder', 10_000)
     // The client comes back on c: c takes the stream, and the question is tried there next.
     await resumeAndFinish(session, c, priming.id!, taskId, 'holder-died')
   })

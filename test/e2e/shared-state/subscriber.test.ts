@@ -3,8 +3,8 @@ import type { RedisOptions } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startRedis } from '../../../scripts/cluster.mjs'
 import type { RedisServer } from '../../../scripts/cluster.mjs'
-import { connectRedisState, subscriberOptions } from '../../../src/runtime/server/common/shared/redis'
-import type { McpSharedState } from '../../../src/runtime/server/common/shared/shared-state'
+import { connectRedisState, subscriberOptions } from '../../../src/runtime/server/cluster/redis'
+import type { McpSharedState } from '../../../src/runtime/server/cluster/shared-state'
 import { until } from '../../utils/until'
 
 // What reaches an instance from the others travels over Redis pub/sub, so a subscription that

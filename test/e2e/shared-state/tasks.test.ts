@@ -87,33 +87,52 @@ describe('tasks across instances, through Redis', () => {
     expect(textOf((await statusOf(a, taskId))?.result)).toBe(`reset: went on in ${cluster().instances[0]?.pid}`)
   })
 
-  it('refuses a tasks/update the running instance cannot hear within 10 s, and takes the same answers once it can', async () => {
+  it('keeps a tasks/update for a running instance that cannot listen, until it can; refuses one Redis cannot take within 10 s, and takes the same answers once it can', async () => {
     const { a, b, taskId, confirm: update } = await questionOnFirst('unheard')
     const { port } = cluster().redis
     // The instances stay alive (their heartbeats go on) but cannot subscribe again: the running
-    // one hears nothing on its channel, however long the update is tried.
+    // one hears nothing on its channel, however long it waits. The update waits in its inbox
+    // (the mailbox, in Redis) instead of being tried for 10 s and dropped.
+    const refusedSubscribes = () => cluster().instances[0]?.output().split('\n').filter(line => line.includes('refused this instance\'s SUBSCRIBE')) ?? []
     expect(await redisCommand(port, 'ACL SETUSER default -subscribe -psubscribe -ssubscribe')).toBe('+OK\r\n')
     try {
       expect(await redisCommand(port, 'CLIENT KILL TYPE pubsub')).toMatch(/^:[1-9]/)
-      const refused = await update()
-      expect(refused.message.error).toMatchObject({ code: -32603 })
-      expect(refused.message.error?.message).toContain(`task "${taskId}"`)
-      expect(refused.message.error?.message).toContain('Send tasks/update again')
+      expect((await update()).message.result).toMatchObject({ resultType: 'complete' })
+      // It cannot listen (each endpoint's SUBSCRIBE refused, tried again every 200 ms): the task waits.
+      await until(() => refusedSubscribes().length >= 2, 'each endpoint\'s SUBSCRIBE refused on the running instance', 15_000, 100)
+      await new Promise(resolve => setTimeout(resolve, 2000))
       expect((await statusOf(b, taskId))?.status).toBe('input_required')
     }
     finally {
       await redisCommand(port, 'ACL SETUSER default +subscribe +psubscribe +ssubscribe')
     }
-    // Refused, each subscriber connects again until Redis accepts its SUBSCRIBE. The answers sent
-    // again, as the refusal says, are heard once it is back, and the task goes on.
-    expect((await update()).message.result).toMatchObject({ resultType: 'complete' })
-    await until(async () => (await statusOf(b, taskId))?.status === 'completed', 'the task to complete once its instance hears')
+    // Each subscriber connects again until Redis accepts its SUBSCRIBE; the running one then reads
+    // its inbox, and the task goes on with the answers given while it could not listen.
+    await until(async () => (await statusOf(b, taskId))?.status === 'completed', 'the task to complete once its instance hears', 15_000)
     expect(textOf((await statusOf(a, taskId))?.result)).toBe(`unheard: went on in ${cluster().instances[0]?.pid}`)
     // Said once per endpoint (the fixture has two), though each subscriber connected again every
-    // 200 ms for 10 s.
-    const said = cluster().instances[0]?.output().split('\n').filter(line => line.includes('refused this instance\'s SUBSCRIBE')) ?? []
+    // 200 ms meanwhile.
+    const said = refusedSubscribes()
     expect(said.map(line => /SUBSCRIBE for (\S+) \(NOPERM/.exec(line)?.[1]).sort(), said.join('\n')).toEqual(['/mcp', '/mcp/second'])
-  }, 40_000)
+
+    // An update Redis itself does not take (here its inbox cannot be written) is refused, never
+    // acknowledged and lost; the same answers sent again, as the refusal says, are taken once.
+    const unkept = await questionOnFirst('unkept')
+    expect(await redisCommand(port, 'ACL SETUSER default -rpush')).toBe('+OK\r\n')
+    try {
+      const refused = await unkept.confirm()
+      expect(refused.message.error).toMatchObject({ code: -32603 })
+      expect(refused.message.error?.message).toContain(`task "${unkept.taskId}"`)
+      expect(refused.message.error?.message).toContain('Send tasks/update again')
+      expect((await statusOf(unkept.b, unkept.taskId))?.status).toBe('input_required')
+    }
+    finally {
+      await redisCommand(port, 'ACL SETUSER default +rpush')
+    }
+    expect((await unkept.confirm()).message.result).toMatchObject({ resultType: 'complete' })
+    await until(async () => (await statusOf(unkept.b, unkept.taskId))?.status === 'completed', 'the task to complete once its update is taken')
+    expect(textOf((await statusOf(unkept.a, unkept.taskId))?.result)).toBe(`unkept: went on in ${cluster().instances[0]?.pid}`)
+  }, 60_000)
 
   it('a task waiting on one instance is cancelled through the other', async () => {
     const [a, b] = [endpointOf(0), endpointOf(1)]

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { printDevBanner, reportRescan, warnAboutDefinitions } from '../../../src/dev-feedback'
-import { findRefusedFormConstructs, readTopLevelKeys } from '../../../src/scan'
-import type { ScannedDefinition } from '../../../src/scan'
+import { printDevBanner, reportRescan, warnAboutDefinitions } from '../../../src/build/dev/feedback'
+import { babelParse } from 'vue/compiler-sfc'
+import { readDefinition } from '../../../src/build/definitions/read'
+import type { ScannedDefinition } from '../../../src/build/definitions/scan'
 
 function collect() {
   const lines: { level: 'info' | 'warn', message: string }[] = []
@@ -9,20 +10,25 @@ function collect() {
 }
 
 const entry = (kind: ScannedDefinition['kind'], name: string, hasDescription: boolean): ScannedDefinition =>
-  ({ kind, name, hasDescription, refusedFormConstructs: [], path: `/app/server/mcp/${kind}/${name}.ts`, file: `server/mcp/${kind}/${name}.ts`, fallbackName: name, layerIndex: 0 })
+  ({ kind, name, hasDescription, refusedFormConstructs: [], mayDeclareJsonSchema: false, path: `/app/server/mcp/${kind}/${name}.ts`, file: `server/mcp/${kind}/${name}.ts`, fallbackName: name, layerIndex: 0 })
 
-describe('readTopLevelKeys', () => {
+/** Zod constructs written in a file's form() calls that forms cannot hold, as the build reads them. */
+const findRefusedFormConstructs = (source: string) => readDefinition(babelParse, source).refusedFormConstructs
+
+describe('readDefinition: the top-level keys the warnings use', () => {
   it('reads top-level keys and string values, not nested ones', () => {
-    const keys = readTopLevelKeys(`export default defineMcpTool({
+    const reading = readDefinition(babelParse, `export default defineMcpTool({
       name: 'send_mail',
       inputSchema: { description: z.string(), name: z.string() },
       description,
       async handler() { return 'x' },
     })`)
-    expect(keys.get('name')).toBe('send_mail')
-    expect(keys.get('inputSchema')).toBe(true)
-    expect(keys.has('description')).toBe(true)
-    expect(keys.has('handler')).toBe(true)
+    expect(reading.name).toBe('send_mail')
+    // The shape's own `description` field is not the tool's: this one is the shorthand below.
+    expect(reading.hasDescription).toBe(true)
+    expect(readDefinition(babelParse, `export default defineMcpTool({ inputSchema: { description: z.string() }, handler() { return 'x' } })`).hasDescription).toBe(false)
+    // A method key is a key (`description() {…}` would count as written).
+    expect(readDefinition(babelParse, `export default defineMcpTool({ handler() { return 'x' }, description() { return 'd' } })`).hasDescription).toBe(true)
   })
 })
 
@@ -69,7 +75,7 @@ describe('printDevBanner', () => {
   })
 })
 
-describe('findRefusedFormConstructs', () => {
+describe('the refused form constructs (readDefinition)', () => {
   it('finds refused constructs inside form() calls only', () => {
     const source = `
       const other = z.object({ a: z.string() }) // outside a form: fine (tool input schemas may nest)

@@ -2,10 +2,11 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { endpointConfig, findEndpointFolders, planEndpoints } from '../../../src/endpoints'
+import { babelParse } from 'vue/compiler-sfc'
+import { endpointConfig, findEndpointFolders, planEndpoints } from '../../../src/build/endpoints'
 import { CACHE_BYTE_DEFAULTS, configOfEndpoint } from '../../../src/runtime/server/common/config'
 import type { McpServerConfig } from '../../../src/runtime/server/common/config'
-import { renderDefinitionsModule, scanDefinitions } from '../../../src/scan'
+import { renderDefinitionsModule, scanDefinitions } from '../../../src/build/definitions/scan'
 
 // Several endpoints at build time: which folders are endpoints, their routes, their settings.
 let root: string
@@ -83,7 +84,7 @@ describe('renderDefinitionsModule', () => {
     await write('app/server/mcp/tools/echo.ts')
     await write('app/server/mcp/admin/tools/rotate.ts')
     const layers = [{ serverDir: join(root, 'app/server'), rootDir: join(root, 'app') }]
-    const source = renderDefinitionsModule(new Map([['', await scanDefinitions(layers)], ['admin', await scanDefinitions(layers, 'admin')]]))
+    const source = renderDefinitionsModule(new Map([['', await scanDefinitions(babelParse, layers)], ['admin', await scanDefinitions(babelParse, layers, 'admin')]]))
     expect(source).toMatch(/"": \{\n {4}tools: \[\n {6}\{ file: "server\/mcp\/tools\/echo\.ts"/)
     expect(source).toMatch(/"admin": \{\n {4}tools: \[\n {6}\{ file: "server\/mcp\/admin\/tools\/rotate\.ts"/)
   })

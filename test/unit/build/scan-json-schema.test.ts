@@ -3,7 +3,10 @@ import { babelParse, parse } from 'vue/compiler-sfc'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { anyMayDeclareJsonSchema, mayDeclareJsonSchema } from '../../../src/scan-json-schema'
+import { anyMayDeclareJsonSchema, readDefinition } from '../../../src/build/definitions/read'
+
+/** Whether a tool file may write a JSON Schema by hand, as the build reads it. */
+const mayDeclareJsonSchema = (source: string) => readDefinition(babelParse, source).mayDeclareJsonSchema
 
 // A Worker's bundle carries the JSON Schema validator only when a tool may write a JSON Schema by
 // hand in inputSchema. The reading errs one way: what it cannot tell apart from one counts as one.
@@ -17,8 +20,8 @@ describe('whether a tool file may write a JSON Schema by hand', () => {
       '{ pattern: z.string().regex(/^[a-z\'"]+$/) } as const',
       'z.object({ text: z.string() }).strict()',
       '{}',
-    ]) expect(mayDeclareJsonSchema(babelParse, tool(input)), input).toBe(false)
-    expect(mayDeclareJsonSchema(babelParse, 'export default defineMcpTool({ handler: () => \'x\' })')).toBe(false)
+    ]) expect(mayDeclareJsonSchema(tool(input)), input).toBe(false)
+    expect(mayDeclareJsonSchema('export default defineMcpTool({ handler: () => \'x\' })')).toBe(false)
   })
 
   it('says yes for a JSON Schema literal, and for whatever it cannot read', () => {
@@ -31,11 +34,11 @@ describe('whether a tool file may write a JSON Schema by hand', () => {
       'shipSchema',
       'loadSchema(\'ship.json\')',
       'toStandardJsonSchema(v.object({ text: v.string() }))',
-    ]) expect(mayDeclareJsonSchema(babelParse, tool(input)), input).toBe(true)
-    expect(mayDeclareJsonSchema(babelParse, 'export default defineMcpTool({ ...common, handler: () => \'x\' })')).toBe(true)
-    expect(mayDeclareJsonSchema(babelParse, 'export default defineMcpTool(makeTool())')).toBe(true)
-    expect(mayDeclareJsonSchema(babelParse, 'export default { inputSchema: s, handler }')).toBe(true)
-    expect(mayDeclareJsonSchema(babelParse, 'export default defineMcpTool({ inputSchema: {')).toBe(true)
+    ]) expect(mayDeclareJsonSchema(tool(input)), input).toBe(true)
+    expect(mayDeclareJsonSchema('export default defineMcpTool({ ...common, handler: () => \'x\' })')).toBe(true)
+    expect(mayDeclareJsonSchema('export default defineMcpTool(makeTool())')).toBe(true)
+    expect(mayDeclareJsonSchema('export default { inputSchema: s, handler }')).toBe(true)
+    expect(mayDeclareJsonSchema('export default defineMcpTool({ inputSchema: {')).toBe(true)
   })
 
   it('reads the tool a view declares, and a view without one declares none', async () => {
@@ -46,10 +49,10 @@ describe('whether a tool file may write a JSON Schema by hand', () => {
     writeFileSync(plain, '<script setup lang="ts">\nconst { data } = useMcpView()\n</script>\n<template><p>{{ data }}</p></template>\n')
     writeFileSync(zodView, '<script setup lang="ts">\nimport { z } from \'zod\'\ndefineMcpView({ description: \'d\', inputSchema: { city: z.string() }, handler: ({ city }) => ({ city }) })\n</script>\n<template><p /></template>\n')
     writeFileSync(rawView, '<script setup lang="ts">\ndefineMcpView({ description: \'d\', inputSchema: { type: \'object\', properties: {} }, handler: () => ({}) })\n</script>\n<template><p /></template>\n')
-    const toolFile = join(dir, 'echo.ts')
-    writeFileSync(toolFile, tool('{ text: z.string() }'))
+    const tools = [readDefinition(babelParse, tool('{ text: z.string() }'))]
     const sfc = { babelParse, parse }
-    expect(await anyMayDeclareJsonSchema(sfc, [toolFile], [plain, zodView])).toBe(false)
-    expect(await anyMayDeclareJsonSchema(sfc, [toolFile], [plain, rawView])).toBe(true)
+    expect(await anyMayDeclareJsonSchema(sfc, tools, [plain, zodView])).toBe(false)
+    expect(await anyMayDeclareJsonSchema(sfc, tools, [plain, rawView])).toBe(true)
+    expect(await anyMayDeclareJsonSchema(sfc, [...tools, readDefinition(babelParse, tool('shipSchema'))], [plain])).toBe(true)
   })
 })

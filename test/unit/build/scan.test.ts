@@ -2,20 +2,25 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { readDeclaredName, scanDefinitions } from '../../../src/scan'
+import { babelParse } from 'vue/compiler-sfc'
+import { readDefinition } from '../../../src/build/definitions/read'
+import { scanDefinitions } from '../../../src/build/definitions/scan'
 
-describe('readDeclaredName', () => {
+/** The `name` a definition file declares, as the build reads it. */
+const declaredName = (source: string) => readDefinition(babelParse, source).name
+
+describe('the declared name (readDefinition)', () => {
   it('reads the top-level name of each definition kind and quote style', () => {
-    expect(readDeclaredName(`export default defineMcpTool({ name: 'a_tool', handler: () => 'x' })`)).toBe('a_tool')
-    expect(readDeclaredName(`export default defineMcpResource({\n  uri: 'x://y',\n  name: "a-resource",\n})`)).toBe('a-resource')
-    expect(readDeclaredName('export default defineMcpPrompt({ name: `a.prompt` })')).toBe('a.prompt')
+    expect(declaredName(`export default defineMcpTool({ name: 'a_tool', handler: () => 'x' })`)).toBe('a_tool')
+    expect(declaredName(`export default defineMcpResource({\n  uri: 'x://y',\n  name: "a-resource",\n})`)).toBe('a-resource')
+    expect(declaredName('export default defineMcpPrompt({ name: `a.prompt` })')).toBe('a.prompt')
   })
 
   it('ignores a `name` field of the input schema, before or after the real one', () => {
     const before = `defineMcpTool({\n  inputSchema: { name: z.string() },\n  name: 'real',\n})`
-    expect(readDeclaredName(before)).toBe('real')
+    expect(declaredName(before)).toBe('real')
     const only = `defineMcpTool({ inputSchema: { name: z.string().describe('name: "fake"') }, handler: ({ name }) => name })`
-    expect(readDeclaredName(only)).toBeUndefined()
+    expect(declaredName(only)).toBeUndefined()
   })
 
   it('ignores names in nested objects, arrays and calls', () => {
@@ -24,7 +29,7 @@ describe('readDeclaredName', () => {
       examples: [{ name: 'in-array' }],
       handler: () => make({ name: 'in-call' }),
     })`
-    expect(readDeclaredName(source)).toBeUndefined()
+    expect(declaredName(source)).toBeUndefined()
   })
 
   it('is not thrown off by braces and quotes inside strings', () => {
@@ -34,16 +39,16 @@ describe('readDeclaredName', () => {
       note: \`template } with \${'x'}\`,
       name: 'after_strings',
     })`
-    expect(readDeclaredName(source)).toBe('after_strings')
+    expect(declaredName(source)).toBe('after_strings')
   })
 
   it('does not take a key that only ends in "name"', () => {
-    expect(readDeclaredName(`defineMcpTool({ displayname: 'no', handler: () => '' })`)).toBeUndefined()
+    expect(declaredName(`defineMcpTool({ displayname: 'no', handler: () => '' })`)).toBeUndefined()
   })
 
   it('returns undefined without a define call or with a computed name', () => {
-    expect(readDeclaredName(`export default { name: 'plain' }`)).toBeUndefined()
-    expect(readDeclaredName('defineMcpTool({ name: NAME, handler: () => 1 })')).toBeUndefined()
+    expect(declaredName(`export default { name: 'plain' }`)).toBeUndefined()
+    expect(declaredName('defineMcpTool({ name: NAME, handler: () => 1 })')).toBeUndefined()
   })
 })
 
@@ -72,7 +77,7 @@ describe('scanDefinitions', () => {
     // File name as fallback, and a prompt sharing a tool's name is not a clash (different kind).
     await write('base/server/mcp/prompts/shared.ts', 'export default defineMcpPrompt({ handler: () => "p" })\n')
 
-    const found = await scanDefinitions([layer('app'), layer('base')])
+    const found = await scanDefinitions(babelParse, [layer('app'), layer('base')])
     const byKey = new Map(found.map(entry => [`${entry.kind}:${entry.name}`, entry]))
     expect([...byKey.keys()].sort()).toEqual(['prompts:shared', 'tools:only_base', 'tools:shared'])
     expect(byKey.get('tools:shared')).toMatchObject({ layerIndex: 0, file: 'server/mcp/tools/mine.ts', path: join(root, 'app/server/mcp/tools/mine.ts') })
@@ -83,7 +88,7 @@ describe('scanDefinitions', () => {
   it('throws naming both files when one layer declares a name twice', async () => {
     await write('app/server/mcp/tools/a.ts', tool('twice'))
     await write('app/server/mcp/tools/nested/b.ts', tool('twice'))
-    const scan = scanDefinitions([layer('app')])
+    const scan = scanDefinitions(babelParse, [layer('app')])
     await expect(scan).rejects.toThrow('Two tools are named "twice"')
     await expect(scan).rejects.toThrow(join(root, 'app/server/mcp/tools/a.ts'))
     await expect(scan).rejects.toThrow(join(root, 'app/server/mcp/tools/nested/b.ts'))
@@ -92,19 +97,19 @@ describe('scanDefinitions', () => {
   it('treats a declared name and another file\'s fallback name as the same name', async () => {
     await write('app/server/mcp/tools/echo.ts', 'export default defineMcpTool({ handler: () => "" })\n')
     await write('app/server/mcp/tools/other.ts', tool('echo'))
-    await expect(scanDefinitions([layer('app')])).rejects.toThrow(/echo\.ts and .*other\.ts/)
+    await expect(scanDefinitions(babelParse, [layer('app')])).rejects.toThrow(/echo\.ts and .*other\.ts/)
   })
 
   it('fails the build for a tool whose literal x-mcp-header breaks the rules, naming the tool, file and property', async () => {
     await write('app/server/mcp/tools/deploy.ts', `export default defineMcpTool({\n  inputSchema: { region: z.string().meta({ 'x-mcp-header': 'Re gion' }) },\n  handler: () => '',\n})\n`)
-    await expect(scanDefinitions([layer('app')])).rejects.toThrow('[nuxt-mcp-elicitation] The tool "deploy" (server/mcp/tools/deploy.ts): property "region": x-mcp-header "Re gion" is not a header name')
+    await expect(scanDefinitions(babelParse, [layer('app')])).rejects.toThrow('[nuxt-mcp-elicitation] The tool "deploy" (server/mcp/tools/deploy.ts): property "region": x-mcp-header "Re gion" is not a header name')
   })
 
   it('does not throw when the duplicate is in a later layer only once', async () => {
     await write('base/server/mcp/tools/x.ts', tool('x'))
     await write('app/server/mcp/tools/x.ts', tool('x'))
     await write('app/server/mcp/tools/y.ts', tool('y'))
-    const found = await scanDefinitions([layer('app'), layer('base')])
+    const found = await scanDefinitions(babelParse, [layer('app'), layer('base')])
     expect(found.map(entry => `${entry.name}@${entry.layerIndex}`).sort()).toEqual(['x@0', 'y@0'])
   })
 })

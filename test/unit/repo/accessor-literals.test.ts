@@ -15,7 +15,7 @@ const SERVER = resolve(repoRoot, 'src/runtime/server')
  */
 const BUILT_ONCE: Record<string, string> = {
   // Zod reads `defaultValue` on each parse, and each read must be a fresh copy; built once per cached field.
-  'elicitation/schema/canonical.ts:defaultValue': 'a cached schema field',
+  'elicitation/schema/read.ts:defaultValue': 'a shared schema field',
   // The stdio streams a Worker's `process` shim refuses to hand out, built once at module load.
   'common/sdk-shims.ts:stdin': 'the process shim',
   'common/sdk-shims.ts:stdout': 'the process shim',

@@ -13,6 +13,9 @@ import { repoRoot } from '../../utils/fixture'
  */
 const WINGS: Wing[] = [
   { name: 'common ground', prefix: 'common/', rank: 0 },
+  // What crosses instances (Redis, the mailbox): just above the ground, below everything that
+  // speaks MCP, so a message between instances is a message and nothing more.
+  { name: 'cluster', prefix: 'cluster/', rank: 0.5 },
   { name: 'the elicitation error', prefix: 'elicitation/error.ts', rank: 1 },
   { name: 'schema', prefix: 'elicitation/schema/', rank: 2 },
   { name: 'elicitation', prefix: 'elicitation/', rank: 3 },
@@ -71,6 +74,13 @@ describe('the server runtime keeps its shape', () => {
 
   it('reaches OAuth from the door only', () => {
     expect(findUninvitedImports(graph, WINGS, REACHED_ONLY_FROM)).toEqual([])
+  })
+
+  it('keeps the cluster wing ignorant of MCP: no import of mcp/, tasks/, elicitation/ or transport/', () => {
+    const found = [...graph.values()].flat()
+      .filter(edge => edge.from.startsWith('cluster/') && /^(?:mcp|tasks|elicitation|transport)\//.test(edge.to))
+      .map(edge => `${edge.from}:${edge.line} imports "${edge.specifier}"`)
+    expect(found).toEqual([])
   })
 
   it('keeps Node built-ins out of the runtime-neutral wings (Workers run them without nodejs_compat)', () => {

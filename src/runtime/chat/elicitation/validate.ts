@@ -1,6 +1,8 @@
 import type { McpFormField } from './fields'
 import { FORMAT_MESSAGES, matchesFormat } from './formats'
 import type { McpElicitationContent, McpElicitationValue } from './types'
+// Browser-safe: a pure function without imports.
+import { isRecord } from '../../server/common/is-record'
 
 /**
  * Validation of a form answer against its fields, with the spec's rules: JSON types, `enum` /
@@ -60,10 +62,6 @@ export function checkValue(field: McpFormField, value: unknown): string | undefi
     case 'multiselect':
       return Array.isArray(value) && value.every(item => typeof item === 'string') ? checkMulti(field, value) : 'Choose from the listed options.'
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /**

@@ -1,5 +1,5 @@
 // What the MCP SDK's server imports from its own `@modelcontextprotocol/server/_shims`, for a
-// Worker: the build points that import here (src/preset-wings.ts) when the SDK's Workers shims
+// Worker: the build points that import here (src/build/preset-wings.ts) when the SDK's Workers shims
 // export just these two names. The same as the SDK's, without the default JSON Schema validator
 // (@cfworker/json-schema, 6 kB gzip): the SDK uses it only in `elicitInput` and `fromJsonSchema`,
 // which the module never calls (it checks answers itself, and a tool's JSON Schema written by

@@ -8,12 +8,11 @@ import { askModern, questionDigest } from './modern'
 import { emitAsked } from './events'
 import { formQuestion, rootsQuestion, sampleQuestion, urlQuestion } from './question'
 import type { Question, Verdict } from './question'
-import { asElicitResult, checkResponseShape } from './responses'
+import { readElicitResult } from './responses'
 import type { ElicitationRun } from './run'
-import { formAnswerError, parseFormAnswer, toFormSchema } from './schema'
-import { canonicalShape } from './schema/canonical'
+import { formAnswerError, formSchemaOf, parseAnswer, readForm } from './schema'
 import { formSchemaForRevision } from './schema/revision'
-import type { FormOutput, FormShape } from './schema'
+import type { FormNode, FormOutput, FormShape } from './schema'
 import { runGuardedStep } from './replay-guard'
 import { checkElicitationUrl } from './url'
 import { forgetUrlElicitation, rememberUrlElicitation } from './url-completion'
@@ -108,12 +107,12 @@ function ask<R>(run: ElicitationRun, key: string, mode: McpAskMode, question: Qu
   return outcome
 }
 
-function interpretForm<S extends FormShape>(shape: S, response: unknown): Verdict<McpFormResult<S>> {
-  const problem = checkResponseShape(response)
-  if (problem) return { ok: false, issues: [problem] }
-  const { action, content } = asElicitResult(response)
+function interpretForm<S extends FormShape>(form: FormNode<S>, response: unknown): Verdict<McpFormResult<S>> {
+  const read = readElicitResult(response)
+  if (!read.ok) return { ok: false, issues: [read.problem] }
+  const { action, content } = read.result
   if (action !== 'accept') return { ok: true, result: { action } }
-  const parsed = parseFormAnswer(shape, content ?? {})
+  const parsed = parseAnswer(form, content ?? {})
   return parsed.ok ? { ok: true, result: { action: 'accept', content: parsed.value } } : { ok: false, issues: parsed.issues }
 }
 
@@ -126,20 +125,21 @@ function formViewUri(run: ElicitationRun, name: string): string | undefined {
 /** `form()`: a flat Zod shape becomes a spec-exact form; the answer comes back validated and typed. */
 export async function askForm<S extends FormShape>(run: ElicitationRun, options: McpFormOptions<S>): Promise<McpFormResult<S>> {
   const key = nextKey(run, options.key)
-  // From here on only the canonical shape is used, so an inline shape is converted and digested
-  // once per structure, and a waiting question does not keep the caller's copy of shared fields.
-  const shape = canonicalShape(options.schema)
+  // Read once into the form's node: an inline shape equal to one asked before gets that one's
+  // node (its wire schema, digest and validators), and a waiting question does not keep the
+  // caller's copy of shared fields.
+  const form = readForm(options.schema)
   // A legacy session on an older revision gets the form as that revision can show it.
-  const requestedSchema = formSchemaForRevision(toFormSchema(shape, { allowSensitive: options.allowSensitive }), run.protocolVersion)
+  const requestedSchema = formSchemaForRevision(formSchemaOf(form, options.allowSensitive === true), run.protocolVersion)
   if (options.fallback && !supportsMode(run, 'form')) return options.fallback
   const resourceUri = options.view === undefined ? undefined : formViewUri(run, options.view)
-  const question = formQuestion(options.message, requestedSchema, response => interpretForm(shape, response), formAnswerError, resourceUri)
+  const question = formQuestion(options.message, requestedSchema, response => interpretForm(form, response), formAnswerError, resourceUri)
   return ask(run, key, 'form', question, { timeout: options.timeout, signal: options.signal })
 }
 
 function interpretAction(response: unknown): Verdict<{ action: McpUrlResult['action'] }> {
-  const problem = checkResponseShape(response)
-  return problem ? { ok: false, issues: [problem] } : { ok: true, result: { action: asElicitResult(response).action } }
+  const read = readElicitResult(response)
+  return read.ok ? { ok: true, result: { action: read.result.action } } : { ok: false, issues: [read.problem] }
 }
 
 /**

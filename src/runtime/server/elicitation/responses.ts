@@ -30,9 +30,19 @@ export function checkResponseShape(response: unknown): string | undefined {
   return undefined
 }
 
-/** Narrows a shape-checked response. */
-export function asElicitResult(response: unknown): ElicitResult {
+/**
+ * A client's answer read as an elicitation result, or the problem with its shape
+ * ({@link checkResponseShape}): one check, then the narrowed result.
+ *
+ * @example
+ * ```ts
+ * const read = readElicitResult(response)
+ * if (!read.ok) return { ok: false, issues: [read.problem] }
+ * read.result.action // 'accept' | 'decline' | 'cancel'
+ * ```
+ */
+export function readElicitResult(response: unknown): { ok: true, result: ElicitResult } | { ok: false, problem: string } {
   const problem = checkResponseShape(response)
-  if (problem) throw new TypeError(problem)
-  return response as ElicitResult
+  // Checked just above: an object with a known action and content of answer values only.
+  return problem === undefined ? { ok: true, result: response as ElicitResult } : { ok: false, problem }
 }

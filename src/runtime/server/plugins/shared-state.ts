@@ -1,6 +1,6 @@
 import { defineNitroPlugin, useRuntimeConfig } from 'nitropack/runtime'
 import type { McpServerConfig } from '../common/config'
-import { redactRedisUrl } from '../common/shared/redact-redis-url'
+import { redactRedisUrl } from '../cluster/redact-redis-url'
 import { mcpRoutes, useMcpEndpointAt, useMcpSharedState } from '../use-endpoint'
 
 // With NUXT_MCP_REDIS_URL, connects to Redis when the server starts (one connection per endpoint,

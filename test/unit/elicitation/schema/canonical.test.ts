@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { z as z3 } from 'zod/v3'
-import { canonicalShape } from '../../../../src/runtime/server/elicitation/schema/canonical'
-import { parseFormAnswer, toFormSchema } from '../../../../src/runtime/server/elicitation/schema'
+import { parseFormAnswer, readForm, toFormSchema, type FormShape } from '../../../../src/runtime/server/elicitation/schema'
 
-// Inline shapes are new objects on every call; canonicalShape lets equal ones share one.
+// Inline shapes are new objects on every call; reading them into one node (readForm) lets equal
+// ones share one: the node's shape is made of the first fields seen with each structure.
+const canonicalShape = <S extends FormShape>(shape: S): S => readForm(shape).shape
 
 const release = () => ({
   name: z.string().min(2).meta({ title: 'Name' }),
@@ -15,7 +16,7 @@ const release = () => ({
   email: z.email(),
 })
 
-describe('canonicalShape', () => {
+describe('readForm: equal inline shapes share one node', () => {
   it('maps structurally equal inline shapes to the first one, so conversion is shared', () => {
     const first = canonicalShape(release())
     const second = canonicalShape(release())
@@ -116,13 +117,17 @@ describe('canonicalShape', () => {
     expect(canonicalShape({ slug: z.string().refine(isSlug) })).toBe(canonicalShape({ slug: z.string().refine(isSlug) }))
   })
 
-  it('returns z.object schemas, Zod 3 shapes and malformed shapes unchanged', () => {
+  it('keeps z.object schemas and Zod 3 fields as they are, and refuses a malformed shape with its usual error', () => {
     const object = z.object({ x: z.string() })
     const zod3 = { x: z3.string() }
     const malformed = { x: 'not a schema' }
     expect(canonicalShape(object)).toBe(object)
-    expect(canonicalShape(zod3)).toBe(zod3)
-    // @ts-expect-error a non-Zod field: the converter refuses it later, with its own message
-    expect(canonicalShape(malformed)).toBe(malformed)
+    expect(canonicalShape(zod3)).toEqual(zod3)
+    expect(canonicalShape(zod3).x).toBe(zod3.x)
+    expect(canonicalShape({ x: z3.string() })).not.toBe(canonicalShape(zod3))
+    // @ts-expect-error a non-Zod field: refused with the converter's own message
+    expect(() => canonicalShape(malformed)).toThrow('Form field "x": it is not a Zod schema')
+    // @ts-expect-error the same message as converting it
+    expect(() => toFormSchema(malformed)).toThrow('Form field "x": it is not a Zod schema')
   })
 })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { QUESTION_NOTE, takeQuestionNote } from '../../../../src/runtime/server/tasks/store/question-note'
-import { takeOnce } from '../../../../src/runtime/server/transport/shared/acknowledged'
+import { takeOnce } from '../../../../src/runtime/server/cluster/mailbox'
 
 const RELATED = 'io.modelcontextprotocol/related-task'
 

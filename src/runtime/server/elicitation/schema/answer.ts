@@ -3,8 +3,7 @@ import { safeParse, type $strict, type $ZodObject, type $ZodType, type output } 
 import { issuePath, type McpStandardSchema, type StandardOutput } from '../../common/standard-schema'
 import { McpElicitationError } from '../error'
 import { fieldOfIssue, formatIssue, labelPath, showValue } from './answer-issues'
-import { isBag, type Bag } from './read'
-import { resolveShape, type FormShape, type Zod3FormShape, type Zod4FormShape } from './shape'
+import { isBag, readForm, type Bag, type FormNode, type FormShape, type Zod3FormShape, type Zod4FormShape } from './read'
 
 /**
  * Validation of a client's form answer (`content`) against the Zod shape that asked for it.
@@ -27,34 +26,6 @@ export type FormOutput<S> =
 
 /** The verdict of {@link parseFormAnswer}. */
 export type FormAnswer<T> = { ok: true; value: T } | { ok: false; issues: string[] }
-
-/**
- * How an answer is validated. A raw shape is parsed field by field: the same rules and issues as
- * `z.object(shape)`, without compiling an object validator per shape (shapes written inline in the
- * call are new objects every time). A `z.object(...)` passed in is used as written (its own
- * refinements run).
- */
-type Parser =
-  | { version: 4; fields: ReadonlySet<string>; object?: $ZodType; entries: [string, $ZodType][] }
-  | { version: 3; fields: ReadonlySet<string>; object?: z3.ZodTypeAny; entries: [string, z3.ZodTypeAny][] }
-  | { version: 'standard'; fields: ReadonlySet<string>; schema: McpStandardSchema }
-
-const parsers = new WeakMap<object, Parser>()
-
-function parserFor(shape: FormShape): Parser {
-  const cached = parsers.get(shape)
-  if (cached) return cached
-  const resolved = resolveShape(shape)
-  // Unknown keys are rejected before the content reaches Zod, so a z.object's
-  // strip/loose/strict setting does not matter.
-  const fields = new Set(resolved.fields.map(([name]) => name))
-  const parser: Parser = resolved.version === 'standard' ? { version: 'standard', fields, schema: resolved.schema }
-    : resolved.version === 4
-      ? { version: 4, fields, object: resolved.object, entries: resolved.fields }
-      : { version: 3, fields, object: resolved.object, entries: resolved.fields }
-  parsers.set(shape, parser)
-  return parser
-}
 
 /** Form answers hold only these (spec): anything else is refused before Zod can coerce it. */
 function isWireValue(value: unknown): boolean {
@@ -97,10 +68,10 @@ function underField(name: string, issue: unknown): unknown {
   return isBag(issue) ? { ...issue, path: [name, ...(Array.isArray(issue.path) ? issue.path : [])] } : issue
 }
 
-function parseFields<T>(entries: [string, T][], content: Bag, parse: (schema: T, value: unknown) => Outcome): Outcome {
+function parseFields<T>(fields: readonly { name: string, schema: T }[], content: Bag, parse: (schema: T, value: unknown) => Outcome): Outcome {
   const data: Record<string, unknown> = {}
   const issues: unknown[] = []
-  for (const [name, schema] of entries) {
+  for (const { name, schema } of fields) {
     const result = parse(schema, content[name])
     if (!result.success) issues.push(...result.issues.map(issue => underField(name, issue)))
     // Like z.object: an absent optional field stays absent; a default fills it in.
@@ -109,9 +80,14 @@ function parseFields<T>(entries: [string, T][], content: Bag, parse: (schema: T,
   return issues.length > 0 ? { success: false, issues } : { success: true, data }
 }
 
-function runZod(parser: Exclude<Parser, { version: 'standard' }>, content: Bag): Outcome {
-  if (parser.version === 4) return parser.object ? parse4(parser.object, content) : parseFields(parser.entries, content, parse4)
-  return parser.object ? parse3(parser.object, content) : parseFields(parser.entries, content, parse3)
+/**
+ * A raw shape is parsed field by field: the same rules and issues as `z.object(shape)`, without
+ * compiling an object validator per shape (shapes written inline in the call are new objects
+ * every time). A `z.object(...)` passed in is used as written (its own refinements run).
+ */
+function runZod(node: Exclude<FormNode<unknown>, { version: 'standard' }>, content: Bag): Outcome {
+  if (node.version === 4) return node.object ? parse4(node.object, content) : parseFields(node.fields, content, parse4)
+  return node.object ? parse3(node.object, content) : parseFields(node.fields, content, parse3)
 }
 
 /** What checking an answer's kept fields yields: the output, or readable issues. */
@@ -140,9 +116,9 @@ function checkStandard(schema: McpStandardSchema, content: Bag, rejected: Readon
   return { ok: false, issues }
 }
 
-function checkKept(parser: Parser, content: Bag, rejected: ReadonlySet<string>): Checked {
-  if (parser.version === 'standard') return checkStandard(parser.schema, content, rejected)
-  const result = runZod(parser, content)
+function checkKept(node: FormNode<unknown>, content: Bag, rejected: ReadonlySet<string>): Checked {
+  if (node.version === 'standard') return checkStandard(node.schema, content, rejected)
+  const result = runZod(node, content)
   if (result.success) return { ok: true, data: result.data }
   const issues = result.issues.filter(isBag)
     .filter(issue => isAboutKept(Array.isArray(issue.path) ? issue.path : [], rejected))
@@ -165,15 +141,28 @@ function checkKept(parser: Parser, content: Bag, rejected: ReadonlySet<string>):
  * ```
  */
 export function parseFormAnswer<S extends FormShape>(shape: S, content: unknown): FormAnswer<FormOutput<S>> {
-  const parser = parserFor(shape)
+  return parseAnswer(readForm(shape), content)
+}
+
+/**
+ * {@link parseFormAnswer} for a form already read: what `askForm` uses, with the node it asked with.
+ *
+ * @example
+ * ```ts
+ * const form = readForm(shape)
+ * const verdict = parseAnswer(form, content)
+ * ```
+ */
+export function parseAnswer<S>(node: FormNode<S>, content: unknown): FormAnswer<FormOutput<S>> {
   if (!isBag(content)) return { ok: false, issues: [`the answer must be an object of field values, received ${showValue(content)}`] }
   try {
-    const { issues, rejected } = screenFields(content, parser.fields)
+    // Unknown keys are rejected before the content reaches Zod, so a z.object's strip/loose/strict setting does not matter.
+    const { issues, rejected } = screenFields(content, node.names)
     const kept = Object.fromEntries(Object.entries(content).filter(([key]) => !rejected.has(key)))
-    const result = checkKept(parser, kept, rejected)
+    const result = checkKept(node, kept, rejected)
     if (!result.ok) issues.push(...result.issues)
     if (issues.length > 0 || !result.ok) return { ok: false, issues: issues.length > 0 ? issues : ['the answer is invalid'] }
-    // The parser was built from this very shape, so its output is the shape's output type.
+    // The node was read from this very shape, so its validator's output is the shape's output type.
     return { ok: true, value: result.data as FormOutput<S> }
   }
   catch (error) {

@@ -26,6 +26,16 @@ export type PrimitiveFieldSchema =
   | SingleSelectFieldSchema | TitledSingleSelectFieldSchema | LegacyTitledEnumFieldSchema
   | MultiSelectFieldSchema | TitledMultiSelectFieldSchema
 
+/**
+ * A form-mode `requestedSchema`: exactly `{ type, properties, required? }`, deeply frozen. A type
+ * alias rather than an interface so it is assignable to the SDK's index-signature parameter types.
+ */
+export type ElicitFormSchema = {
+  type: 'object'
+  properties: Record<string, PrimitiveFieldSchema>
+  required?: string[]
+}
+
 /** A select option as read from Zod, before titles are defaulted. */
 export interface SelectOption { value: string; title?: string }
 /** A lower or upper numeric bound as Zod states it. */
@@ -197,4 +207,25 @@ export function emitField(name: string, field: FieldDescription): PrimitiveField
       return finish<MultiSelectFieldSchema>({ type: 'array', ...labels, ...counts, items: { type: 'string', enum: values() }, default: chosen })
     }
   }
+}
+
+// A field description is shared by every form with a field of its structure: its wire is too.
+const emitted = new WeakMap<FieldDescription, PrimitiveFieldSchema>()
+
+/**
+ * The wire schema of every field of a form, in order, each emitted once per field description;
+ * throws the first field's refusal (kept by the reader, or found here), as the fields come.
+ *
+ * @example
+ * ```ts
+ * emitFields(readForm({ age: z.number().int() }).fields) // [['age', { type: 'integer' }, true]]
+ * ```
+ */
+export function emitFields(fields: readonly { name: string, read: { ok: true, field: FieldDescription } | { ok: false, error: McpElicitationError } }[]): [string, PrimitiveFieldSchema, boolean][] {
+  return fields.map(({ name, read }) => {
+    if (!read.ok) throw read.error
+    let wire = emitted.get(read.field)
+    if (!wire) emitted.set(read.field, wire = emitField(name, read.field))
+    return [name, wire, read.field.required]
+  })
 }

@@ -1,27 +1,29 @@
-import { createIdentityNumbers } from './identity'
-import { emitField, type FieldDescription, type PrimitiveFieldSchema } from './fields'
-import { describeJsonField } from './json-field'
-import { checkSensitiveField } from './sensitive'
-import { resolveShape, type FormShape, type ResolvedShape } from './shape'
-import { describeZod3Field } from './zod3'
-import { describeZod4Field } from './zod4'
+import { emitFields, type ElicitFormSchema } from './fields'
+import { readForm, type FormNode, type FormShape } from './read'
+import { findSensitiveField } from './sensitive'
 
 /**
- * The one place that turns a form declaration (a Zod shape, or a Standard Schema library's object
- * schema) into a spec-exact MCP form-mode `requestedSchema` (2025-11-25
- * `ElicitRequestFormParams.requestedSchema`). Each library has a reader into one field
- * description (`fields.ts`); the rules that decide the wire are the same for all.
+ * `elicitation/schema/`: a form declaration → a spec-exact MCP form-mode `requestedSchema`
+ * (2025-11-25 `ElicitRequestFormParams.requestedSchema`), and a client's answer back through the
+ * declaration's own validator. `read.ts` reads the declaration (a Zod 4 or `zod/v3` shape, a
+ * `z.object`, or a Standard Schema library's object through its JSON Schema) once into one
+ * neutral node, fingerprinted in the same pass so that equal inline shapes share it; everything
+ * else works from that node: `fields.ts` (the one allowlist that decides the wire, `emitField`),
+ * `sensitive.ts` (secrets belong in URL mode), `refusals.ts` (what is refused and the way out),
+ * `revision.ts` (the form as an older revision can show it), `answer.ts` + `answer-issues.ts`
+ * (answers parsed field by field, or by the library's own `validate`).
  *
- * Every property is built from an allowlist of keywords per spec variant (see `schema-fields.ts`),
- * never by cleaning up `z.toJSONSchema` output: whatever Zod adds in a future version cannot leak
- * onto the wire. Constraints the wire cannot express (exclusive number bounds, uuid/ipv4/regex
- * formats, `.refine()`, `.multipleOf()`) are left off the schema and enforced by
- * `parseFormAnswer`, which validates the answer with the same Zod shape.
+ * Every property is built from an allowlist of keywords per spec variant, never by cleaning up
+ * `z.toJSONSchema` output: whatever Zod adds in a future version cannot leak onto the wire.
+ * Constraints the wire cannot express (exclusive number bounds, uuid/ipv4/regex formats,
+ * `.refine()`, `.multipleOf()`) are left off the schema and enforced when the answer is parsed.
+ * It must not know eras, runs, the SDK server or HTTP; it imports only `../error.ts` and `common/`.
  */
 
-export type { FormShape, Zod3FormShape, Zod4FormShape } from './shape'
+export type { FormShape, FormNode, Zod3FormShape, Zod4FormShape } from './read'
+export { isZod4Schema, readForm } from './read'
 export type * from './fields'
-export { formAnswerError, parseFormAnswer } from './answer'
+export { formAnswerError, parseAnswer, parseFormAnswer } from './answer'
 export type { FormAnswer, FormOutput } from './answer'
 
 /** Options of {@link toFormSchema}. */
@@ -34,71 +36,41 @@ export interface FormSchemaOptions {
 }
 
 /**
- * A form-mode `requestedSchema`: exactly `{ type, properties, required? }`, deeply frozen. A type
- * alias rather than an interface so it is assignable to the SDK's index-signature parameter types.
+ * The wire schema of a read form, built once per node and `allowSensitive`, deeply frozen.
+ *
+ * @throws McpElicitationError `invalid-schema` naming the first field a form cannot hold, then the
+ * first that looks like a secret (unless `allowSensitive`).
+ * @example
+ * ```ts
+ * formSchemaOf(readForm({ name: z.string() }), false) // { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] }
+ * ```
  */
-export type ElicitFormSchema = {
-  type: 'object'
-  properties: Record<string, PrimitiveFieldSchema>
-  required?: string[]
-}
-
-interface ConvertedField { wire: PrimitiveFieldSchema; required: boolean }
-
-// Three levels, cheapest first. Inline shapes (`form({ schema: { a: NAME } })`) are new objects on
-// every call, so identity alone rarely hits; their field schemas, though, are usually module-level
-// constants, so (field name, field schema identity) pairs make a stable key for equal shapes.
-const byShape = new WeakMap<object, [ElicitFormSchema?, ElicitFormSchema?]>()
-const byFields = new Map<string, ElicitFormSchema>()
-const byFieldSchema = new WeakMap<object, ConvertedField>()
-const idOf = createIdentityNumbers()
-// Inline field schemas (`z.string()` written in the call) get a new id each time; the bound keeps
-// those one-off keys from growing the map forever.
-const MAX_FIELD_KEYS = 500
-
-function convertField(name: string, schema: object, describe: () => FieldDescription): ConvertedField {
-  const cached = byFieldSchema.get(schema)
-  if (cached) return cached
-  const described = describe()
-  const converted = { wire: emitField(name, described), required: described.required }
-  byFieldSchema.set(schema, converted)
-  return converted
-}
-
-function convertFields(shape: ResolvedShape): [string, ConvertedField][] {
-  // A library's JSON Schema is made anew for each conversion: nothing to cache per field.
-  if (shape.version === 'standard') {
-    return shape.fields.map(([name, node]) => {
-      const described = describeJsonField(name, node, shape.required.has(name), shape.vendor)
-      return [name, { wire: emitField(name, described), required: described.required }]
-    })
-  }
-  if (shape.version === 3) return shape.fields.map(([name, schema]) => [name, convertField(name, schema, () => describeZod3Field(name, schema))])
-  return shape.fields.map(([name, schema]) => [name, convertField(name, schema, () => describeZod4Field(name, schema))])
-}
-
-function buildFormSchema(shape: ResolvedShape, allowSensitive: boolean): ElicitFormSchema {
-  const fields = convertFields(shape)
+export function formSchemaOf(node: FormNode, allowSensitive: boolean): ElicitFormSchema {
+  const slot = allowSensitive ? 1 : 0
+  const known = node.wire[slot]
+  if (known) return known
+  const fields = emitFields(node.fields)
   if (!allowSensitive) {
-    for (const [name, { wire }] of fields) {
-      const refusal = checkSensitiveField(name, wire)
-      if (refusal) throw refusal
-    }
+    const refusal = findSensitiveField(fields)
+    if (refusal) throw refusal
   }
   // fromEntries defines own properties, so a field named "__proto__" stays a field.
-  const properties = Object.fromEntries(fields.map(([name, { wire }]) => [name, wire]))
-  const required = fields.filter(([, f]) => f.required).map(([name]) => name)
+  const properties = Object.fromEntries(fields.map(([name, wire]) => [name, wire]))
+  const required = fields.filter(([, , needed]) => needed).map(([name]) => name)
   // Zod's own required list would include defaulted fields; ours follows input optionality, and is
   // omitted when empty because some clients reject `required: []`.
-  const root: ElicitFormSchema = required.length > 0 ? { type: 'object', properties, required } : { type: 'object', properties }
+  const schema: ElicitFormSchema = required.length > 0 ? { type: 'object', properties, required } : { type: 'object', properties }
   Object.freeze(properties)
   Object.freeze(required)
-  return Object.freeze(root)
+  Object.freeze(schema)
+  node.wire[slot] = schema
+  return schema
 }
 
 /**
- * Converts a Zod shape into a spec-exact form-mode `requestedSchema`. Results are cached and deeply
- * frozen: share them, do not mutate them (and do not mutate a shape object after its first use).
+ * Converts a form declaration into a spec-exact form-mode `requestedSchema`. Results are cached
+ * and deeply frozen: share them, do not mutate them (and do not mutate a shape object after its
+ * first use).
  *
  * @throws McpElicitationError `invalid-schema` naming the field and the alternative, for anything a
  * form cannot hold (nested objects, non-enum arrays, other unions, dates, nullable, secrets, …).
@@ -110,24 +82,5 @@ function buildFormSchema(shape: ResolvedShape, allowSensitive: boolean): ElicitF
  * ```
  */
 export function toFormSchema(shape: FormShape, options: FormSchemaOptions = {}): ElicitFormSchema {
-  const slot = options.allowSensitive === true ? 1 : 0
-  const hit = byShape.get(shape)?.[slot]
-  if (hit) return hit
-  const resolved = resolveShape(shape)
-  // A Standard Schema object is its own key (its fields are not shared schema objects).
-  if (resolved.version === 'standard') return remember(shape, slot, buildFormSchema(resolved, slot === 1))
-  const key = slot + resolved.fields.map(([name, schema]) => `${JSON.stringify(name)}:${idOf(schema)}`).join(',')
-  let schema = byFields.get(key)
-  if (schema) byFields.delete(key) // re-inserted below: most recently used last
-  schema ??= buildFormSchema(resolved, slot === 1)
-  byFields.set(key, schema)
-  if (byFields.size > MAX_FIELD_KEYS) byFields.delete(byFields.keys().next().value ?? '')
-  return remember(shape, slot, schema)
-}
-
-function remember(shape: FormShape, slot: 0 | 1, schema: ElicitFormSchema): ElicitFormSchema {
-  const slots = byShape.get(shape) ?? []
-  slots[slot] = schema
-  byShape.set(shape, slots)
-  return schema
+  return formSchemaOf(readForm(shape), options.allowSensitive === true)
 }

@@ -100,3 +100,20 @@ export function checkSensitiveField(name: string, labels: { title?: string; desc
   }
   return undefined
 }
+
+/**
+ * The refusal of the first field, in form order, that asks for a secret or payment data, or
+ * `undefined` when none does.
+ *
+ * @example
+ * ```ts
+ * findSensitiveField([['city', { title: 'City' }], ['apiKey', {}]]) // McpElicitationError naming "apiKey"
+ * ```
+ */
+export function findSensitiveField(fields: readonly (readonly [string, { title?: string; description?: string }, ...unknown[]])[]): McpElicitationError | undefined {
+  for (const [name, labels] of fields) {
+    const refusal = checkSensitiveField(name, labels)
+    if (refusal) return refusal
+  }
+  return undefined
+}

@@ -7,7 +7,7 @@ import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
 import { callerKeyOf } from '../../common/context'
 import { utf8Bytes } from '../../common/byte-length'
-import type { McpSharedState } from '../../common/shared/shared-state'
+import type { McpSharedState } from '../../cluster/shared-state'
 import { CACHE_BYTE_DEFAULTS } from '../../common/config'
 import { isRecord } from '../../common/is-record'
 

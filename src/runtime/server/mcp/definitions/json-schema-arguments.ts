@@ -6,7 +6,7 @@ import type { ArgumentsCheck } from './definitions'
 
 // The one file that brings the JSON Schema validator (@cfworker/json-schema, 6 kB gzip): a Worker
 // build leaves it out when no tool hands a JSON Schema written by hand to `inputSchema`
-// (src/preset-wings.ts), and the registry gets it through the definitions.
+// (src/build/preset-wings.ts), and the registry gets it through the definitions.
 
 /** A JSON copy: what is listed and what is checked no longer change if the definition's object does. */
 function copyOf(schema: McpJsonSchema, where: string): JSONObject {

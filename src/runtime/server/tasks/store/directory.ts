@@ -1,5 +1,5 @@
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server'
-import { DELIVERY_DEADLINE_MS, tryUntil } from '../../common/shared/try-until'
+import { DELIVERY_DEADLINE_MS } from '../../cluster/try-until'
 import { isTerminal, moveTask, ownsTask, settleQuestion } from './record'
 import type { TaskOwner, TaskRecord } from './record'
 import type { TaskRunner } from './runner'
@@ -7,22 +7,22 @@ import type { SharedTasks, TaskMessage } from './shared-tasks'
 import { answerTooLarge, TaskLimitError } from './table'
 import type { TaskLimits } from './table'
 
-/** How a message reached the instance that runs a task: heard, that instance found gone, or neither in time. */
+/**
+ * How a message reached the instance that runs a task: in its inbox (`heard`: it reads it now, or
+ * once its connection to Redis is back), that instance found gone, or Redis could not take it.
+ */
 type Delivery = 'heard' | 'gone' | 'unreachable'
 
 /**
- * Hands `message` to the instance `runner` until it hears it (Redis counts the listeners a
- * message reached) or is found gone. After a Redis restart nobody listens by its tag until its
- * subscriber is back: a message sent once then is lost while the client believes it delivered
- * (the chaos run caught a task that waited forever on an answer lost that way).
+ * Hands `message` to the instance `runner` through the mailbox (cluster/mailbox.ts): put in its
+ * inbox once, where an instance whose subscriber is reconnecting after a Redis restart reads it
+ * when it is back (the chaos run caught a task that waited forever on an answer published to
+ * nobody then).
  */
 async function deliver(shared: SharedTasks, runner: string, message: TaskMessage): Promise<Delivery> {
-  const delivery = await tryUntil<Delivery>(DELIVERY_DEADLINE_MS, async () => {
-    if (await shared.send(runner, message).catch(() => false)) return 'heard'
-    if (await shared.isGone(runner, message.taskId).catch(() => false)) return 'gone'
-    return undefined
-  })
-  return delivery ?? 'unreachable'
+  const sent = await shared.send(runner, message)
+  if (sent.outcome === 'unreachable') console.error(`[nuxt-mcp-elicitation] A message for task ${message.taskId} (${message.kind}) was not handed to instance ${runner}: ${sent.reason}.`)
+  return sent.outcome === 'gone' || sent.outcome === 'unreachable' ? sent.outcome : 'heard'
 }
 
 /** Frees `record`'s places under the caps across instances, and what it no longer needs; a failure only delays that to its ttl. */
@@ -63,12 +63,30 @@ export class TaskDirectory {
       await shared.listen(message => this.receive(message))
       // Every change the runner makes is written through, so any instance reads it; a task that
       // ended frees its place under its caller's cap at once.
-      runner.watch((record, from) => {
-        void shared.save(record).catch(error => console.error(`[nuxt-mcp-elicitation] Could not share the state of task ${record.id}:`, error))
-        if (isTerminal(record.status) && !isTerminal(from)) void release(shared, record, runner.table.limits)
+      // An instance whose task was taken over while it was held for gone (its connection to Redis
+      // cut past ALIVE_TTL_MS) gives the task up when it comes back: its writes would overwrite
+      // the new runner's, and its steps run a second time.
+      const givenUp = (record: TaskRecord) => shared.takenOverFromHere(record.id).then((taken) => {
+        if (taken && runner.table.find(record.id)) {
+          console.error(`[nuxt-mcp-elicitation] Task ${record.id} was taken over by another instance while this one was held for gone (its connection to the shared state was cut): this instance stops its handler and leaves the task to the other.`)
+          runner.withdraw(record)
+        }
+        return taken
       })
-      // A once() step is claimed where every instance sees it before it runs.
-      runner.persist = record => shared.save(record)
+      runner.watch((record, from) => {
+        // Checked, then written, in the order of the changes (one connection answers in order).
+        void givenUp(record).then(async (taken) => {
+          if (taken) return
+          await shared.save(record)
+          if (isTerminal(record.status) && !isTerminal(from)) void release(shared, record, runner.table.limits)
+        }).catch(error => console.error(`[nuxt-mcp-elicitation] Could not share the state of task ${record.id}:`, error))
+      })
+      // A once() step is claimed where every instance sees it before it runs; not by an instance
+      // whose task was taken over meanwhile.
+      runner.persist = async (record) => {
+        if (await givenUp(record)) throw new ProtocolError(ProtocolErrorCode.InternalError, `Task ${record.id} was taken over by another instance: this one runs no further step of it.`)
+        await shared.save(record)
+      }
       return shared
     })
   }
@@ -111,7 +129,7 @@ export class TaskDirectory {
     const { runner, ...rest } = copy
     // What only a takeover reads of its call is read then; elsewhere the record stands without it.
     const found: TaskRecord = { ...rest, call: { arguments: '{}' } }
-    if (isTerminal(found.status) || !await shared.isGone(runner, id)) return { record: found, local: false, runner }
+    if (isTerminal(found.status) || !await shared.isGone(runner)) return { record: found, local: false, runner }
     if (takeOver) {
       if (!await shared.claimTakeover(id, runner, found.createdAt + found.ttlMs - Date.now())) return { record: found, local: false, runner }
       found.call = await shared.readCall(id) ?? found.call
@@ -146,9 +164,9 @@ export class TaskDirectory {
 
   /**
    * Gives the task the answers of a `tasks/update`. Run elsewhere, they are kept for a takeover
-   * first, then handed to the running instance until it hears them; when it cannot be reached
-   * within {@link DELIVERY_DEADLINE_MS}, the update is refused, so the client sends them again
-   * rather than wait on answers nobody heard.
+   * first, then put in the running instance's inbox; when Redis cannot take them within
+   * {@link DELIVERY_DEADLINE_MS}, the update is refused, so the client sends them again rather
+   * than wait on answers nobody will read.
    */
   async answer(found: FoundTask, responses: Record<string, unknown>): Promise<void> {
     if (found.local) return this.runner.answer(found.record, responses)
@@ -158,7 +176,7 @@ export class TaskDirectory {
     // Kept first: the running instance may die before it hears, and its successor reads them.
     await shared.keepRequest(found.record, message)
     if (await deliver(shared, found.runner, message) === 'unreachable') {
-      throw new ProtocolError(ProtocolErrorCode.InternalError, `The instance that runs task "${found.record.id}" (${found.runner}) did not hear these answers within ${DELIVERY_DEADLINE_MS / 1000} s: it is restarting, or its connection to the shared state is. Send tasks/update again: an answer the task already has counts once.`)
+      throw new ProtocolError(ProtocolErrorCode.InternalError, `The instance that runs task "${found.record.id}" (${found.runner}) could not be handed these answers within ${DELIVERY_DEADLINE_MS / 1000} s: the shared state (NUXT_MCP_REDIS_URL) did not take them. Send tasks/update again: an answer the task already has counts once.`)
     }
   }
 
@@ -171,8 +189,8 @@ export class TaskDirectory {
     moveTask(found.record, 'cancelled', 'The client cancelled the task.')
     if (!shared || !found.runner) return true
     await shared.keepRequest(found.record, message)
-    // Heard: the running instance moves it, and this answer says what the client asked for.
-    // Otherwise the shared copy says it, and the instance that takes the task over reads it.
+    // Heard (in its inbox): the running instance moves it, and this answer says what the client
+    // asked for. Otherwise the shared copy says it, and the instance that takes the task over reads it.
     const delivery = await deliver(shared, found.runner, message)
     if (delivery === 'heard') return true
     await shared.save(found.record, found.runner)
@@ -186,8 +204,10 @@ export class TaskDirectory {
   /** Notes that the client holds the task, wherever it runs (a legacy task's questions wait for it). */
   async markSeen(found: FoundTask): Promise<void> {
     if (found.local) return this.runner.seen.mark(found.record.id)
-    // A note that went nowhere is sent again with the client's next request: once is enough.
-    if (found.runner) await (await this.sharing)?.send(found.runner, { kind: 'seen', taskId: found.record.id })
+    // A note that went nowhere is sent again with the client's next request: once is enough, and
+    // the request does not wait for it (the mailbox tries a while when Redis cannot take it).
+    const shared = await this.sharing
+    if (found.runner && shared) void shared.send(found.runner, { kind: 'seen', taskId: found.record.id })
   }
 
   /** Resolves once the task has ended, or `signal` aborts: at once here, by its shared copy elsewhere. */
@@ -209,6 +229,6 @@ export class TaskDirectory {
     if (!record) return
     if (message.kind === 'update') this.runner.answer(record, message.responses)
     else if (message.kind === 'cancel') this.runner.cancel(record)
-    else if (message.kind === 'seen') this.runner.seen.mark(record.id)
+    else this.runner.seen.mark(record.id)
   }
 }

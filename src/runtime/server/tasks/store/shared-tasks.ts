@@ -1,5 +1,6 @@
-import type { McpSharedState } from '../../common/shared/shared-state'
-import { isAlive } from '../../common/shared/liveness'
+import type { McpSharedState } from '../../cluster/shared-state'
+import { MailRefusal, defineMailKind, mailboxOf } from '../../cluster/mailbox'
+import type { Mailbox } from '../../cluster/mailbox'
 import { isRecord } from '../../common/is-record'
 import type { TaskAnswer, TaskCallRecord, TaskRecord, TaskStatus } from './record'
 import { capKeyOf } from './table'
@@ -13,19 +14,18 @@ import type { TaskLimits } from './table'
  * @example
  * ```ts
  * const copy: SharedTaskRecord | undefined = await shared.read(id)
- * if (copy && await shared.isGone(copy.runner, id)) takeOver(copy)
+ * if (copy && await shared.isGone(copy.runner)) takeOver(copy)
  * ```
  */
 export interface SharedTaskRecord extends Omit<TaskRecord, 'call'> {
   runner: string
 }
 
-/** What one instance asks of the instance that runs a task. */
+/** What one instance asks of the instance that runs a task: a letter of the mailbox ({@link TASK_MAIL}). */
 export type TaskMessage =
   | { kind: 'update', taskId: string, responses: Record<string, unknown> }
   | { kind: 'cancel', taskId: string }
   | { kind: 'seen', taskId: string }
-  | { kind: 'ping', taskId: string }
 
 const STATUSES: ReadonlySet<string> = new Set<TaskStatus>(['working', 'input_required', 'completed', 'failed', 'cancelled'])
 
@@ -119,13 +119,20 @@ function parseCall(text: string): TaskCallRecord | undefined {
   return { arguments: value.arguments, ...(isRecord(value.capabilities) && { capabilities: value.capabilities }) }
 }
 
-function parseMessage(text: string): TaskMessage | undefined {
-  const value = parseJson(text)
-  if (!isRecord(value) || typeof value.taskId !== 'string') return undefined
-  if (value.kind === 'update' && isRecord(value.responses)) return { kind: 'update', taskId: value.taskId, responses: value.responses }
-  if (value.kind === 'cancel' || value.kind === 'seen' || value.kind === 'ping') return { kind: value.kind, taskId: value.taskId }
-  return undefined
-}
+/**
+ * The letters for the instance that runs a task (cluster/mailbox.ts), read back field by field.
+ *
+ * @example
+ * ```ts
+ * await mailbox.send(runner, TASK_MAIL, { kind: 'cancel', taskId })
+ * ```
+ */
+export const TASK_MAIL = defineMailKind<TaskMessage>('task', (body) => {
+  if (typeof body.taskId !== 'string') return new MailRefusal('taskId', 'is not a string')
+  if (body.kind === 'update') return isRecord(body.responses) ? { kind: 'update', taskId: body.taskId, responses: body.responses } : new MailRefusal('responses', 'is not an object')
+  if (body.kind === 'cancel' || body.kind === 'seen') return { kind: body.kind, taskId: body.taskId }
+  return new MailRefusal('kind', 'is none of update, cancel, seen')
+})
 
 /**
  * Keeps `answer` to question `key` of task `taskId` for `ttlMs`, where the instance that takes the
@@ -145,7 +152,7 @@ export function keepAnswer(shared: McpSharedState, taskId: string, key: string, 
  * An endpoint's tasks in the state several instances share (`NUXT_MCP_REDIS_URL`): each record
  * kept under its id until its ttl is over, written by the instance that runs it after every
  * change (in order, the newest state last), the per-principal cap counted across instances, and
- * a channel per instance on which the others hand it answers, cancellations and "seen" notes.
+ * the mailbox (cluster/mailbox.ts) through which the others hand it answers, cancellations and "seen" notes.
  *
  * @example
  * ```ts
@@ -157,9 +164,12 @@ export function keepAnswer(shared: McpSharedState, taskId: string, key: string, 
 export class SharedTasks {
   private readonly shared: McpSharedState
   private readonly writes = new Map<string, Promise<void>>()
+  /** This instance's mailbox, shared with the endpoint's sessions: what the others hand the tasks run here. */
+  readonly mailbox: Mailbox
 
   constructor(shared: McpSharedState) {
     this.shared = shared
+    this.mailbox = mailboxOf(shared)
   }
 
   get instanceId(): string {
@@ -167,11 +177,9 @@ export class SharedTasks {
   }
 
   /** Hears what other instances ask of the tasks this one runs. */
-  listen(handler: (message: TaskMessage) => void): Promise<void> {
-    return this.shared.subscribe(`tasks:${this.instanceId}`, (text) => {
-      const message = parseMessage(text)
-      if (message) handler(message)
-    })
+  async listen(handler: (message: TaskMessage) => void): Promise<void> {
+    this.mailbox.receive(TASK_MAIL, message => handler(message))
+    await this.mailbox.listening
   }
 
   /**
@@ -293,18 +301,22 @@ export class SharedTasks {
     return this.shared.claim(`task-takeover:${id}:${runner}`, ttlMs)
   }
 
-  /** Hands `message` to the instance `runner`; `false` when no instance by that tag listens (it stopped, or its subscriber is reconnecting). */
-  async send(runner: string, message: TaskMessage): Promise<boolean> {
-    return await this.shared.publish(`tasks:${runner}`, JSON.stringify(message)) > 0
+  /**
+   * Whether another instance took task `id` over from this one ({@link claimTakeover}): this
+   * instance was held for gone (its heartbeat lapsed while its connection to Redis was cut) and
+   * has come back. It then writes nothing more of the task, and runs no further step of it.
+   */
+  async takenOverFromHere(id: string): Promise<boolean> {
+    return await this.shared.get(`task-takeover:${id}:${this.instanceId}`) !== undefined
   }
 
-  /**
-   * Whether the instance `runner` is gone: nobody listens by its tag *and* its heartbeat has
-   * lapsed. Silence alone is not death: after a Redis restart a live instance's subscriber comes
-   * back a moment later than its heartbeat, and taking its task over then would run its handler
-   * twice at once (the chaos run caught a `once()` step run twice that way).
-   */
-  async isGone(runner: string, taskId: string): Promise<boolean> {
-    return !await this.send(runner, { kind: 'ping', taskId }) && !await isAlive(this.shared, runner)
+  /** Hands `message` to the instance `runner` through the mailbox (what became of it: see `MailOutcome`). */
+  send(runner: string, message: TaskMessage): ReturnType<Mailbox['send']> {
+    return this.mailbox.send(runner, TASK_MAIL, message)
+  }
+
+  /** Whether the instance `runner` is gone (`Mailbox.isGone`: not listening, and its heartbeat lapsed). */
+  isGone(runner: string): Promise<boolean> {
+    return this.mailbox.isGone(runner)
   }
 }

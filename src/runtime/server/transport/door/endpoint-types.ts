@@ -1,7 +1,7 @@
 import type { H3Event } from 'h3'
 import type { McpServerConfig } from '../../common/config'
 import type { McpStateStore } from '../../common/store/store'
-import type { McpSharedState } from '../../common/shared/shared-state'
+import type { McpSharedState } from '../../cluster/shared-state'
 import type { McpDefinitions, McpRegistry } from '../../mcp/definitions/registry'
 import type { McpObservers } from '../../mcp/observing/observe-calls'
 import type { McpServerEvent } from '../../mcp/observing/server-hook'

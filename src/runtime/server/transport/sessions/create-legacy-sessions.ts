@@ -1,5 +1,5 @@
 import type { McpServerConfig } from '../../common/config'
-import type { McpSharedState } from '../../common/shared/shared-state'
+import type { McpSharedState } from '../../cluster/shared-state'
 import type { HandlerDeps } from '../../mcp/server/handlers'
 import { SharedSessionDirectory, sharedRecordTtl } from '../shared/sessions'
 import { JournalBudget } from '../streams/journal-budget'

@@ -1,6 +1,6 @@
 import type { ServerEvent, ServerEventBus } from '@modelcontextprotocol/server'
 import { isRecord } from '../../common/is-record'
-import type { McpSharedState } from '../../common/shared/shared-state'
+import type { McpSharedState } from '../../cluster/shared-state'
 import { logLost } from './sessions'
 
 /** The channel change events travel on between instances. */

@@ -3,14 +3,14 @@ import { completeLocalUrlElicitation, relayUrlCompletions } from '../../elicitat
 import type { NodeSessionTransport, SessionRouting } from '../streams/legacy-transport'
 import { logLost, unavailableResponse } from './sessions'
 import { admitSharedSession } from './admission'
-import { broadcastSurely, deliverTo } from './delivery'
+import { broadcastAcknowledged, broadcastSurely } from './broadcast'
+import type { Acknowledgements } from './broadcast'
 import { deliverToGetHolder } from './get-delivery'
-import { broadcastAcknowledged, takeOnce } from './acknowledged'
-import type { Acknowledgements } from './acknowledged'
-import { forwardAnswer, notePush } from './task-answers'
+import { keepForTakeover, notePush } from '../../tasks/store/answers'
 import type { AdmittedSession } from './admission'
 import type { SessionEnvelope, SessionRecord, SharedSessionDirectory } from './sessions'
 import type { SessionUpdate } from './envelopes'
+import type { MailOutcome } from '../../cluster/mailbox'
 import { SharedStreamLog } from './streams'
 import { RemoteResumes } from './remote-resume'
 import { instanceOfStream } from '../streams/journal'
@@ -20,6 +20,31 @@ import type { SessionCaps } from '../http/session-caps'
 import { createUrlCompletionRelay } from './url-relay'
 import { relaySubscriptions } from '../../mcp/server/subscriptions'
 import { confirmSubscriptions, createSubscriptionRelay, dropSharedSubscriptions } from './subscription-relay'
+
+/** Logs a letter that Redis could not take (the mailbox gave up after its deadline). */
+function logUnreachable(sent: MailOutcome): void {
+  if (sent.outcome === 'unreachable') console.error(`[nuxt-mcp-elicitation] A message between instances was lost: ${sent.reason}`)
+}
+
+/**
+ * Hands the client's answer to the instance that sent the request it answers, through its inbox
+ * (cluster/mailbox.ts), asking it to say it heard it. When that instance does not say so (its
+ * connection is coming back, or it died with the question) and the request was a task's question,
+ * the answer is also kept for the task's takeover (tasks/answers.ts): an instance that comes back
+ * reads its inbox, and the kept copy is read only when its instance is taken over.
+ *
+ * @example
+ * ```ts
+ * void forwardAnswer(directory, sessionId, '4w6t6w4q', { jsonrpc: '2.0', id: '4w6t6w4q.7', result: { action: 'accept' } })
+ * ```
+ */
+export async function forwardAnswer(directory: SharedSessionDirectory, sessionId: string, instanceId: string, message: JSONRPCMessage): Promise<void> {
+  const sent = await directory.sendTo(instanceId, { kind: 'response', sessionId, message }, { acknowledge: true })
+  // Not acknowledged: it may have died after Redis counted its listener (a killed instance's
+  // connection lingers a moment), and its letter would then be read by nobody.
+  if (sent.outcome !== 'acknowledged') await keepForTakeover(directory.shared, sessionId, message).catch(logLost)
+  if (sent.outcome === 'unreachable') console.error(`[nuxt-mcp-elicitation] An answer for instance ${instanceId} was not delivered: ${sent.reason}. The call waiting for it ends with its own timeout.`)
+}
 
 /** The id of a replayed `logging/setLevel`: its answer goes nowhere. */
 const REPLAYED_LEVEL_ID = 'nuxt-mcp-replayed-level'
@@ -38,11 +63,9 @@ const REPLAYED_LEVEL_ID = 'nuxt-mcp-replayed-level'
 export class SharedSessionLink {
   private readonly ready: Promise<SharedSessionDirectory>
   private requests = 0
-  /** The tagged messages this instance sent whose acknowledgements it awaits (answers, GET-stream questions, settings), by tag. */
+  /** The broadcast settings whose acknowledgements this instance awaits, by tag. */
   private readonly applied: Acknowledgements = new Map()
-  /** The tagged messages from other instances taken here lately (an answer, a question for the GET stream held here). */
-  private readonly taken = new Set<string>()
-  private streams?: { log: SharedStreamLog, remote: RemoteResumes, stopBeat: () => void }
+  private streams?: { log: SharedStreamLog, remote: RemoteResumes, stopMailbox: () => void }
 
   /**
    * Listens for the envelopes sent to this instance, and relays URL completions, once connected.
@@ -52,10 +75,11 @@ export class SharedSessionLink {
   constructor(private readonly route: string, directory: Promise<SharedSessionDirectory>, receive: (envelope: SessionUpdate) => void, private readonly transportOf: (sessionId: string) => NodeSessionTransport | undefined, private readonly tagOf: (sessionId: string) => string) {
     this.ready = directory.then((connected) => {
       const log = new SharedStreamLog(connected.shared)
-      this.streams = { log, remote: new RemoteResumes(connected, log), stopBeat: log.beat() }
+      // The mailbox keeps this instance's heartbeat while it is open (cluster/mailbox.ts).
+      this.streams = { log, remote: new RemoteResumes(connected, log), stopMailbox: () => connected.mailbox.close() }
       // Not awaited: while Redis is away the subscriptions wait for it, and the requests that can
       // be served meanwhile must not.
-      connected.listen(envelope => this.dispatch(connected, envelope, receive)).catch(logLost)
+      connected.listen(envelope => this.hearBroadcast(connected, envelope, receive), (envelope, from) => this.take(connected, envelope, from, receive)).catch(logLost)
       relayUrlCompletions(route, createUrlCompletionRelay(connected, completeLocalUrlElicitation))
       relaySubscriptions(route, createSubscriptionRelay(connected))
       installSessionValuesStore(route, createSharedSessionValues(connected))
@@ -65,31 +89,42 @@ export class SharedSessionLink {
     this.ready.catch(() => {})
   }
 
-  /** Serves the envelopes about resumed streams and the acknowledgements; hands the others to the sessions. */
-  private dispatch(directory: SharedSessionDirectory, envelope: SessionEnvelope, receive: (envelope: SessionUpdate) => void): void {
-    if (envelope.kind === 'stream-event' || envelope.kind === 'stream-end' || envelope.kind === 'stream-ack') return this.streams?.remote.receive(envelope)
-    if (envelope.kind === 'resume-dropped') return this.transportOf(envelope.sessionId)?.posts.remoteDropped(envelope.streamId, envelope.tag)
-    if (envelope.kind === 'applied') return this.applied.get(envelope.tag)?.()
-    if ((envelope.kind === 'stream' || envelope.kind === 'response') && envelope.from !== undefined && envelope.tag !== undefined) {
-      const { from, tag } = envelope
-      // A question for the GET stream is taken once kept here; an answer once heard (the session
-      // holding its question is here, or nowhere any more).
-      const take = envelope.kind === 'stream'
-        ? () => this.transportOf(envelope.sessionId)?.writeToStream(envelope.message, true) ?? false
-        : () => {
-            receive(envelope)
-            return true
-          }
-      if (takeOnce(this.taken, tag, take)) void directory.sendTo(from, { kind: 'applied', tag }).catch(logLost)
-      return
-    }
-    if (envelope.kind === 'notification' && envelope.from !== undefined && envelope.tag !== undefined && envelope.from !== directory.instanceId) {
+  /** Serves a broadcast: a notification each holder applies (and says so to its sender), the others to the sessions. */
+  private hearBroadcast(directory: SharedSessionDirectory, envelope: SessionEnvelope, receive: (envelope: SessionUpdate) => void): void {
+    if (envelope.kind === 'notification' && envelope.from !== undefined && envelope.tag !== undefined) {
+      if (envelope.from === directory.instanceId) return
       receive(envelope)
-      return void directory.sendTo(envelope.from, { kind: 'applied', tag: envelope.tag }).catch(logLost)
+      return void directory.sendTo(envelope.from, { kind: 'applied', tag: envelope.tag }).then(logUnreachable)
     }
-    if (envelope.kind !== 'resume') return receive(envelope)
+    if (envelope.kind === 'notification' || envelope.kind === 'stream' || envelope.kind === 'get-held' || envelope.kind === 'closed') receive(envelope)
+  }
+
+  /**
+   * Takes a letter sent to this instance (the mailbox takes each tag once and acknowledges it when
+   * asked): resumed streams and acknowledgements are served here, the rest handed to the sessions.
+   * `false` when it was not taken (a question for a GET stream this instance does not hold).
+   */
+  private take(directory: SharedSessionDirectory, envelope: SessionEnvelope, from: string, receive: (envelope: SessionUpdate) => void): boolean {
+    if (envelope.kind === 'stream-event' || envelope.kind === 'stream-end' || envelope.kind === 'stream-ack') {
+      this.streams?.remote.receive(envelope)
+      return true
+    }
+    if (envelope.kind === 'resume-dropped') {
+      this.transportOf(envelope.sessionId)?.posts.remoteDropped(envelope.streamId, envelope.tag)
+      return true
+    }
+    if (envelope.kind === 'applied') {
+      this.applied.get(envelope.tag)?.()
+      return true
+    }
+    // A question for the GET stream is taken once kept here.
+    if (envelope.kind === 'stream') return this.transportOf(envelope.sessionId)?.writeToStream(envelope.message, true) ?? false
+    if (envelope.kind !== 'resume') {
+      receive(envelope)
+      return true
+    }
     const { to, tag } = envelope
-    const send = (message: SessionEnvelope) => void deliverTo(directory, to, message)
+    const send = (message: SessionEnvelope) => void directory.sendTo(to, message).then(logUnreachable)
     const target = {
       tag,
       deliver: (event: { seq: number, message: JSONRPCMessage }) => send({ kind: 'stream-event', tag, seq: event.seq, message: event.message }),
@@ -97,6 +132,7 @@ export class SharedSessionLink {
     }
     send({ kind: 'stream-ack', tag })
     if (!this.transportOf(envelope.sessionId)?.posts.resumeFor(envelope.streamId, envelope.after, target)) target.end()
+    return true
   }
 
   /** The directory, or the 503 saying why it cannot be had. */
@@ -151,8 +187,8 @@ export class SharedSessionLink {
     return {
       instanceId: directory.instanceId,
       // An answer (or an error) to a request another instance sent: the call there waits for it.
-      forward: (instanceId, message) => void forwardAnswer(directory, this.applied, id, instanceId, message),
-      notePush: (requestId, note) => void notePush(directory, id, requestId, note).catch(logLost),
+      forward: (instanceId, message) => void forwardAnswer(directory, id, instanceId, message),
+      notePush: (requestId, note) => void notePush(directory.shared, id, requestId, note).catch(logLost),
       broadcast: async (message) => {
         // Kept too, for the instances that set the session up later; answered once passed on (or
         // failed: the level is kept for later instances either way), never held up.
@@ -165,7 +201,7 @@ export class SharedSessionLink {
         await broadcastSurely(directory, { kind: 'notification', sessionId: id, message })
       },
       toStream: message => void directory.broadcast({ kind: 'stream', sessionId: id, message }).catch(logLost),
-      toHolder: (message, keepHere) => void deliverToGetHolder({ directory, acknowledgements: this.applied, sessionId: id, sessionTag: () => this.tagOf(id), message, keepHere, holderOf: async () => await this.streams?.log.holder(id) }),
+      toHolder: (message, keepHere) => void deliverToGetHolder({ directory, sessionId: id, sessionTag: () => this.tagOf(id), message, keepHere, holderOf: async () => await this.streams?.log.holder(id) }),
       ...(this.streams && {
         journals: this.streams.log.sink(id),
         resume: (streamId, seq, res, headers) => {
@@ -224,7 +260,7 @@ export class SharedSessionLink {
   }
 
   close(): void {
-    this.streams?.stopBeat()
+    this.streams?.stopMailbox()
     this.streams?.remote.closeAll()
     relayUrlCompletions(this.route, undefined)
     relaySubscriptions(this.route, undefined)

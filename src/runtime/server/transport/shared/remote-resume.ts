@@ -20,13 +20,14 @@ interface Resumed {
   /** The last event the client has. */
   last: number
   watch?: ReturnType<typeof setInterval>
-  /** Whether the owner took the resume request (pub/sub may drop a message while a subscriber reconnects). */
+  /** Whether the owner took the resume request. */
   acknowledged: boolean
 }
 
 /**
- * How long the owner has to take a resume request before it is sent again, for as long as the
- * stream is open (a dead owner never takes it: the heartbeat watch answers for it then).
+ * How long before a resume request that Redis could not take is put in the owner's inbox again,
+ * for as long as the stream is open (a dead owner never takes it: the heartbeat watch answers for
+ * it then). One that is in the inbox waits there for the owner: it is not sent again.
  */
 const ACK_WAIT_MS = 2000
 
@@ -83,8 +84,9 @@ export class RemoteResumes {
     this.open.set(tag, resumed)
     const ask = () => {
       if (this.open.get(tag) !== resumed || resumed.acknowledged) return
-      void this.directory.sendTo(owner, { kind: 'resume', sessionId, streamId, after: resumed.last, to: this.directory.instanceId, tag }).catch(logLost)
-      setTimeout(ask, ACK_WAIT_MS).unref?.()
+      void this.directory.sendTo(owner, { kind: 'resume', sessionId, streamId, after: resumed.last, to: this.directory.instanceId, tag }).then((sent) => {
+        if (sent.outcome === 'unreachable') setTimeout(ask, ACK_WAIT_MS).unref?.()
+      })
     }
     ask()
     let checking = false

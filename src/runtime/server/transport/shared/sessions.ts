@@ -3,10 +3,12 @@ import { isJSONRPCRequest } from '@modelcontextprotocol/server'
 import type { JSONRPCRequest } from '@modelcontextprotocol/server'
 import { isRecord } from '../../common/is-record'
 import { McpStoreUnavailableError, SHARED_STATE_UNAVAILABLE, logUnavailableDetail } from '../../common/store/store'
-import { BROADCAST_CHANNEL, instanceChannel } from '../../common/shared/shared-state'
-import type { McpSharedState } from '../../common/shared/shared-state'
+import { BROADCAST_CHANNEL } from '../../cluster/shared-state'
+import type { McpSharedState } from '../../cluster/shared-state'
+import { mailboxOf } from '../../cluster/mailbox'
+import type { Mailbox, MailOutcome } from '../../cluster/mailbox'
 import { jsonRpcError } from '../http/errors'
-import { parseEnvelope } from './envelopes'
+import { SESSION_MAIL, parseEnvelope } from './envelopes'
 import type { SessionEnvelope } from './envelopes'
 
 export type { SessionEnvelope } from './envelopes'
@@ -88,12 +90,17 @@ function parseRecord(text: string | undefined): SessionRecord | undefined {
  * @example
  * ```ts
  * const directory = new SharedSessionDirectory(shared, 30 * 60_000)
- * await directory.listen(envelope => deliver(envelope))
+ * await directory.listen(envelope => deliver(envelope), envelope => deliver(envelope))
  * ```
  */
 export class SharedSessionDirectory {
+  /** This instance's mailbox (cluster/mailbox.ts): what is meant for one instance goes through it. */
+  readonly mailbox: Mailbox
+
   /** @param ttlMs How long a record lives after the session's last use (the idle timeout). */
-  constructor(readonly shared: McpSharedState, readonly ttlMs: number) {}
+  constructor(readonly shared: McpSharedState, readonly ttlMs: number) {
+    this.mailbox = mailboxOf(shared)
+  }
 
   get instanceId(): string {
     return this.shared.instanceId
@@ -203,23 +210,30 @@ export class SharedSessionDirectory {
     return kept
   }
 
-  /** Publishes `envelope` to one instance; resolves with how many listeners got it (1, or 0 when that instance is not listening). */
-  sendTo(instanceId: string, envelope: SessionEnvelope): Promise<number> {
-    return this.shared.publish(instanceChannel(instanceId), JSON.stringify(envelope))
+  /**
+   * Puts `envelope` in instance `instanceId`'s inbox, through the mailbox (see `MailOutcome`);
+   * `acknowledge` waits for it to say it took it, `tag` keeps one message's copies one.
+   */
+  sendTo(instanceId: string, envelope: SessionEnvelope, options?: { acknowledge?: boolean, tag?: string }): Promise<MailOutcome> {
+    return this.mailbox.send(instanceId, SESSION_MAIL, envelope, options)
   }
 
+  /** Publishes `envelope` to every instance; resolves with how many listeners got it (this instance's included). */
   broadcast(envelope: SessionEnvelope): Promise<number> {
     return this.shared.publish(BROADCAST_CHANNEL, JSON.stringify(envelope))
   }
 
-  /** Receives the envelopes sent to this instance and to all. */
-  async listen(receive: (envelope: SessionEnvelope) => void): Promise<void> {
-    const deliver = (text: string) => {
+  /**
+   * Receives the envelopes broadcast to all (`broadcast`), and the letters sent to this instance
+   * (`take`, with their sender; `false` when a letter was not taken: it is not acknowledged).
+   */
+  async listen(broadcast: (envelope: SessionEnvelope) => void, take: (envelope: SessionEnvelope, from: string) => boolean | void): Promise<void> {
+    this.mailbox.receive(SESSION_MAIL, take)
+    await this.shared.subscribe(BROADCAST_CHANNEL, (text) => {
       const envelope = parseEnvelope(text)
-      if (envelope) receive(envelope)
-    }
-    await this.shared.subscribe(instanceChannel(this.instanceId), deliver)
-    await this.shared.subscribe(BROADCAST_CHANNEL, deliver)
+      if (envelope) broadcast(envelope)
+    })
+    await this.mailbox.listening
   }
 }
 

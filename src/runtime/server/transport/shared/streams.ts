@@ -1,11 +1,11 @@
 import { parseJSONRPCMessage } from '@modelcontextprotocol/server'
 import type { RequestId } from '@modelcontextprotocol/server'
 import { isRecord } from '../../common/is-record'
-import { byteCountKey } from '../../common/shared/shared-state'
-import type { McpSharedState } from '../../common/shared/shared-state'
-import { BEAT_EVERY_MS, beat, isAlive } from '../../common/shared/liveness'
+import { byteCountKey } from '../../cluster/shared-state'
+import type { McpSharedState } from '../../cluster/shared-state'
+import { BEAT_EVERY_MS, beat, isAlive } from '../../cluster/liveness'
 import { logLost } from './sessions'
-import { DELIVERY_DEADLINE_MS, tryUntil } from '../../common/shared/try-until'
+import { DELIVERY_DEADLINE_MS, tryUntil } from '../../cluster/try-until'
 import { JOURNAL_TTL_MS, MAX_EVENTS } from '../streams/journal'
 import type { JournalEvent, JournalSink } from '../streams/journal'
 
@@ -153,7 +153,7 @@ export class SharedStreamLog {
     return beat(this.shared, logLost)
   }
 
-  /** Whether `instanceId` has beaten lately (common/shared/liveness.ts). */
+  /** Whether `instanceId` has beaten lately (cluster/liveness.ts). */
   isAlive(instanceId: string): Promise<boolean> {
     return isAlive(this.shared, instanceId)
   }

@@ -1,10 +1,9 @@
 import type { UrlCompletionRelay } from '../../elicitation/url-completion'
 import type { SharedSessionDirectory } from './sessions'
-import { deliverTo } from './delivery'
 
 /**
  * The URL-completion relay over the shared state: which instance asked each URL flow, and a
- * completion called elsewhere handed to it.
+ * completion called elsewhere handed to it through the mailbox.
  *
  * @example
  * ```ts
@@ -22,7 +21,10 @@ export function createUrlCompletionRelay(directory: SharedSessionDirectory, comp
       if (!owner) return false
       if (owner === directory.instanceId) return completeHere(id)
       await directory.shared.delete(key(id))
-      return deliverTo(directory, owner, { kind: 'url-complete', elicitationId: id })
+      // In the asking instance's inbox: read there now, or once its connection is back.
+      const sent = await directory.sendTo(owner, { kind: 'url-complete', elicitationId: id })
+      if (sent.outcome === 'unreachable') console.error(`[nuxt-mcp-elicitation] A URL elicitation's completion was not handed to instance ${owner}, which asked it: ${sent.reason}. Its flow ends with its own timeout.`)
+      return sent.outcome !== 'unreachable' && sent.outcome !== 'gone'
     },
   }
 }
