@@ -68,6 +68,19 @@ describe('the boundaries docs/architecture.md draws', () => {
     expect(found.map(describeUse)).toEqual([])
   })
 
+  it('[view-apart] lets the host reach the server runtime\'s common/ and cluster/ only, and the chat its common/ only', () => {
+    const reach = (folder: string, allowed: RegExp) => sourcesUnder(folder).flatMap(readModuleUses)
+      .filter(use => use.specifier.startsWith('.'))
+      .filter((use) => {
+        const target = relative(repoRoot, resolve(repoRoot, use.file, '..', use.specifier))
+        return target.startsWith(`${SERVER}/`) && !allowed.test(target.slice(SERVER.length + 1))
+      })
+      .map(describeUse)
+    expect(sourcesUnder('src/runtime/host').flatMap(readModuleUses).some(use => use.specifier.includes('server/cluster/'))).toBe(true)
+    expect(reach('src/runtime/host', /^(?:common|cluster)\//)).toEqual([])
+    expect(reach('src/runtime/chat', /^common\//)).toEqual([])
+  })
+
   it('[view-apart] never imports build time from run time', () => {
     const targetOf = (use: ModuleUse) => relative(repoRoot, resolve(repoRoot, use.file, '..', use.specifier))
     const found = sourcesUnder('src/runtime').flatMap(readModuleUses).filter(use => use.specifier.startsWith('.') && targetOf(use).startsWith('src/') && !targetOf(use).startsWith('src/runtime/'))
