@@ -20,6 +20,7 @@
 import { relative, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import ts from 'typescript'
+import { SIX_FIELD_ANSWER, legacyRun, sixFieldShape } from './ask-form-stub.mjs'
 import { registerSourceHooks } from './source-hooks.mjs'
 
 const root = resolve(import.meta.dirname, '..')
@@ -115,42 +116,14 @@ const v = await import('valibot')
 const { toStandardJsonSchema } = await import('@valibot/to-json-schema')
 const { askForm } = await import(pathToFileURL(resolve(server, 'elicitation/ask.ts')).href)
 
-const config = {
-  elicitation: { timeoutMs: 60_000, stateTtlSeconds: 60, maxAttempts: 3, progressIntervalMs: 0, allowInsecureUrls: false },
-}
-
-/** A legacy run whose client accepts every form with `content`, as the engine makes it for one call. */
-function legacyRun(content) {
-  const unused = async () => {
-    throw new Error('not sent in this trace')
-  }
-  const signal = new AbortController().signal
-  return {
-    scope: { era: 'legacy', route: '/mcp', signal, principal: undefined, sessionId: 'session-1' },
-    ctx: { sessionId: 'session-1', mcpReq: { id: 1, method: 'tools/call', signal, send: async () => ({ action: 'accept', content }), notify: unused, log: unused } },
-    config,
-    capabilities: { elicitation: { form: {} } },
-    protocolVersion: '2025-11-25',
-    calls: 0,
-  }
-}
-
-const zodShape = () => ({
-  name: z.string().min(2).meta({ title: 'Name' }),
-  age: z.number().int().min(0).optional(),
-  plan: z.enum(['free', 'pro']),
-  tags: z.array(z.enum(['a', 'b', 'c'])).optional(),
-  notify: z.boolean().default(true),
-  email: z.email(),
-})
-const zodAnswer = { name: 'Ada', age: 36, plan: 'pro', tags: ['a'], email: 'ada@example.com' }
+const zodShape = () => sixFieldShape(z)
 const zod3Shape = () => ({ name: z3.string().min(2), age: z3.number().int().optional(), plan: z3.enum(['free', 'pro']) })
 const arkForm = type({ name: 'string >= 2', 'age?': 'number.integer', plan: '"free" | "pro"' })
 const valibotForm = toStandardJsonSchema(v.object({ name: v.pipe(v.string(), v.minLength(2)), age: v.optional(v.number()), plan: v.picklist(['free', 'pro']) }))
 
 const cases = [
-  ['zod (first call)', zodShape, zodAnswer],
-  ['zod (next call, new inline shape)', zodShape, zodAnswer],
+  ['zod (first call)', zodShape, SIX_FIELD_ANSWER],
+  ['zod (next call, new inline shape)', zodShape, SIX_FIELD_ANSWER],
   ['zod3', zod3Shape, { name: 'Ada', plan: 'free' }],
   ['standard (ArkType)', () => arkForm, { name: 'Ada', plan: 'free' }],
   ['json-schema (Valibot + toStandardJsonSchema)', () => valibotForm, { name: 'Ada', plan: 'free' }],

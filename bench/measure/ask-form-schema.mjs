@@ -11,6 +11,7 @@
 // that its imports resolve) to compare them in the same run.
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { SIX_FIELD_ANSWER, legacyRun, sixFieldShape } from '../../scripts/ask-form-stub.mjs'
 import { registerSourceHooks } from '../../scripts/source-hooks.mjs'
 
 const root = resolve(import.meta.dirname, '../..')
@@ -19,28 +20,7 @@ const trees = (process.argv.length > 3 ? process.argv.slice(3) : ['src']).map(di
 const CALLS = 300
 
 const { z } = await import('zod')
-const shape = () => ({
-  name: z.string().min(2).meta({ title: 'Name' }),
-  age: z.number().int().min(0).optional(),
-  plan: z.enum(['free', 'pro']),
-  tags: z.array(z.enum(['a', 'b', 'c'])).optional(),
-  notify: z.boolean().default(true),
-  email: z.email(),
-})
-const answer = { name: 'Ada', age: 36, plan: 'pro', tags: ['a'], email: 'ada@example.com' }
-const config = { elicitation: { timeoutMs: 60_000, stateTtlSeconds: 60, maxAttempts: 3, progressIntervalMs: 0, allowInsecureUrls: false } }
-const signal = new AbortController().signal
-const unused = async () => {
-  throw new Error('not sent in this bench')
-}
-const run = () => ({
-  scope: { era: 'legacy', route: '/mcp', signal, sessionId: 'session-1' },
-  ctx: { sessionId: 'session-1', mcpReq: { id: 1, method: 'tools/call', signal, send: async () => ({ action: 'accept', content: answer }), notify: unused, log: unused } },
-  config,
-  capabilities: { elicitation: { form: {} } },
-  protocolVersion: '2025-11-25',
-  calls: 0,
-})
+const shape = () => sixFieldShape(z)
 
 const askForms = []
 for (const src of trees) {
@@ -55,7 +35,7 @@ async function time(askForm, schemas) {
   // CPU time of this process, not wall time: six other processes share the two CPUs of the machine.
   const start = process.cpuUsage()
   for (const schema of schemas) {
-    const result = await askForm(run(), { message: 'Who are you?', schema })
+    const result = await askForm(legacyRun(SIX_FIELD_ANSWER), { message: 'Who are you?', schema })
     if (result.action !== 'accept') throw new Error('the answer was not accepted')
   }
   const { user, system } = process.cpuUsage(start)

@@ -1,8 +1,12 @@
 import { afterAll, beforeAll } from 'vitest'
 import { startFixtureOn } from './fixture'
 import type { RuntimeApp } from './fixture'
-import { startLoadBalancer, startRedis } from '../../scripts/cluster.mjs'
+import { redisCommand, startLoadBalancer, startRedis } from '../../scripts/cluster.mjs'
 import type { LoadBalancer, RedisServer } from '../../scripts/cluster.mjs'
+import { connectRedisState } from '../../src/runtime/server/cluster/redis'
+import type { McpSharedState } from '../../src/runtime/server/cluster/shared-state'
+import { startCutProxy } from './cut-proxy'
+import type { CutProxy } from './cut-proxy'
 
 /** The name the cluster's public URL uses: nginx passes it through as the Host. */
 export const PUBLIC_HOST = 'mcp.test'
@@ -84,5 +88,61 @@ export function useCluster(fixture: string, count: number, extraEnv: Record<stri
   return () => {
     if (!cluster) throw new Error('The cluster is not started yet: call useCluster() at the top of the test file and use it inside tests.')
     return cluster
+  }
+}
+
+/** A redis-server with a cut proxy in front of it, for tests of what crosses instances without an app. */
+export interface CuttableRedis {
+  redis: RedisServer
+  /** The path a test can cut (`block()`) and restore, as if the instance behind it lost Redis. */
+  proxy: CutProxy
+  /**
+   * Opens shared state as one instance would, to Redis directly or through the cut; closed after
+   * the file. A promise, since some callers (the host registry) take the connection unopened.
+   */
+  connect: (through?: 'direct' | 'cut') => Promise<McpSharedState>
+  /** How many connections Redis holds in subscriber mode (one per listening instance). */
+  subscribers: () => Promise<number>
+}
+
+/**
+ * Starts a redis-server and a cut proxy before the file's tests, stops both (and every state
+ * opened through `connect`) after them. `prefix` keeps the file's keys apart; `route` is the
+ * route the shared state is for.
+ *
+ * @example
+ * ```ts
+ * const cuttable = useCuttableRedis({ prefix: 'mailbox-test:', route: '/mcp' })
+ * it('…', async () => { const receiver = mailboxOf(await cuttable().connect('cut')); cuttable().proxy.block() })
+ * ```
+ */
+export function useCuttableRedis(options: { prefix: string, route: string }): () => CuttableRedis {
+  let started: CuttableRedis | undefined
+  const states: McpSharedState[] = []
+  beforeAll(async () => {
+    const redis = await startRedis()
+    const proxy = await startCutProxy(new URL(redis.url))
+    started = {
+      redis,
+      proxy,
+      connect: (through = 'direct') => {
+        const state = connectRedisState({ url: through === 'cut' ? proxy.url.href : redis.url, ...options })
+        void state.then(opened => states.push(opened), () => {})
+        return state
+      },
+      subscribers: async () => {
+        const list = await redisCommand(redis.port, 'CLIENT LIST TYPE pubsub')
+        return list.split('\n').filter(line => line.includes('id=')).length
+      },
+    }
+  })
+  afterAll(async () => {
+    await Promise.allSettled(states.map(state => state.close()))
+    await started?.proxy.close()
+    await started?.redis.stop()
+  })
+  return () => {
+    if (!started) throw new Error('Redis is not started yet: call useCuttableRedis() at the top of the test file and use it inside tests.')
+    return started
   }
 }

@@ -1,19 +1,8 @@
 import { expect } from 'vitest'
+import { isRecord } from '../../src/runtime/server/common/is-record'
 import { JSON_HEADERS, LEGACY } from './raw'
 
 // Legacy (≤ 2025-11-25) sessions spoken by hand over HTTP, for tests of the wire itself.
-
-/**
- * Whether `value` is a plain object (not null, not an array), to read JSON safely.
- *
- * @example
- * ```ts
- * if (isRecord(parsed) && isRecord(parsed.sessions)) use(parsed.sessions.open)
- * ```
- */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 export interface RpcMessage {
   id?: string | number

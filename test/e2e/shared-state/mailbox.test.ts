@@ -1,36 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { startRedis } from '../../../scripts/cluster.mjs'
-import type { RedisServer } from '../../../scripts/cluster.mjs'
-import { connectRedisState } from '../../../src/runtime/server/cluster/redis'
-import type { McpSharedState } from '../../../src/runtime/server/cluster/shared-state'
+import { describe, expect, it, vi } from 'vitest'
 import { MailRefusal, defineMailKind, mailboxOf } from '../../../src/runtime/server/cluster/mailbox'
-import { startCutProxy } from '../../utils/cut-proxy'
-import type { CutProxy } from '../../utils/cut-proxy'
+import { useCuttableRedis } from '../../utils/cluster'
 import { until } from '../../utils/until'
 
 // The mailbox between instances on a real redis-server: a letter waits in the inbox of an
 // instance that is not listening, is taken once however often it is read, is acknowledged when
 // asked, and one the receiver cannot read is refused naming its kind and field.
-let redis: RedisServer
-let proxy: CutProxy
-const states: McpSharedState[] = []
-
-beforeAll(async () => {
-  redis = await startRedis()
-  proxy = await startCutProxy(new URL(redis.url))
-})
-
-afterAll(async () => {
-  await Promise.allSettled(states.map(state => state.close()))
-  await proxy?.close()
-  await redis?.stop()
-})
-
-async function connect(url = redis.url): Promise<McpSharedState> {
-  const state = await connectRedisState({ url, prefix: 'mailbox-test:', route: '/mcp' })
-  states.push(state)
-  return state
-}
+const cuttable = useCuttableRedis({ prefix: 'mailbox-test:', route: '/mcp' })
+const connect = (through?: 'direct' | 'cut') => cuttable().connect(through)
 
 const NOTE = defineMailKind<{ text: string }>('note', body => typeof body.text === 'string' ? { text: body.text } : new MailRefusal('text', 'is not a string'))
 
@@ -48,16 +25,16 @@ describe('the mailbox between instances', () => {
 
   it('keeps a letter for an instance whose connection is down, read once it is back; taken once per tag', async () => {
     const sender = mailboxOf(await connect())
-    const receiver = mailboxOf(await connect(proxy.url.href))
+    const receiver = mailboxOf(await connect('cut'))
     const heard: string[] = []
     receiver.receive(NOTE, ({ text }) => void heard.push(text))
     await Promise.all([sender.listening, receiver.listening])
-    proxy.block()
+    cuttable().proxy.block()
     const tag = sender.newTag()
     // Sent twice under one tag (as a push sent again after a lost reply would be).
     expect(await sender.send(receiver.instanceId, NOTE, { text: 'while down' }, { tag })).toEqual({ outcome: 'kept' })
     expect(await sender.send(receiver.instanceId, NOTE, { text: 'while down' }, { tag })).toEqual({ outcome: 'kept' })
-    proxy.restore()
+    cuttable().proxy.restore()
     await until(() => heard.length > 0, 'the letter read after the reconnection', 10_000)
     await new Promise(resolve => setTimeout(resolve, 300))
     expect(heard).toEqual(['while down'])

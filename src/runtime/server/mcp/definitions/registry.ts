@@ -1,53 +1,30 @@
 import { UriTemplate } from '@modelcontextprotocol/server'
 import type { ListResourceTemplatesResult, Prompt, Resource, Tool } from '@modelcontextprotocol/server'
-import type { McpCompleter, McpHandlerContext, McpPromptShape, McpToolInput, McpToolOutput } from './definitions'
-import type { McpStandardSchema } from '../../common/standard-schema'
+import type { ArgumentsCheck, McpCompleter, McpHandlerContext, McpPromptArguments, McpPromptDefinition, McpResourceDefinition, McpToolDefinition, McpToolInput, McpToolOutput } from './definitions'
 import { promptArguments } from './prompt-arguments'
 import { toolArguments, toolOutput } from './tool-arguments'
 import type { JsonSchemaArguments } from './json-schema-arguments'
-import type { ArgumentsCheck } from './definitions'
 import { headerParamsOf, type McpHeaderParam } from './header-params'
-import { planResourceCache, planToolCache, type McpResourceCache, type McpToolCache, type ResourceCachePlan, type ToolCachePlan } from '../caching/plan'
-import { isGuarded, type McpGuarded } from './guards'
-import { listedExecution, type McpToolExecution } from '../../tasks/store/support'
-import { viewToolMeta, viewResources, type McpToolView, type McpView } from '../views/apps'
+import { planResourceCache, planToolCache, type ResourceCachePlan, type ToolCachePlan } from '../caching/plan'
+import { isGuarded } from './guards'
+import { listedExecution } from '../../tasks/store/support'
+import { viewToolMeta, viewResources, type McpView } from '../views/apps'
 
 type ResourceTemplate = ListResourceTemplatesResult['resourceTemplates'][number]
 
 /**
- * A definition with its generic types erased. Handlers are declared as methods so that any
- * `defineMcpTool(...)` result, whatever its argument types, is assignable here (method
- * parameters are compared bivariantly); the registry validates the arguments before calling.
+ * A definition with its generic types erased: the public definition's fields, but a handler
+ * declared as a method, so that any `defineMcpTool(...)` result, whatever its argument types, is
+ * assignable here (method parameters are compared bivariantly); the registry validates the
+ * arguments before calling.
  */
-export interface ErasedTool extends McpGuarded {
-  name?: string
-  title?: string
-  description?: string
-  inputSchema?: McpToolInput
-  outputSchema?: McpToolOutput
-  annotations?: Tool['annotations']
-  cache?: McpToolCache
-  execution?: McpToolExecution
-  view?: McpToolView
-  _meta?: Record<string, unknown>
+export interface ErasedTool extends Omit<McpToolDefinition<McpToolInput, McpToolOutput | undefined>, 'handler'> {
   handler(args: Record<string, unknown>, context: McpHandlerContext): unknown
 }
-export interface ErasedResource extends McpGuarded {
-  name?: string
-  title?: string
-  description?: string
-  mimeType?: string
-  uri: string
-  complete?: Record<string, McpCompleter>
-  cache?: McpResourceCache
-  _meta?: Record<string, unknown>
+export interface ErasedResource extends Omit<McpResourceDefinition, 'handler'> {
   handler(uri: URL, variables: Record<string, string | string[]>, context: McpHandlerContext): unknown
 }
-export interface ErasedPrompt extends McpGuarded {
-  name?: string
-  title?: string
-  description?: string
-  arguments?: McpPromptShape | McpStandardSchema
+export interface ErasedPrompt extends Omit<McpPromptDefinition<McpPromptArguments>, 'handler' | 'complete'> {
   complete?: Record<string, McpCompleter | undefined>
   handler(args: Record<string, unknown>, context: McpHandlerContext): unknown
 }

@@ -1,34 +1,15 @@
 import { jsonBytes, utf8Bytes } from '../../common/byte-length'
+import type { McpServerConfig } from '../../common/config'
 import { callerKeyOf } from '../../common/context'
 import type { TaskCallRecord, TaskOwner, TaskRecord } from './record'
 import { isTerminal, ownsTask } from './record'
 
-/** The bounds of an endpoint's tasks (`mcp.tasks`). */
-export interface TaskLimits {
-  /** How long a task is kept from its creation when the client asks nothing (2025-11-25 `ttl`). */
-  ttlMs: number
-  /** The longest a client may ask for. */
-  maxTtlMs: number
-  /** The longest an anonymous caller's task is kept, whatever it asked for (the default included). */
-  maxAnonymousTtlMs: number
-  /** How often clients are told to poll. */
-  pollIntervalMs: number
-  /** Most running tasks of one principal (or, anonymous, one client address); ended ones do not count. */
-  maxPerPrincipal: number
-  /**
-   * Most tasks kept at once. Only running ones refuse a new task: at the cap the oldest ended
-   * one is forgotten; one caller keeps at most `maxPerPrincipal` ended ones.
-   */
-  max: number
-  /** Largest result (JSON bytes) a task keeps; a larger one ends the task `failed`. */
-  maxResultBytes: number
-  /** Largest arguments (JSON bytes, as sent) a task keeps; a call with larger ones is not run as a task. */
-  maxArgumentBytes: number
-  /** Largest client capabilities (JSON bytes) a task keeps; a call declaring larger ones is not run as a task. */
-  maxCapabilitiesBytes: number
-  /** Largest answer (JSON bytes) a task keeps per question; a larger one is refused. */
-  maxAnswerBytes: number
-}
+/**
+ * The bounds of an endpoint's tasks: `mcp.tasks` as resolved (its options are documented on
+ * `McpServerConfig['tasks']`, the one place they are typed), without `background`, which says
+ * where tasks run rather than how many are kept.
+ */
+export type TaskLimits = Omit<McpServerConfig['tasks'], 'background'>
 
 /** A task could not be created: the caller holds too many, or the server does. Its message names the option. */
 export class TaskLimitError extends Error {
