@@ -17,8 +17,15 @@ describe('the mailbox between instances', () => {
     const heard: string[] = []
     receiver.receive(NOTE, ({ text }, from) => void heard.push(`${text} from ${from}`))
     await Promise.all([sender.listening, receiver.listening])
-    expect(await sender.send(receiver.instanceId, NOTE, { text: 'one' }, { acknowledge: true })).toEqual({ outcome: 'acknowledged' })
+    const tag = sender.newTag()
+    expect(await sender.send(receiver.instanceId, NOTE, { text: 'one' }, { acknowledge: true, tag })).toEqual({ outcome: 'acknowledged' })
     expect(heard).toEqual([`one from ${sender.instanceId}`])
+    // Sent again under its tag (as after an acknowledgement that came too late): acknowledged
+    // again, taken once.
+    expect(await sender.send(receiver.instanceId, NOTE, { text: 'one' }, { acknowledge: true, tag })).toEqual({ outcome: 'acknowledged' })
+    expect(heard).toEqual([`one from ${sender.instanceId}`])
+    // An acknowledgement is a publish on the sender's channel, not a letter in its inbox.
+    expect(await sender.shared.list(`inbox:${sender.instanceId}`)).toEqual([])
     expect(await sender.send(receiver.instanceId, NOTE, { text: 'two' })).toEqual({ outcome: 'heard' })
     await until(() => heard.length === 2, 'the second letter')
   })

@@ -88,9 +88,6 @@ export function defineMailKind<T>(name: string, read: (body: Record<string, unkn
   return { name, read }
 }
 
-/** The acknowledgement of the letter `tag`, to its sender. */
-const ACKNOWLEDGEMENT = defineMailKind('acknowledgement', body => typeof body.tag === 'string' ? { tag: body.tag } : new MailRefusal('tag', 'is not a string'))
-
 interface Letter { tag: string, kind: string, from: string, acknowledge: boolean, body: Record<string, unknown> }
 
 function inboxKey(instanceId: string): string {
@@ -119,6 +116,13 @@ function parseLetter(text: string): Letter | MailRefusal {
 
 /** What {@link Mailbox.isGone} publishes: a wake-up that asks nothing to be read. */
 const PING = 'ping'
+/**
+ * An acknowledgement is published on its sender's wake-up channel, `ack:<tag>`, not put in its
+ * inbox: only a sender listening right now waits for one (for {@link ACKNOWLEDGE_WAIT_MS}), and
+ * one that is not would read it after it stopped waiting. One PUBLISH instead of a letter's push,
+ * expiry, publish, read and trim.
+ */
+const ACK_PREFIX = 'ack:'
 
 const reasonOf = (error: unknown) => error instanceof Error ? error.message : String(error)
 
@@ -177,11 +181,10 @@ export class Mailbox {
   readonly listening: Promise<void>
 
   constructor(readonly shared: McpSharedState) {
-    this.receive(ACKNOWLEDGEMENT, ({ tag }) => void this.awaited.get(tag)?.())
     this.stopBeat = beat(shared, error => logLost('could not write this instance\'s heartbeat', error))
     // Read on every wake-up, and each time the subscription takes effect (at first, and after every
     // reconnection): what was pushed while nobody listened is read then.
-    this.listening = shared.subscribe(wakeChannel(shared.instanceId), text => text === PING ? undefined : this.read(), () => this.read())
+    this.listening = shared.subscribe(wakeChannel(shared.instanceId), text => this.heard(text), () => this.read())
     this.listening.catch(error => logLost('could not listen', error))
   }
 
@@ -249,30 +252,18 @@ export class Mailbox {
     return await this.shared.publish(wakeChannel(instanceId), PING) === 0 && !await isAlive(this.shared, instanceId)
   }
 
-  /**
-   * Waits for the acknowledgement of a letter sent earlier under `tag` (one whose receiver was
-   * not listening then), for `ms`: `true` once it came.
-   */
-  async acknowledged(tag: string, ms: number): Promise<boolean> {
-    let timer: ReturnType<typeof setTimeout> | undefined
-    try {
-      return await new Promise<boolean>((resolve) => {
-        this.awaited.set(tag, () => resolve(true))
-        timer = setTimeout(() => resolve(false), ms)
-      })
-    }
-    finally {
-      clearTimeout(timer)
-      this.awaited.delete(tag)
-    }
-  }
-
   /** Stops the heartbeat and taking letters (the endpoint closes); letters still coming wait in the inbox until it expires. */
   close(): void {
     this.stopBeat?.()
     this.stopBeat = undefined
     this.receivers.clear()
     mailboxes.delete(this.shared)
+  }
+
+  /** What came on this instance's wake-up channel: a wake-up (read the inbox), an acknowledgement, or a ping. */
+  private heard(text: string): void {
+    if (text.startsWith(ACK_PREFIX)) this.awaited.get(text.slice(ACK_PREFIX.length))?.()
+    else if (text !== PING) this.read()
   }
 
   /** Reads the inbox, one read at a time: a wake-up during a read reads again after it. */
@@ -317,7 +308,9 @@ export class Mailbox {
       logRefused(letter.kind, body)
       return false
     })
-    if (taken && letter.acknowledge) void this.send(letter.from, ACKNOWLEDGEMENT, { tag: letter.tag }).catch(error => logLost('could not acknowledge a letter', error))
+    // A letter taken before is acknowledged again: its sender asks again when the first
+    // acknowledgement did not reach it in time.
+    if (taken && letter.acknowledge) void this.shared.publish(wakeChannel(letter.from), `${ACK_PREFIX}${letter.tag}`).catch(error => logLost('could not acknowledge a letter', error))
   }
 }
 
