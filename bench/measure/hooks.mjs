@@ -8,16 +8,22 @@
 // /proc), then the median of the rounds. On the echo path `mcp:auth`, `mcp:request`, `mcp:call`
 // and (per modern request, per legacy session) `mcp:server` run; `mcp:auth:token` (opaque tokens
 // while `mcp.auth` is on), `mcp:question` (echo asks nothing) and `mcp:host-owner` (host routes)
-// are listened to but not called. Results: bench/results/hooks.md and .json.
+// are listened to but not called. Against no hook code at all: the checks an echo request makes
+// with nobody listening (hooks.ts's `listening()` on Nitro's own hook table), timed in this
+// process against the same loop without them, and set against "none"'s server CPU per call.
+// Results: bench/results/hooks.md and .json.
 //   node bench/measure/hooks.mjs [pairs=300] [rounds=5] [--reuse]
 import { existsSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { availableParallelism, loadavg } from 'node:os'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { performance } from 'node:perf_hooks'
+import { pathToFileURL } from 'node:url'
 import { startRuntime } from '../../scripts/runtimes.mjs'
+import { registerSourceHooks } from '../../scripts/source-hooks.mjs'
 import { agent, closeSession, legacyCall, modernCall, openSession } from '../lib/mcp-http.mjs'
-import { resultsDir, workDir } from '../lib/paths.mjs'
+import { repoRoot, resultsDir, workDir } from '../lib/paths.mjs'
 import { cpuMs } from '../lib/proc.mjs'
 import { percentile, ratio, summarize } from '../lib/stats.mjs'
 import { STATE_SECRET } from '../servers/catalog.mjs'
@@ -54,6 +60,45 @@ async function prepareApp(reuse, log) {
   return dir
 }
 
+/** The hooks an echo request looks up: `mcp:auth`, `mcp:request`, `mcp:call`, and `mcp:server` (per modern request). */
+const ECHO_PATH_HOOKS = ['mcp:auth', 'mcp:request', 'mcp:call', 'mcp:server']
+
+/**
+ * What hook code costs an echo request when nobody listens, against no hook code: the real
+ * `mcpHookOf(...).listening()` of each hook on the echo path, on a hook table made by the
+ * hookable Nitro runs with, in a loop of `iterations` requests, against the same loop without
+ * the checks. CPU time, median of `rounds`; nanoseconds per request.
+ */
+export async function measureIdleChecks(rounds = 9, iterations = 2_000_000) {
+  registerSourceHooks(resolve(repoRoot, 'src'))
+  const { mcpHookOf } = await import(pathToFileURL(resolve(repoRoot, 'src/runtime/server/hooks.ts')).href)
+  const hookable = createRequire(resolve(repoRoot, 'node_modules/nitropack/package.json')).resolve('hookable')
+  const { createHooks } = await import(pathToFileURL(hookable).href)
+  const checks = ECHO_PATH_HOOKS.map(name => mcpHookOf(createHooks(), name))
+  // `heard` is read after the loop, so neither loop can be dropped as dead code.
+  let heard = 0
+  const cpuNs = (body) => {
+    const start = process.cpuUsage()
+    for (let i = 0; i < iterations; i++) heard += body(i)
+    const { user, system } = process.cpuUsage(start)
+    return (user + system) * 1000
+  }
+  const withChecks = (i) => {
+    let listening = 0
+    for (const check of checks) if (check.listening()) listening++
+    return listening + (i & 1)
+  }
+  const without = i => i & 1
+  const differences = []
+  for (let round = -2; round < rounds; round++) {
+    const a = cpuNs(withChecks)
+    const b = cpuNs(without)
+    if (round >= 0) differences.push((a - b) / iterations)
+  }
+  if (heard !== Math.floor(iterations / 2) * 2 * (rounds + 2)) throw new Error(`a hook was listened to in the idle-check loop (${heard})`)
+  return summarize(differences)
+}
+
 /** One echo call; resolves with its time in ms, after checking the answer. */
 async function timedEcho(server, era) {
   const started = performance.now()
@@ -82,7 +127,7 @@ async function measurePairs(servers, era, pairs) {
 
 const fmt = (value, digits = 2) => (value === undefined || Number.isNaN(value) ? 'n/a' : value.toFixed(digits))
 
-function render({ rounds, pairs, eras, heard, date, load }) {
+function render({ rounds, pairs, eras, heard, date, load, idle }) {
   const lines = [
     '# nuxt-mcp-elicitation benchmark — the hooks, with nobody listening and with a listener on each',
     '',
@@ -108,6 +153,15 @@ function render({ rounds, pairs, eras, heard, date, load }) {
     lines.push(`| ${era} echo server CPU per call | ${fmt(figures.ratio_cpu.median)}× (${fmt(figures.ratio_cpu.min)}–${fmt(figures.ratio_cpu.max)}) |`)
   }
   lines.push('', `Listeners heard, on "all" (none on "none"): ${HOOKS.map(name => `\`${name}\` ${heard.all[name] ?? 0}`).join(', ')}.`, '')
+  lines.push('## Nobody listening, against no hook code', '')
+  lines.push(`The ${ECHO_PATH_HOOKS.length} checks an echo request makes with nobody listening (${ECHO_PATH_HOOKS.map(name => `\`${name}\``).join(', ')}: \`listening()\` on a hook table made by Nitro's hookable), in a loop in this process against the same loop without them (CPU time, median of ${idle.n} rounds): **${fmt(idle.median, 1)} ns per request** (${fmt(idle.min, 1)}–${fmt(idle.max, 1)}).`)
+  lines.push('')
+  lines.push('| era | "none"\'s server CPU per echo call | the checks\' share of it |', '|---|---|---|')
+  for (const [era, figures] of Object.entries(eras)) {
+    const perCallNs = figures.none.cpu_ms_per_1000.median * 1000
+    lines.push(`| ${era} | ${fmt(perCallNs / 1000, 0)} µs | ${fmt((idle.median / perCallNs) * 100, 4)} % |`)
+  }
+  lines.push('')
   return `${lines.join('\n')}\n`
 }
 
@@ -162,7 +216,8 @@ export async function benchHooks({ pairs, rounds, reuse, log }) {
       ratio_cpu: summarize(raw.map(round => ratio(round[era].all.cpu_ms_per_1000, round[era].none.cpu_ms_per_1000))),
     }
   }
-  const result = { date: new Date().toISOString(), node: process.version, pairs, rounds, load, raw, eras, heard }
+  const idle = await measureIdleChecks()
+  const result = { date: new Date().toISOString(), node: process.version, pairs, rounds, load, raw, eras, heard, idle }
   return { ...result, markdown: render(result) }
 }
 
