@@ -91,6 +91,22 @@ export function useCluster(fixture: string, count: number, extraEnv: Record<stri
   }
 }
 
+/**
+ * How many connections `redis` holds (of one `type`, e.g. `pubsub` for subscribers), the one this
+ * asks through included: to wait until instances are connected again after a restart.
+ *
+ * @example
+ * ```ts
+ * const before = await countRedisClients(redis)
+ * await redis.stop(); await redis.start()
+ * await until(async () => await countRedisClients(redis) >= before, 'every instance connected again')
+ * ```
+ */
+export async function countRedisClients(redis: RedisServer, type?: 'normal' | 'pubsub'): Promise<number> {
+  const list = await redisCommand(redis.port, type ? `CLIENT LIST TYPE ${type}` : 'CLIENT LIST')
+  return list.split('\n').filter(line => line.includes('id=')).length
+}
+
 /** A redis-server with a cut proxy in front of it, for tests of what crosses instances without an app. */
 export interface CuttableRedis {
   redis: RedisServer
@@ -130,10 +146,7 @@ export function useCuttableRedis(options: { prefix: string, route: string }): ()
         void state.then(opened => states.push(opened), () => {})
         return state
       },
-      subscribers: async () => {
-        const list = await redisCommand(redis.port, 'CLIENT LIST TYPE pubsub')
-        return list.split('\n').filter(line => line.includes('id=')).length
-      },
+      subscribers: () => countRedisClients(redis, 'pubsub'),
     }
   })
   afterAll(async () => {

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { RuntimeApp } from '../../../scripts/runtimes.mjs'
 import type { RedisServer } from '../../../scripts/cluster.mjs'
-import { useCluster } from '../../utils/cluster'
+import { countRedisClients, useCluster } from '../../utils/cluster'
+import { until } from '../../utils/until'
 
 // The host side on two instances sharing NUXT_MCP_REDIS_URL: a chat served by one instance is
 // answered through the other (the browser's answer may reach any instance behind a balancer).
@@ -87,6 +88,8 @@ describe('the host\'s waiting elicitations shared through Redis', () => {
   it('says so when Redis is away (503 naming NUXT_MCP_REDIS_URL), and shares again once it is back', async () => {
     const [first, second] = instances
     const stranded = await startChat(first!, 'delete_project')
+    // Both instances' connections (commands and subscriber each), counted before Redis goes away.
+    const connected = await countRedisClients(redis)
     await redis.stop()
     const away = await answer(second!, stranded.pending.data!.respondUrl!, stranded.cookie, { action: 'accept', content: { confirm: true } })
     expect(away.status).toBe(503)
@@ -95,16 +98,10 @@ describe('the host\'s waiting elicitations shared through Redis', () => {
     // (That Redis restarted empty: the stranded chat's entry is gone, and its wait ends with the
     // page closing, or its timeout.)
     await stranded.chunks.return(undefined)
-    // The instances reconnect by themselves within 2 s; until then a chat's question is answered
-    // `cancel` at once (the registry cannot take it), so the page shows no form.
-    let chat: Awaited<ReturnType<typeof startChat>> | undefined
-    for (let attempt = 0; !chat; attempt++) {
-      chat = await startChat(first!, 'delete_project').catch((error: unknown) => {
-        if (attempt >= 10) throw error
-        return new Promise<undefined>(resolve => setTimeout(resolve, 500))
-      })
-    }
-    const { cookie, pending, chunks } = chat
+    // Each instance reconnects by itself, on its own schedule: until both have, a chat's question
+    // is answered `cancel` at once on the first, and an answer gets 503 on the second.
+    await until(async () => await countRedisClients(redis) >= connected, `both instances connected to Redis again (${connected} connections)`, 15_000)
+    const { cookie, pending, chunks } = await startChat(first!, 'delete_project')
     const reply = await answer(second!, pending.data!.respondUrl!, cookie, { action: 'decline' })
     expect(reply.status).toBe(200)
     const rest: Chunk[] = []
