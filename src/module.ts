@@ -16,6 +16,7 @@ import type { ModuleOptions } from './module-options'
 import { setupMcpViews } from './build/views/setup-views'
 import { checkToolViews } from './build/views/scan-views'
 import { setupPresetWings } from './build/preset-wings'
+import { renderSkillsModule, scanSkills } from './build/skills/scan'
 import { anyMayDeclareJsonSchema } from './build/definitions/read'
 import type { SfcCompiler } from './build/ast'
 import { importFromApp, isRecord } from './build/common'
@@ -152,6 +153,11 @@ export default defineNuxtModule<ModuleOptions>({
       if (nuxt.options.dev) await checkEndpointFolders()
       return renderDefinitionsModule(scanned)
     }, runtime)
+    // Each endpoint's skills (server/mcp/skills/, server/mcp/<key>/skills/), checked, hashed and
+    // measured on every Nitro build (a skill edited in `nuxi dev` is served after the rebuild).
+    const scanAllSkills = async () => new Map(await Promise.all(plans.map(async plan => [plan.key, await scanSkills(layers, plan.key)] as const)))
+    await scanAllSkills()
+    addVirtualModule('skills', async () => renderSkillsModule(await scanAllSkills()), runtime)
     // What the preset leaves out of the bundle (a Worker: much), decided once Nitro knows it.
     setupPresetWings(nuxt, options, logger, {
       runtime,
@@ -181,6 +187,7 @@ export default defineNuxtModule<ModuleOptions>({
 
     // One `server/mcp` folder per layer: files added, edited or removed there rebuild Nitro in dev.
     watchDefinitionsInDev(nuxt, virtualId('definitions'), layers.map(layer => resolve(layer.serverDir, 'mcp')))
+    watchDefinitionsInDev(nuxt, virtualId('skills'), () => plans.map(plan => layers.map(layer => resolve(layer.serverDir, 'mcp', plan.key, 'skills'))).flat())
     // A view rebuilds when a file in app/mcp/ or any source it imports changes.
     watchDefinitionsInDev(nuxt, virtualId('views'), () => [...views.dirs, ...views.files()])
 

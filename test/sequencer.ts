@@ -24,6 +24,8 @@ export const OWN_BUILDS = [
   'test/e2e/definitions/duplicate-name.test.ts',
   'test/e2e/views/views-build.test.ts',
   'test/e2e/tooling/baked-secret.test.ts',
+  'test/e2e/definitions/skills.test.ts',
+  'test/e2e/definitions/skills-build.test.ts',
 ]
 
 /**

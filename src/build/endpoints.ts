@@ -54,7 +54,8 @@ export async function findEndpointFolders(serverDirs: string[]): Promise<string[
     const root = resolve(serverDir, 'mcp')
     if (!existsSync(root)) continue
     for (const entry of await readdir(root, { withFileTypes: true })) {
-      if (!entry.isDirectory() || KIND_FOLDERS.includes(entry.name)) continue
+      // server/mcp/skills/ holds the default endpoint's skills, never an endpoint (a skill may be named "tools").
+      if (!entry.isDirectory() || KIND_FOLDERS.includes(entry.name) || entry.name === 'skills') continue
       if (KIND_FOLDERS.some(kind => existsSync(resolve(root, entry.name, kind)))) found.add(entry.name)
     }
   }

@@ -51,6 +51,8 @@ const DECLARATIONS = {
   definitions: (runtime: RuntimePath) => `  const definitions: Record<string, import('${runtime('server/mcp/definitions/registry')}').McpDefinitions>\n  export default definitions\n`,
   // The app's OpenTelemetry API, or `undefined` when it has none (or `mcp.telemetry` is false).
   otel: (runtime: RuntimePath) => `  export const otel: import('${runtime('server/mcp/observing/tracing')}').McpOtelApi | undefined\n`,
+  // Each endpoint's skills (server/mcp/skills/), by endpoint key: `{}` when the app has none.
+  skills: (runtime: RuntimePath) => `  const skills: Record<string, import('${runtime('server/mcp/skills/skills')}').McpSkills>\n  export default skills\n`,
   views: (runtime: RuntimePath) => `  const views: import('${runtime('server/mcp/views/apps')}').McpView[]\n  export default views\n  export const viewTools: import('${runtime('server/mcp/views/view-tools')}').ViewToolEntry[]\n`,
 } as const
 

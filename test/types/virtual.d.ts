@@ -11,6 +11,10 @@ declare module '#mcp-elicitation/definitions' {
 declare module '#mcp-elicitation/otel' {
   export const otel: import('../../src/runtime/server/mcp/observing/tracing').McpOtelApi | undefined
 }
+declare module '#mcp-elicitation/skills' {
+  const skills: Record<string, import('../../src/runtime/server/mcp/skills/skills').McpSkills>
+  export default skills
+}
 declare module '#mcp-elicitation/views' {
   const views: import('../../src/runtime/server/mcp/views/apps').McpView[]
   export default views

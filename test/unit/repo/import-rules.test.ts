@@ -27,6 +27,8 @@ const WINGS: Wing[] = [
   { name: 'mcp: caching', prefix: 'mcp/caching/', rank: 4 },
   { name: 'mcp: observing', prefix: 'mcp/observing/', rank: 4.1 },
   { name: 'mcp: views', prefix: 'mcp/views/', rank: 4.2 },
+  // The skills as entries, resources and directories: plain data the registry and the server read.
+  { name: 'mcp: skills', prefix: 'mcp/skills/', rank: 4.25 },
   { name: 'mcp: definitions', prefix: 'mcp/definitions/', rank: 4.3 },
   // A view's own tool is a definition the build writes for a view: it stands on the registry.
   { name: 'mcp: a view\'s tool', prefix: 'mcp/views/view-tools.ts', rank: 4.35 },

@@ -16,6 +16,7 @@ import { getMcpScope } from '../../common/context'
 import { TASKS_EXTENSION } from '../../tasks/store/wire'
 import { APPS_CAPABILITY, APPS_EXTENSION } from '../views/apps'
 import { extendServer } from '../observing/server-hook'
+import { installSkillHandlers, skillsCapability } from './skills'
 
 /**
  * Whether the endpoint advertises `listChanged`: when the app opts in (`mcp.listChanged`), or when
@@ -35,12 +36,15 @@ const LEGACY_TASKS = { tasks: { list: {}, cancel: {}, requests: { tools: { call:
 
 /**
  * The extensions the endpoint speaks: tasks on 2026-07-28 (without it its clients never create
- * one; legacy has the capability above), and MCP Apps in both eras when the app has views.
+ * one; legacy has the capability above), MCP Apps in both eras when the app has views, and
+ * skills in both eras when it has skills.
  */
 function extensionsCapability(deps: HandlerDeps, era: McpEra) {
   const extensions = {
     ...(deps.tasks && era === 'modern' && { [TASKS_EXTENSION]: {} }),
     ...(deps.registry.views.size > 0 && { [APPS_EXTENSION]: APPS_CAPABILITY }),
+    // Skills in both eras: 2025-11-25 has capabilities.extensions too, and the methods are plain requests.
+    ...skillsCapability(deps.registry.skills),
   }
   return Object.keys(extensions).length > 0 ? { extensions } : {}
 }
@@ -70,6 +74,7 @@ export function createMcpServer(deps: HandlerDeps, era: McpEra): Server {
     },
   )
   installMcpHandlers(server, deps)
+  installSkillHandlers(server, deps.registry.skills, () => deps.scope ?? getMcpScope())
   deps.tasks?.install(server, era, () => deps.scope ?? getMcpScope(), deps)
   if (era === 'legacy') {
     installSubscriptionHandlers(server, deps.route, deps.registry, hiddenFrom(() => deps.scope ?? getMcpScope()))
