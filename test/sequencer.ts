@@ -26,6 +26,7 @@ export const OWN_BUILDS = [
   'test/e2e/tooling/baked-secret.test.ts',
   'test/e2e/definitions/skills.test.ts',
   'test/e2e/definitions/skills-build.test.ts',
+  'test/e2e/definitions/inspector-skills.test.ts',
 ]
 
 /**
