@@ -20,7 +20,7 @@ import { renderSkillsModule, scanSkills } from './build/skills/scan'
 import { anyMayDeclareJsonSchema } from './build/definitions/read'
 import type { SfcCompiler } from './build/ast'
 import { importFromApp, isRecord } from './build/common'
-import { addVirtualModule, standInFor, virtualId } from './build/virtual-modules'
+import { addVirtualModule, addWing, standInFor, virtualId } from './build/virtual-modules'
 import type { RuntimePath } from './build/virtual-modules'
 
 export type { ModuleOptions } from './module-options'
@@ -156,8 +156,12 @@ export default defineNuxtModule<ModuleOptions>({
     // Each endpoint's skills (server/mcp/skills/, server/mcp/<key>/skills/), checked, hashed and
     // measured on every Nitro build (a skill edited in `nuxi dev` is served after the rebuild).
     const scanAllSkills = async () => new Map(await Promise.all(plans.map(async plan => [plan.key, await scanSkills(layers, plan.key)] as const)))
-    await scanAllSkills()
+    const hasSkills = async () => [...(await scanAllSkills()).values()].some(found => found.skills.length > 0)
+    // A malformed skill fails the build here, before anything else is built.
+    await hasSkills()
     addVirtualModule('skills', async () => renderSkillsModule(await scanAllSkills()), runtime)
+    // The extension's code is bundled only with skills to serve (a Worker without them carries none of it).
+    addWing('skills-runtime', hasSkills, runtime)
     // What the preset leaves out of the bundle (a Worker: much), decided once Nitro knows it.
     setupPresetWings(nuxt, options, logger, {
       runtime,

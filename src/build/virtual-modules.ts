@@ -33,6 +33,8 @@ export const WINGS = {
   'redis': { file: 'server/cluster/load-redis-state', exportName: 'connectSharedState' },
   'bearer': { file: 'server/transport/oauth/bearer', exportName: 'createBearerCheck' },
   'json-schema': { file: 'server/mcp/definitions/json-schema-arguments', exportName: 'jsonSchemaArguments' },
+  // The skills extension's code, only in a build whose app has skills (server/mcp/skills/).
+  'skills-runtime': { file: 'server/mcp/server/skills', exportName: 'serveSkills' },
 } as const
 
 /**

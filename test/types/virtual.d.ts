@@ -35,3 +35,6 @@ declare module '#mcp-elicitation/bearer' {
 declare module '#mcp-elicitation/json-schema' {
   export const jsonSchemaArguments: typeof import('../../src/runtime/server/mcp/definitions/json-schema-arguments').jsonSchemaArguments | undefined
 }
+declare module '#mcp-elicitation/skills-runtime' {
+  export const serveSkills: typeof import('../../src/runtime/server/mcp/server/skills').serveSkills | undefined
+}

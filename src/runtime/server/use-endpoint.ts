@@ -3,6 +3,7 @@ import { useNitroApp, useRuntimeConfig, useStorage } from 'nitropack/runtime'
 import definitions from '#mcp-elicitation/definitions'
 import views, { viewTools } from '#mcp-elicitation/views'
 import skills from '#mcp-elicitation/skills'
+import { serveSkills } from '#mcp-elicitation/skills-runtime'
 import { endpointKeys, route as defaultRoute } from '#mcp-elicitation/options'
 import { otel } from '#mcp-elicitation/otel'
 import { createTaskRuntime } from '#mcp-elicitation/tasks'
@@ -65,7 +66,7 @@ function definitionsAt(route: string): McpDefinitions {
   const key = endpointKeys[route] ?? ''
   const found = definitions[key] ?? { tools: [], resources: [], prompts: [] }
   // Tools declared inside views belong to the default endpoint, as their files are not in any endpoint's folder.
-  return { ...found, tools: key === '' ? [...found.tools, ...viewTools] : found.tools, views, ...(skills[key] && { skills: skills[key] }), ...(jsonSchemaArguments && { jsonSchemaArguments }) }
+  return { ...found, tools: key === '' ? [...found.tools, ...viewTools] : found.tools, views, ...(serveSkills && skills[key] && { skills: serveSkills(skills[key]) }), ...(jsonSchemaArguments && { jsonSchemaArguments }) }
 }
 
 /**

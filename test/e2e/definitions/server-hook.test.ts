@@ -83,10 +83,11 @@ describe('what a listener may not do', () => {
         expect.stringMatching(/"tools\/call", a method the MCP spec defines: the module serves those, behind its guards\. Name your own methods in a namespace of yours, e\.g\. "acme\/search"/),
         expect.stringMatching(/"whoami", a name without a namespace\. Name it "<your-namespace>\/<method>"/),
         expect.stringMatching(/"notifications\/cancelled", a method the MCP spec defines/),
+        expect.stringMatching(/"skills\/list", a method the MCP spec defines/),
         expect.stringMatching(/"acme\/whoami", a method this server already serves/),
         expect.stringMatching(/"acme\/late", after the hook returned\. Add handlers synchronously, before any `await`/),
       ]))
-      expect(refusals).toHaveLength(5)
+      expect(refusals).toHaveLength(6)
     }
     finally {
       await client.close()

@@ -8,6 +8,8 @@ import { isPortTaken } from '../../../scripts/ports.mjs'
 import { serverGzipBytes } from '../../utils/bundle-size'
 import { postModern, postRaw } from '../../utils/raw'
 import { until } from '../../utils/until'
+import { listSkills, loadSkill } from '../../utils/skills-host'
+import type { SkillsWire } from '../../utils/skills-host'
 import { openTaskSession } from '../../../scripts/mcp-task-clients.mjs'
 import { resultFromTaskOutcome } from '@modelcontextprotocol/ext-tasks/client'
 import type { RuntimeApp, RuntimeTarget } from '../../utils/fixture'
@@ -237,6 +239,27 @@ describe('an MCP App view on Cloudflare Workers (workerd, unenv polyfills)', () 
     // Non-ASCII text and the bundle's `typeof window` checks survive the trip through the Worker.
     expect(content?.text).toContain('Grüße from workerd')
     expect(content?.text).toContain('typeof window')
+  })
+})
+
+// Skills on workerd: the files come from the bundle (a Worker has no file system), text and
+// binary alike, and verify against the digests the build computed.
+describe('skills on Cloudflare Workers (workerd, unenv polyfills)', () => {
+  it('lists the skill and serves every file, each verified against its digest and size', async () => {
+    const url = appOf('workers-poly').url
+    const wire: SkillsWire = {
+      request: async (method, params) => {
+        const { message } = await postModern(url, method, params)
+        if (!message.result) throw new Error(`${method}: ${JSON.stringify(message.error)}`)
+        return message.result
+      },
+      capabilities: () => undefined,
+    }
+    const { skills } = await listSkills(wire)
+    expect(skills.map(skill => skill.uri)).toEqual(['skill://worker-notes/SKILL.md'])
+    const files = await loadSkill(wire, skills[0]!)
+    expect(files.get('skill://worker-notes/SKILL.md')?.bytes.toString()).toContain('Grüße from workerd')
+    expect(files.get('skill://worker-notes/assets/bytes.bin')?.bytes).toEqual(Buffer.from([0, 1, 2, 0xFF, 0xFE, ...Buffer.from('skill'), 0]))
   })
 })
 

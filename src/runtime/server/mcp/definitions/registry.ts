@@ -9,7 +9,7 @@ import { planResourceCache, planToolCache, type ResourceCachePlan, type ToolCach
 import { isGuarded } from './guards'
 import { listedExecution } from '../../tasks/store/support'
 import { viewToolMeta, viewResources, type McpView } from '../views/apps'
-import { createSkillCatalog, readSkillFile, skillResources, type McpSkills, type SkillCatalog } from '../skills/skills'
+import type { McpSkillServing } from '../skills/skills'
 
 type ResourceTemplate = ListResourceTemplatesResult['resourceTemplates'][number]
 
@@ -46,8 +46,8 @@ export interface McpDefinitions {
   prompts: DefinitionEntry<ErasedPrompt>[]
   /** The app's MCP App views (`app/mcp/*.vue`), served as `ui://` resources on every endpoint. */
   views?: McpView[]
-  /** The endpoint's skills (`server/mcp/skills/`), served as `skill://` resources and through the skills extension. */
-  skills?: McpSkills
+  /** The endpoint's skills (`server/mcp/skills/`), served as `skill://` resources and through the skills extension; absent without skills. */
+  skills?: McpSkillServing
   /**
    * How a JSON Schema written by hand is listed and checked (`json-schema-arguments.ts`). Absent
    * where the build left the validator out (a Worker none of whose tools writes one): such a
@@ -86,8 +86,8 @@ export interface McpRegistry {
   tasks: boolean
   /** The names of the app's MCP App views: only when there are any is the apps extension advertised. */
   views: ReadonlySet<string>
-  /** The endpoint's skills: only when there are any is the skills extension advertised. */
-  skills: SkillCatalog
+  /** The endpoint's skills: only when there are any is the skills extension advertised and served. */
+  skills?: McpSkillServing
 }
 
 function nameOf<D extends { name?: string }>(entry: DefinitionEntry<D>): string {
@@ -183,18 +183,18 @@ export function createMcpRegistry(input: McpDefinitions): McpRegistry {
   const tools = buildTools(input.tools, views, input.jsonSchemaArguments)
   const resources = buildResources([...input.resources, ...viewResources(views)])
   const prompts = buildPrompts(input.prompts)
-  const skills = createSkillCatalog(input.skills)
-  addSkillResources(resources, input.skills)
+  const skills = input.skills
+  addSkillResources(resources, skills)
   return {
     tools: tools.tools,
     resources: resources.resources,
     templates: resources.templates,
     prompts: prompts.prompts,
     lists: { tools: tools.list, resources: resources.list, templates: resources.templateList, prompts: prompts.list },
-    guarded: hasGuardedDefinitions(input) || skills.guarded,
+    guarded: hasGuardedDefinitions(input) || skills?.guarded === true,
     tasks: tools.list.some(tool => tool.execution && tool.execution.taskSupport !== 'forbidden'),
     views: new Set(views.map(view => view.name)),
-    skills,
+    ...(skills && { skills }),
   }
 }
 
@@ -202,12 +202,13 @@ export function createMcpRegistry(input: McpDefinitions): McpRegistry {
  * Adds each skill file as a fixed resource, guarded by its skill's scopes and read from the bytes
  * the build measured. A definition of the app that claims a skill file's URI is an error naming it.
  */
-function addSkillResources(resources: ReturnType<typeof buildResources>, served: McpSkills | undefined): void {
-  for (const { file, resource } of skillResources(served)) {
-    const other = resources.resources.get(file.uri)
-    if (other) throw new Error(`[nuxt-mcp-elicitation] The resource "${other.name}" (${other.file}) has the URI ${file.uri}, which a skill file in server/mcp/skills/ serves. Give the resource another URI: skill:// belongs to the skills.`)
-    const definition: ErasedResource = { uri: file.uri, name: resource.name, mimeType: file.mimeType, scopes: file.scopes, handler: () => readSkillFile(file) }
-    resources.resources.set(file.uri, { name: file.uri, file: `the skill file ${file.uri}`, definition })
+function addSkillResources(resources: ReturnType<typeof buildResources>, skills: McpSkillServing | undefined): void {
+  for (const { resource, scopes, read } of skills?.resources ?? []) {
+    const { uri } = resource
+    const other = resources.resources.get(uri)
+    if (other) throw new Error(`[nuxt-mcp-elicitation] The resource "${other.name}" (${other.file}) has the URI ${uri}, which a skill file in server/mcp/skills/ serves. Give the resource another URI: skill:// belongs to the skills.`)
+    const definition: ErasedResource = { uri, name: resource.name, ...(resource.mimeType && { mimeType: resource.mimeType }), scopes, handler: read }
+    resources.resources.set(uri, { name: uri, file: `the skill file ${uri}`, definition })
     resources.list.push(resource)
   }
 }

@@ -4,9 +4,10 @@ import type { McpHook } from '../../common/hooks'
 
 /**
  * Method names the MCP spec defines, by their namespace: the module (or the SDK under it) serves
- * them behind its guards and capabilities, so a listener may not add or replace one.
+ * them behind its guards and capabilities, so a listener may not add or replace one. `skills/` is
+ * reserved by the skills extension (SEP-2640), which the module serves from `server/mcp/skills/`.
  */
-const SPEC_METHOD = /^(?:initialize|ping|(?:tools|resources|prompts|completion|logging|tasks|elicitation|sampling|roots|server|subscriptions|notifications)\/)/
+const SPEC_METHOD = /^(?:initialize|ping|(?:tools|resources|prompts|completion|logging|tasks|elicitation|sampling|roots|server|subscriptions|notifications|skills)\/)/
 
 type InferHandlerResult<R> = R extends StandardSchemaV1 ? StandardSchemaV1.InferOutput<R> : Record<string, unknown>
 

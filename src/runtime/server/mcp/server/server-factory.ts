@@ -16,7 +16,6 @@ import { getMcpScope } from '../../common/context'
 import { TASKS_EXTENSION } from '../../tasks/store/wire'
 import { APPS_CAPABILITY, APPS_EXTENSION } from '../views/apps'
 import { extendServer } from '../observing/server-hook'
-import { installSkillHandlers, skillsCapability } from './skills'
 
 /**
  * Whether the endpoint advertises `listChanged`: when the app opts in (`mcp.listChanged`), or when
@@ -44,7 +43,7 @@ function extensionsCapability(deps: HandlerDeps, era: McpEra) {
     ...(deps.tasks && era === 'modern' && { [TASKS_EXTENSION]: {} }),
     ...(deps.registry.views.size > 0 && { [APPS_EXTENSION]: APPS_CAPABILITY }),
     // Skills in both eras: 2025-11-25 has capabilities.extensions too, and the methods are plain requests.
-    ...skillsCapability(deps.registry.skills),
+    ...deps.registry.skills?.capability,
   }
   return Object.keys(extensions).length > 0 ? { extensions } : {}
 }
@@ -74,7 +73,7 @@ export function createMcpServer(deps: HandlerDeps, era: McpEra): Server {
     },
   )
   installMcpHandlers(server, deps)
-  installSkillHandlers(server, deps.registry.skills, () => deps.scope ?? getMcpScope())
+  deps.registry.skills?.install(server, () => deps.scope ?? getMcpScope())
   deps.tasks?.install(server, era, () => deps.scope ?? getMcpScope(), deps)
   if (era === 'legacy') {
     installSubscriptionHandlers(server, deps.route, deps.registry, hiddenFrom(() => deps.scope ?? getMcpScope()))

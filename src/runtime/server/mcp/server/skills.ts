@@ -1,15 +1,17 @@
 /**
  * The skills extension's methods (SEP-2640): `skills/list`, `skills/get` and
  * `resources/directory/read`, answered from the endpoint's skill catalog behind the skills'
- * guards. The files themselves are ordinary resources (`resources/read`, in `handlers.ts`).
+ * guards, and {@link serveSkills}, which puts an endpoint's skills together. The files themselves
+ * are ordinary resources (`resources/read`, in `handlers.ts`). Only a build with skills bundles
+ * this file (the `#mcp-elicitation/skills-runtime` wing): nothing else imports it.
  */
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server'
 import type { Server, StandardSchemaV1 } from '@modelcontextprotocol/server'
 import { isRecord } from '../../common/is-record'
 import type { McpRequestScope } from '../../common/context'
 import { mayUse } from '../definitions/guards'
-import type { SkillCatalog, SkillEntry } from '../skills/skills'
-import { SKILLS_EXTENSION } from '../skills/skills'
+import type { McpSkills, McpSkillServing, SkillCatalog, SkillEntry } from '../skills/skills'
+import { createSkillCatalog, SKILLS_EXTENSION, skillResources } from '../skills/skills'
 
 /**
  * How long a client may treat a skill listing or entry as current (2026-07-28 `ttlMs`): five
@@ -96,4 +98,24 @@ export function installSkillHandlers(server: Server, catalog: SkillCatalog, call
     }
     return { resources, resultType: 'complete' }
   })
+}
+
+/**
+ * An endpoint's skills, ready to serve: their files as resources, the extension's capability and
+ * its methods, all computed once from what the build measured.
+ *
+ * @example
+ * ```ts
+ * const serving = serveSkills(skills[''])
+ * serving.install(server, () => getMcpScope())
+ * ```
+ */
+export function serveSkills(served: McpSkills): McpSkillServing {
+  const catalog = createSkillCatalog(served)
+  return {
+    resources: skillResources(served),
+    guarded: catalog.guarded,
+    capability: skillsCapability(catalog),
+    install: (server, caller) => installSkillHandlers(server, catalog, caller),
+  }
 }

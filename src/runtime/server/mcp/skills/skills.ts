@@ -4,7 +4,8 @@
  * once per endpoint. It must not know guards, the server's handlers or how skills were found
  * (the build measured every file; nothing here hashes per request).
  */
-import type { ReadResourceResult, Resource } from '@modelcontextprotocol/server'
+import type { ReadResourceResult, Resource, Server } from '@modelcontextprotocol/server'
+import type { McpRequestScope } from '../../common/context'
 
 /** The extension's identifier, under `capabilities.extensions`. */
 export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills'
@@ -66,6 +67,27 @@ export interface SkillEntry {
   uri: string
   frontmatter: Record<string, unknown>
   resources: { uri: string, digest: string, size: number }[]
+}
+
+/**
+ * An endpoint's skills, ready to serve: what the registry lists and reads as resources, and what
+ * the server factory advertises and installs. Made by `serveSkills()` (`mcp/server/skills.ts`),
+ * which the build bundles only when the app has skills: everything here is a type.
+ *
+ * @example
+ * ```ts
+ * const serving: McpSkillServing | undefined = serveSkills && skills[key] && serveSkills(skills[key])
+ * ```
+ */
+export interface McpSkillServing {
+  /** Each skill file: its `resources/list` entry, the scopes that guard it, and its read. */
+  resources: { resource: Resource, scopes: string[], read: () => ReadResourceResult }[]
+  /** Whether any skill carries scopes (lists then depend on the caller). */
+  guarded: boolean
+  /** What `capabilities.extensions` gains. */
+  capability: Record<string, { directoryRead: true }>
+  /** Installs `skills/list`, `skills/get` and `resources/directory/read` on one SDK server. */
+  install: (server: Server, caller: () => McpRequestScope | undefined) => void
 }
 
 /** One child of a directory resource, with the scopes of every file below it (a child is seen when any is). */
@@ -182,10 +204,10 @@ export function createSkillCatalog(served: McpSkills | undefined): SkillCatalog 
  *
  * @example
  * ```ts
- * skillResources(served) // [{ file, resource: { uri: 'skill://refunds/SKILL.md', name: 'refunds', … } }, …]
+ * skillResources(served) // [{ resource: { uri: 'skill://refunds/SKILL.md', name: 'refunds', … }, scopes: [], read }, …]
  * ```
  */
-export function skillResources(served: McpSkills | undefined): { file: McpSkillFile, resource: Resource }[] {
+export function skillResources(served: McpSkills | undefined): McpSkillServing['resources'] {
   const byPath = new Map((served?.skills ?? []).map(skill => [skill.path, skill]))
-  return (served?.files ?? []).map(file => ({ file, resource: skillFileResource(file, byPath) }))
+  return (served?.files ?? []).map(file => ({ resource: skillFileResource(file, byPath), scopes: file.scopes, read: () => readSkillFile(file) }))
 }
