@@ -91,6 +91,24 @@ describe('chooseTools', () => {
     expect(chooseTools(tools, entries('search, nope, group:none, tag:none')).unknown).toEqual(['nope', 'group:none', 'tag:none'])
   })
 
+  it('keeps a tool only a view may call with the tools that show its view (the view calls it with the same header)', () => {
+    const withViews = [...createMcpRegistry({
+      tools: [
+        tool('show-weather', { view: 'weather' }),
+        tool('refresh-weather', { view: { name: 'weather', visibility: ['app'] } }),
+        tool('refresh-other', { view: { name: 'other', visibility: ['app'] } }),
+        tool('both', { view: { name: 'weather', visibility: ['model', 'app'] } }),
+        tool('search'),
+      ],
+      resources: [],
+      prompts: [],
+      views: [{ name: 'weather', file: 'app/mcp/weather.vue', ui: {}, html: '<p>weather</p>' }, { name: 'other', file: 'app/mcp/other.vue', ui: {}, html: '<p>other</p>' }],
+    }).tools.values()]
+    expect([...chooseTools(withViews, entries('show-weather')).names].sort()).toEqual(['refresh-weather', 'show-weather'])
+    // A tool the model may call too is chosen like any other.
+    expect([...chooseTools(withViews, entries('search')).names]).toEqual(['search'])
+  })
+
   it('reads an entry as a tool\'s name first', () => {
     const odd = [...createMcpRegistry({ tools: [tool('group:docs'), tool('x', { group: 'docs' })], resources: [], prompts: [] }).tools.values()]
     expect([...chooseTools(odd, entries('group:docs')).names]).toEqual(['group:docs'])

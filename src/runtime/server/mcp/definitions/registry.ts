@@ -8,7 +8,7 @@ import { headerParamsOf, type McpHeaderParam } from './header-params'
 import { planResourceCache, planToolCache, type ResourceCachePlan, type ToolCachePlan } from '../caching/plan'
 import { isGuarded } from './guards'
 import { listedExecution } from '../../tasks/store/support'
-import { viewToolMeta, viewResources, type McpView } from '../views/apps'
+import { viewToolMeta, viewResources, type McpToolView, type McpView } from '../views/apps'
 
 type ResourceTemplate = ListResourceTemplatesResult['resourceTemplates'][number]
 
@@ -76,6 +76,11 @@ export interface RegisteredTool {
   tags: readonly string[]
   /** A module's companion tool, which no subset leaves out (`DefinitionEntry.companion`). */
   companion: boolean
+  /**
+   * The view it shows, and whether only that view may call it (`visibility: ['app']`): such a
+   * tool goes with any subset that keeps a tool showing the same view, or the view would break.
+   */
+  view?: { name: string, appOnly: boolean }
 }
 /** A resource; `cache`: how its reads are served again, when it has one. */
 export interface RegisteredResource { name: string, file: string, definition: ErasedResource, template?: UriTemplate, cache?: ResourceCachePlan }
@@ -127,6 +132,12 @@ function checkedLabels(group: string | undefined, tags: readonly string[] | unde
   return { ...(group !== undefined && { group }), tags: tags ?? [] }
 }
 
+/** The view a tool shows, by name, and whether only the view may call the tool (no `'model'` in its `visibility`). */
+function shownView(view: McpToolView): { name: string, appOnly: boolean } {
+  if (typeof view === 'string') return { name: view, appOnly: false }
+  return { name: view.name, appOnly: view.visibility !== undefined && !view.visibility.includes('model') }
+}
+
 function buildTools(entries: DefinitionEntry<ErasedTool>[], views: McpView[], jsonSchema: JsonSchemaArguments | undefined) {
   const tools = new Map<string, RegisteredTool>()
   const list: Tool[] = []
@@ -142,7 +153,8 @@ function buildTools(entries: DefinitionEntry<ErasedTool>[], views: McpView[], js
     const labels = { ...(group !== undefined && { group }), ...(tags.length > 0 && { tags: [...tags] }) }
     const own = definition.view === undefined ? definition._meta : { ...definition._meta, ...viewToolMeta(definition.view, views, where) }
     const meta = Object.keys(labels).length > 0 ? { ...own, ...labels } : own
-    tools.set(name, { name, file, definition, args: input.check, output: output?.check, headerParams, ...(cache && { cache }), ...(group !== undefined && { group }), tags, companion: companion === true })
+    const view = definition.view === undefined ? undefined : shownView(definition.view)
+    tools.set(name, { name, file, definition, args: input.check, output: output?.check, headerParams, ...(cache && { cache }), ...(group !== undefined && { group }), tags, companion: companion === true, ...(view && { view }) })
     list.push({
       name,
       ...(title && { title }),

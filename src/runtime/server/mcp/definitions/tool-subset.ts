@@ -16,10 +16,25 @@ export const TOOLS_HEADER = 'X-MCP-Tools'
 /** The longest `X-MCP-Tools` value accepted: a list of names, not a document (4 KiB). */
 export const MAX_TOOLS_HEADER_LENGTH = 4096
 
-/** One entry of a subset: a tool's name, every tool of a group or with a tag, or every tool (`*`). */
+/**
+ * One entry of a subset: a tool's name, every tool of a group or with a tag, or every tool (`*`).
+ *
+ * @example
+ * ```ts
+ * const entry: ToolSubsetEntry = { kind: 'group', value: 'docs', written: 'group:docs' }
+ * ```
+ */
 export type ToolSubsetEntry = { kind: 'name' | 'group' | 'tag', value: string, written: string } | { kind: 'all', written: '*' }
 
-/** A subset as written, parsed; or why it cannot be read. */
+/**
+ * A subset as written, parsed; or why it cannot be read.
+ *
+ * @example
+ * ```ts
+ * const parsed: ParsedToolSubset = parseToolSubset('search, tag:read-only')
+ * if (!parsed.ok) console.warn(parsed.problem)
+ * ```
+ */
 export type ParsedToolSubset = { ok: true, entries: ToolSubsetEntry[] } | { ok: false, problem: string }
 
 // Printable ASCII and tab: what a header value may carry as text. Anything else (a control
@@ -72,7 +87,9 @@ function matches(entry: ToolSubsetEntry, tool: RegisteredTool): boolean {
  * The names of `tools` that `entries` choose, the module's companion tools always among them (a
  * subset narrows the app's tools, never the module's way round a client's missing capability),
  * and the entries that chose nothing: unknown names, groups and tags. An entry is read as a
- * tool's name first, so a tool literally named `group:x` is still chosen by its name.
+ * tool's name first, so a tool literally named `group:x` is still chosen by its name. A tool only
+ * a view may call (`visibility: ['app']`) goes with the tools that show its view: the view calls
+ * it through the same connection, with the same header.
  *
  * @example
  * ```ts
@@ -90,6 +107,8 @@ export function chooseTools(tools: readonly RegisteredTool[], entries: readonly 
     if (chosen.length === 0) unknown.push(entry.written)
     for (const tool of chosen) names.add(tool.name)
   }
+  const shown = new Set(tools.filter(tool => names.has(tool.name) && tool.view).map(tool => tool.view?.name))
+  for (const tool of tools) if (tool.view?.appOnly && shown.has(tool.view.name)) names.add(tool.name)
   return { names, unknown }
 }
 
