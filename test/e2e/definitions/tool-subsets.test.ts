@@ -195,6 +195,27 @@ describe('X-MCP-Tools on the wire', () => {
   })
 })
 
+describe('a view\'s own tool follows the view', () => {
+  it('keeps count-visit (visibility [\'app\'], the greeting view) in a subset that keeps greet, which shows that view', async () => {
+    const views = await startFixture('views')
+    try {
+      for (const connect of [connectLegacy, connectModern]) {
+        const client = await connect(views.url, { requestInit: { headers: { 'X-MCP-Tools': 'greet' } } })
+        try {
+          expect(await names(client)).toEqual(['count-visit', 'greet'])
+          expect(textOf(await client.callTool({ name: 'count-visit', arguments: { who: 'ana' } }))).toMatch(/^Visit \d+ by ana$/)
+        }
+        finally {
+          await client.close()
+        }
+      }
+    }
+    finally {
+      await views.stop()
+    }
+  })
+})
+
 describe('list changes with a subset', () => {
   it('legacy (v1 Client): a session with X-MCP-Tools hears tools/list_changed, and its next list is its subset of the new list', async () => {
     const client = await connectLegacy(app.url, { requestInit: { headers: { 'x-user': 'alice', 'X-MCP-Tools': 'tag:safe' } } })
