@@ -139,6 +139,19 @@ describe('requestToolSubset: the header against what this caller may see', () =>
     expect(await requestToolSubset(registry, undefined, 'group:ops', scopeOf('ana'))).toEqual({ ok: true, subset: expect.objectContaining({ names: new Set(['answer-later', 'deploy']) }) })
   })
 
+  it('runs the guards of the tools the header could choose only', async () => {
+    let asked = 0
+    const counted = createMcpRegistry({
+      tools: [tool('search'), tool('guarded', { enabled: () => { asked += 1; return true } })],
+      resources: [],
+      prompts: [],
+    })
+    await requestToolSubset(counted, undefined, 'search', scopeOf())
+    expect(asked).toBe(0)
+    await requestToolSubset(counted, undefined, 'search,guarded', scopeOf())
+    expect(asked).toBe(1)
+  })
+
   it('chooses only within the endpoint\'s own subset: a tool it leaves out is unknown', async () => {
     const endpoint = endpointToolSubset(registry, ['group:docs'], 'mcp.tools')
     expect(await requestToolSubset(registry, endpoint, 'read-page', scopeOf())).toMatchObject({ ok: true })

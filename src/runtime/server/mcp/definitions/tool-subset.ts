@@ -155,8 +155,10 @@ export async function requestToolSubset(registry: McpRegistry, endpoint: McpTool
   const parsed = parseToolSubset(value)
   if (!parsed.ok) return { ok: false, problem: `The ${TOOLS_HEADER} header cannot be read: ${parsed.problem}.` }
   const served = [...registry.tools.values()].filter(tool => !endpoint || endpoint.names.has(tool.name))
-  // Without guards every served tool is visible: no promise per tool.
-  const visible = registry.guarded ? await Promise.all(served.map(tool => mayUse(tool.definition, scope, tool.name))) : undefined
+  // Guards run only for the tools the header could choose (an entry names them, or they go with
+  // what it chooses): a tools/call with the header pays for those, not for every tool.
+  const mayChoose = (tool: RegisteredTool) => tool.companion || tool.view?.appOnly === true || parsed.entries.some(entry => entry.written === tool.name || matches(entry, tool))
+  const visible = registry.guarded ? await Promise.all(served.map(tool => !mayChoose(tool) || mayUse(tool.definition, scope, tool.name))) : undefined
   const { names, unknown } = chooseTools(visible ? served.filter((_, index) => visible[index]) : served, parsed.entries)
   if (unknown.length > 0) {
     const plural = unknown.length > 1 ? 's' : ''
