@@ -70,6 +70,19 @@ export interface ModuleOptions {
    */
   listChanged?: boolean
   /**
+   * Serve only some of the endpoint's tools: entries in the `X-MCP-Tools` syntax (a tool's name,
+   * `group:<name>`, `tag:<name>`), or one comma-separated string (`NUXT_MCP_TOOLS` at run time).
+   * A client's `X-MCP-Tools` header narrows further within it. A view, not a guard: use `scopes`
+   * or `enabled` to keep a tool from a caller. See docs/clients.md.
+   * @default '*' (every tool)
+   *
+   * @example
+   * ```ts
+   * export default defineNuxtConfig({ mcp: { tools: ['group:docs', 'search'] } })
+   * ```
+   */
+  tools?: string[] | string
+  /**
    * Make the endpoint an OAuth resource server (MCP authorization): requests need an access token
    * from one of `issuers`, verified against the issuer's keys (JWT: signature, issuer, audience,
    * expiry, scopes). Off while `issuers` is empty. Each key has a `NUXT_MCP_AUTH_*` variable.

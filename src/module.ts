@@ -76,6 +76,7 @@ export default defineNuxtModule<ModuleOptions>({
       trustedProxies: options.trustedProxies,
       legacy: options.legacy ?? true,
       listChanged: options.listChanged ?? false,
+      tools: options.tools ?? '*',
       auth: {
         issuers: [], resource: '', audiences: [], scopes: [], clockToleranceSeconds: 60, jwksMaxAgeSeconds: 3600, ...options.auth,
         // No secret option: it comes from NUXT_MCP_AUTH_INTROSPECTION_CLIENT_SECRET at run time,

@@ -51,6 +51,22 @@ function countByKind(items) {
 }
 
 /**
+ * Whether a task call that ran to its deadline is explained by the schedule: its handler started
+ * `starts` times (its runner killed, then the instance that took it over killed too: each
+ * takeover first waits for the dead runner's heartbeat to lapse, 6 s, then runs the handler
+ * again from its kept answers), and the run killed at least `starts - 1` instances while it ran
+ * (`killedAt`: ms into the run). One takeover alone leaves room within the deadline, so a call
+ * that started twice and still hung is not explained.
+ *
+ * @example
+ * isRunnerKilledTwice({ kind: 'tasks-modern', at: 318_500, ms: 30_169 }, 3, [320_800, 334_800, 346_100]) // true
+ */
+export function isRunnerKilledTwice(call, starts, killedAt) {
+  if (!call.kind.startsWith('tasks-') || starts < 3) return false
+  return killedAt.filter(at => at >= call.at && at <= call.at + call.ms).length >= starts - 1
+}
+
+/**
  * The invariants of a run, each `{ name, ok, figure }`.
  *
  * @example
@@ -61,6 +77,7 @@ export function judge({ calls, probes, stepRuns, memory, events, kinds = CLIENT_
   const failed = calls.filter(call => !call.ok)
   const hangs = failed.filter(call => call.failure === 'hang')
   const answerDied = failed.filter(call => call.failure === 'answer-died-with-instance')
+  const runnerKilledTwice = failed.filter(call => call.failure === 'runner-killed-twice')
   const unclear = failed.filter(call => call.failure === 'unclassified')
   const answerProblems = answered.map(answerProblem).filter(Boolean)
   const askedAgain = answered.flatMap(call => [`first ${call.call}`, `second ${call.call}`].filter(question => askedAgainAfterTakeover(call, question)))
@@ -78,7 +95,7 @@ export function judge({ calls, probes, stepRuns, memory, events, kinds = CLIENT_
   const byKind = Object.entries(Object.groupBy(failed, call => call.failure)).map(([kind, list]) => `${kind} ${list.length}`).join(', ') || 'none'
   return [
     { name: 'the run happened (kills, a Redis restart, every client kind answered)', ok: kindsWithout.length === 0 && kills > 0 && redisRestarts === 1, figure: `${calls.length} calls, ${answered.length} answered; ${kills} kills, ${redisRestarts} Redis restart${kindsWithout.length ? `; no answered call: ${kindsWithout.join(', ')}` : ''}` },
-    { name: 'no call hangs past its deadline', ok: hangs.length === 0, figure: `${hangs.length} hung for no known reason${hangs[0] ? ` (${hangs[0].call}: ${hangs[0].message})` : ''}; ${answerDied.length} ran to the client's own timeout because the answer's POST reached an instance as it was killed (502)` },
+    { name: 'no call hangs past its deadline', ok: hangs.length === 0, figure: `${hangs.length} hung for no known reason${hangs[0] ? ` (${hangs[0].call}: ${hangs[0].message})` : ''}; ${answerDied.length} ran to the client's own timeout because the answer's POST reached an instance as it was killed (502); ${runnerKilledTwice.length} task${runnerKilledTwice.length === 1 ? '' : 's'} ran to it because its runner and then the instance that took it over were both killed during the call` },
     { name: 'every answer reaches its question exactly once', ok: answerProblems.length === 0, figure: `${answered.length * 2} answers in answered calls, ${answerProblems.length} lost or doubled${answerProblems[0] ? ` (${answerProblems[0]})` : ''}; ${askedAgain.length} asked once more by the instance that took a 2025-11-25 task over, its first answer lost with the instance that asked` },
     { name: 'no once() step runs twice', ok: doubledSteps.length === 0, figure: `${Object.keys(stepRuns).length} steps run, ${doubledSteps.length} twice or more${doubledSteps[0] ? ` (${doubledSteps[0][0]}: ${doubledSteps[0][1]} runs; the call ${describeCall(calls.find(call => call.call === doubledSteps[0][0]))})` : ''}` },
     { name: 'no session is served to another principal', ok: wrongPrincipal.length === 0 && leakyProbes.length === 0 && unprobed.length === 0, figure: `${answered.length} results for their own principal, ${probes.length - leakyProbes.length} of ${probes.length} probes with another refused (${countByKind(probes)})${unprobed.length ? `; never probed: ${unprobed.join(', ')}` : ''}` },

@@ -9,7 +9,7 @@ import { startLoadBalancer, startRedis } from '../cluster.mjs'
 import { isPortTaken } from '../ports.mjs'
 import { startRuntime } from '../runtimes.mjs'
 import { CLIENT_KINDS } from './clients.mjs'
-import { formatReport, judge } from './report.mjs'
+import { formatReport, isRunnerKilledTwice, judge } from './report.mjs'
 import { drawSchedule } from './schedule.mjs'
 import { runWorker } from './workers.mjs'
 
@@ -73,6 +73,27 @@ function explainTimeouts(calls, upstreamLog, started) {
 }
 
 /**
+ * A task call that ran to its deadline while its runner was killed and then the instance that
+ * took it over was killed too (`isRunnerKilledTwice`) is marked `runner-killed-twice`; any other
+ * stays a `hang`. The handler's starts are read from the fixture's counter (`chaos:start:<call>`)
+ * while Redis is still up, and kept on the call for the log.
+ */
+async function explainTaskTimeouts(calls, redisUrl, killedAt) {
+  const hung = calls.filter(call => call.failure === 'hang' && call.kind.startsWith('tasks-'))
+  if (hung.length === 0) return
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 3 })
+  try {
+    for (const call of hung) {
+      call.starts = await redis.scard(`chaos:start:${call.call}`)
+      if (isRunnerKilledTwice(call, call.starts, killedAt)) call.failure = 'runner-killed-twice'
+    }
+  }
+  finally {
+    redis.disconnect()
+  }
+}
+
+/**
  * Runs the chaos for `seconds` with the schedule drawn from `seed`, against the shared-state
  * fixture built in `root`/test/fixtures/shared-state, Redis writing its append-only file with
  * `persistence` (`always`, `everysec`, or `none`: no persistence, to see what that loses), every
@@ -105,6 +126,8 @@ export async function runChaos({ root, seconds, seed, persistence = 'always', lo
   const calls = []
   const probes = []
   const started = Date.now()
+  /** When each kill happened, in ms into the run (an event may run late). */
+  const killedAt = []
   const stamp = () => `${((Date.now() - started) / 1000).toFixed(1)} s`
   try {
     await route()
@@ -118,6 +141,7 @@ export async function runChaos({ root, seconds, seed, persistence = 'always', lo
       if (event.kind === 'kill') {
         const { app } = slots[event.instance]
         log(`${stamp()}: SIGKILL instance ${event.instance} (pid ${app.pid}), back in ${event.downMs} ms`)
+        killedAt.push(Date.now() - started)
         process.kill(-app.pid, 'SIGKILL')
         await sleep(event.downMs)
         // Back on its own port, as a supervisor restarts it: nginx passes over it while it is down
@@ -142,8 +166,9 @@ export async function runChaos({ root, seconds, seed, persistence = 'always', lo
     await Promise.all(workers)
     log(`${stamp()}: every worker stopped; checking`)
     explainTimeouts(calls, lb.upstreamLog(), started)
-    for (const call of calls.filter(call => call.failure === 'hang')) {
-      log(`${call.call} hung; questions that reached the client: first ${call.asked.get(`first ${call.call}`) ?? 0}, second ${call.asked.get(`second ${call.call}`) ?? 0}; its principal's requests as nginx saw them:\n${requestsOf(call, lb.upstreamLog(), started).join('\n')}`)
+    await explainTaskTimeouts(calls, redis.url, killedAt)
+    for (const call of calls.filter(call => call.failure === 'hang' || call.failure === 'runner-killed-twice')) {
+      log(`${call.call} ${call.failure === 'hang' ? 'hung' : 'ran to its deadline, its runner and the instance that took it over both killed'}; questions that reached the client: first ${call.asked.get(`first ${call.call}`) ?? 0}, second ${call.asked.get(`second ${call.call}`) ?? 0}${call.starts === undefined ? '' : `; its handler started ${call.starts} times`}; its principal's requests as nginx saw them:\n${requestsOf(call, lb.upstreamLog(), started).join('\n')}`)
     }
     const stepRuns = await readStepRuns(redis.url)
     const memory = slots.map(slot => ({ startMb: slot.startMb, endMb: rssMb(slot.app.pid) }))

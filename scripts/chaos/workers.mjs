@@ -36,14 +36,14 @@ export const FAILURE_KINDS = {
   // could not run (its store full or unreachable, or another copy of the round running it).
   'elicitation-failed': /answered the elicitation|refused the elicitation|client's answer|inputResponses\[|question could not reach|question waited|asked a question before its task began|once\("[^"]*"\) (did not run|is still running)|store holds \S+ unexpired/i,
   // A request the module refused at its door or in its handlers, saying why and what to send.
-  'refused': /Forbidden|Unauthorized|Bad Request|Unsupported Media Type|Parse error|Method not found|Method \S+ is not (allowed|used)|Method not allowed|Unknown (tool|prompt)|Resource not found|Invalid (arguments|cursor)|Too many|speaks MCP|requestState|taskSupport|tasks cannot run here|No skill is served|not a directory resource|Directory URIs have no trailing slash/i,
+  'refused': /Forbidden|Unauthorized|Bad Request|Unsupported Media Type|Parse error|Method not found|Method \S+ is not (allowed|used)|Method not allowed|Unknown (tool|prompt)|Resource not found|Invalid (arguments|cursor)|Too many|Unknown MCP tools?:|outside the tools chosen by|X-MCP-Tools header cannot be read|speaks MCP|requestState|taskSupport|tasks cannot run here|No skill is served|not a directory resource|Directory URIs have no trailing slash/i,
   // The tool's own code used the module wrongly (a form, a URL, a step): never in a correct fixture,
   // and still a message that names the fix.
   'tool-misuse': /url\(\)|form\(\{ view|Form field|The form|Field "[^"]*" is a multi-select|outside an MCP|outside the module endpoint|Two different questions|not JSON-serialisable|did not declare the|useMcpSession\(\)|not available in a task|Zod shape/i,
   // The app's definitions or configuration are wrong (the server log says what to change), or an
   // instance lacks a tool another one has. Read from what each message says, not from the module's
   // "[nuxt-mcp-elicitation]" prefix: a prefix alone would make any message of the module clear.
-  'misconfigured': /misconfigured|is not on this instance|its (inputSchema|arguments|argument "|\w*Schema \(|cache maxAge)|x-mcp-header|NUXT_MCP_|mcp\.auth|Two \w+s are named|mcp:server hook|shows the view "|Worker build|cache: \{ ttlMs|a skill file in server\/mcp\/skills\/|the build did not bundle/i,
+  'misconfigured': /misconfigured|is not on this instance|its (inputSchema|arguments|argument "|\w*Schema \(|cache maxAge)|x-mcp-header|NUXT_MCP_|mcp\.auth|Two \w+s are named|mcp:server hook|shows the view "|Worker build|cache: \{ ttlMs|cannot be named in X-MCP-Tools|a skill file in server\/mcp\/skills\/|the build did not bundle/i,
 }
 
 /** A failure's message and its causes' (ext-tasks wraps what failed: "MCP client request failed" ← …). */

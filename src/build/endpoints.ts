@@ -24,6 +24,8 @@ export interface McpEndpointModuleOptions {
   instructions?: string
   /** Advertise `listChanged` (also on by itself when one of its definitions has a guard). @default mcp.listChanged */
   listChanged?: boolean
+  /** Serve only some of its tools, in `X-MCP-Tools` syntax (as `mcp.tools`, which it does not inherit). @default '*' */
+  tools?: string[] | string
   /**
    * OAuth settings laid over `mcp.auth` key by key: `{ scopes: ['admin'] }` asks more of the same
    * issuers, `{ issuers: [] }` turns OAuth off here. Its resource identifier defaults to the public
@@ -104,6 +106,7 @@ export function endpointConfig(plan: EndpointPlan, options: McpEndpointModuleOpt
     version: options.version ?? app.version,
     instructions: options.instructions ?? '',
     listChanged: options.listChanged ?? app.listChanged,
+    tools: options.tools ?? '*',
     auth: { ...options.auth },
   }
 }

@@ -4,7 +4,7 @@
  * definition runs: nothing here executes a definition file.
  */
 import { readFile } from 'node:fs/promises'
-import { basename, extname, relative, resolve } from 'pathe'
+import { basename, dirname, extname, relative, resolve } from 'pathe'
 import { resolveFiles } from '@nuxt/kit'
 import type { SfcCompiler } from '../ast'
 import { headerProblems, readDefinition } from './read'
@@ -26,6 +26,8 @@ export interface ScannedDefinition {
   /** Zod constructs in the file's `form({ … })` calls that the form converter refuses. */
   refusedFormConstructs: string[]
   fallbackName: string
+  /** A tool's folder under `tools/` (`admin` for `tools/admin/ban.ts`, `admin/users` deeper): its group unless it sets one. */
+  folder?: string
   layerIndex: number
   /** The MCP App view a tool names with `view: '…'` (read statically). */
   view?: string
@@ -52,14 +54,17 @@ export async function scanDefinitions(parse: SfcCompiler['babelParse'], layers: 
   const chosen = new Map<string, ScannedDefinition>()
   for (const [layerIndex, layer] of layers.entries()) {
     for (const kind of DEFINITION_KINDS) {
-      const files = await resolveFiles(resolve(layer.serverDir, 'mcp', folder, kind), PATTERN)
+      const kindDir = resolve(layer.serverDir, 'mcp', folder, kind)
+      const files = await resolveFiles(kindDir, PATTERN)
       for (const path of files.sort()) {
+        // As @nuxtjs/mcp-toolkit infers it: the subfolders between `tools/` and the file.
+        const subfolder = relative(kindDir, dirname(path))
         const fallbackName = basename(path, extname(path))
         const reading = readDefinition(parse, await readFile(path, 'utf8'))
         const name = reading.name ?? fallbackName
         const file = relative(layer.rootDir, path)
         const tool = kind === 'tools'
-        const entry: ScannedDefinition = { kind, path, file, name, fallbackName, layerIndex, hasDescription: reading.hasDescription, refusedFormConstructs: reading.refusedFormConstructs, mayDeclareJsonSchema: tool && reading.mayDeclareJsonSchema, ...(tool && reading.view !== undefined && { view: reading.view }) }
+        const entry: ScannedDefinition = { kind, path, file, name, fallbackName, layerIndex, hasDescription: reading.hasDescription, refusedFormConstructs: reading.refusedFormConstructs, mayDeclareJsonSchema: tool && reading.mayDeclareJsonSchema, ...(tool && reading.view !== undefined && { view: reading.view }), ...(tool && subfolder && { folder: subfolder }) }
         const problems = tool ? headerProblems(reading.headers) : []
         if (problems.length > 0) {
           throw new Error(`[nuxt-mcp-elicitation] The tool "${name}" (${file}): ${problems.join('; ')}. (SEP-2243: clients mirror such an argument into an Mcp-Param-<Name> header.)`)
@@ -92,7 +97,7 @@ export function renderDefinitionsModule(byEndpoint: Map<string, ScannedDefinitio
     const group = (kind: DefinitionKind) => found
       .map((entry, index) => ({ entry, index: first + index }))
       .filter(({ entry }) => entry.kind === kind)
-      .map(({ entry, index }) => `{ file: ${JSON.stringify(entry.file)}, fallbackName: ${JSON.stringify(entry.fallbackName)}, definition: d${index} }`)
+      .map(({ entry, index }) => `{ file: ${JSON.stringify(entry.file)}, fallbackName: ${JSON.stringify(entry.fallbackName)}, ${entry.folder ? `folder: ${JSON.stringify(entry.folder)}, ` : ''}definition: d${index} }`)
       .join(',\n      ')
     objects.push(`  ${JSON.stringify(key)}: {\n    tools: [\n      ${group('tools')}\n    ],\n    resources: [\n      ${group('resources')}\n    ],\n    prompts: [\n      ${group('prompts')}\n    ],\n  },`)
   }

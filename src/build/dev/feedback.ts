@@ -1,8 +1,9 @@
 import type { BuildLogger } from '../common'
 import type { ScannedDefinition } from '../definitions/scan'
-// The one runtime value build time uses: a pure function without imports, so the banner and the
-// DevTools tab give the same Inspector link.
+// The runtime values build time uses: pure functions without imports, so the banner and the
+// DevTools tab give the same Inspector link, install name and client commands.
 import { inspectorCommand, inspectorLink } from '../../runtime/server/devtools/inspector-link'
+import { buildInstallLinks, installNameOf } from '../../runtime/server/devtools/install-links'
 
 
 function plural(count: number, word: string): string {
@@ -23,12 +24,15 @@ export function endpointSummary(url: string, found: ScannedDefinition[]): string
  * configs for the editors people connect first.
  */
 export function printDevBanner(logger: BuildLogger, url: string, serverName: string, found: ScannedDefinition[]): void {
-  const key = serverName.replace(/[^\w-]/g, '-')
+  const name = installNameOf(serverName)
+  // The config files on one line each (the tab shows them indented, with links and copy buttons).
+  const install = buildInstallLinks({ name, url })
+  const oneLine = (config: string) => JSON.stringify(JSON.parse(config))
   logger.info([
     endpointSummary(url, found),
-    `  Cursor   .cursor/mcp.json   ${JSON.stringify({ mcpServers: { [key]: { url } } })}`,
-    `  VS Code  .vscode/mcp.json   ${JSON.stringify({ servers: { [key]: { type: 'http', url } } })}`,
-    `  Claude   claude mcp add --transport http ${key} ${url}`,
+    `  Cursor   .cursor/mcp.json   ${oneLine(install.cursor.config)}`,
+    `  VS Code  .vscode/mcp.json   ${oneLine(install.vscode.config)}`,
+    `  Claude   ${install.claude.command}`,
     `  Inspector  ${inspectorCommand(url)}  (already running: ${inspectorLink(url)})`,
   ].join('\n'))
 }

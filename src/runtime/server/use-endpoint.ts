@@ -12,7 +12,7 @@ import { createBearerCheck } from '#mcp-elicitation/bearer'
 import { jsonSchemaArguments } from '#mcp-elicitation/json-schema'
 import { createMcpEndpoint } from './transport/door/endpoint'
 import type { McpEndpoint } from './transport/door/endpoint'
-import { configOfEndpoint } from './common/config'
+import { configOfEndpoint, envVariableOf } from './common/config'
 import type { McpServerConfig } from './common/config'
 import type { McpDefinitions } from './mcp/definitions/registry'
 import type { McpSharedState } from './cluster/shared-state'
@@ -122,10 +122,13 @@ export function useMcpEndpointAt(route: string, appConfig: McpServerConfig): Mcp
   if (existing) return existing
   const nitro = useNitroApp()
   const config = endpointConfigAt(route, appConfig)
+  const key = endpointKeys[route] ?? ''
+  const toolsOption = key ? `endpoints.${key}.tools` : 'tools'
   const created = createMcpEndpoint({
     definitions: definitionsAt(route),
     config,
     route,
+    toolsOption: `mcp.${toolsOption} (${envVariableOf(toolsOption)})`,
     baseURL: baseUrlOf(useRuntimeConfig()),
     production: !import.meta.dev,
     // Each hook is asked per request whether anyone listens (hooks may be added at run time): an

@@ -1,6 +1,7 @@
 // The "MCP" DevTools tab on `nuxi dev`, an app with two endpoints (`/mcp` and `/mcp/admin`): its
 // page, in headless Debian chromium, lists each endpoint with its URL, Inspector link and
-// definitions (before it served anything), and follows calls and questions of both eras, heard
+// definitions (before it served anything), the links and commands that add it to Cursor, VS Code
+// and Claude Code (decoded, with their copy buttons), and follows calls and questions of both eras, heard
 // through the app's `mcp:call` / `mcp:question` hooks, under the endpoint that served them; it
 // filters, clears, and fits a 500 px panel. Its data keeps the endpoint's Host/Origin rules, and
 // clearing needs the page's own header. Plus: the module registers the tab with Nuxt DevTools (a
@@ -16,6 +17,7 @@ import { startDevApp } from '../../utils/dev-server'
 import { startInspector } from '../../utils/inspector'
 import type { DevApp } from '../../utils/dev-server'
 import { openTaskSession } from '../../../scripts/mcp-task-clients.mjs'
+import { readCursorLink, readVscodeLink, shellWords } from '../../utils/install-links'
 import { DEVTOOLS_APP_FILES, endpointSection, rawRequest, rowsOf, waitForMcp } from './devtools-app'
 
 let app: DevApp
@@ -295,6 +297,53 @@ describe('the MCP DevTools tab', () => {
     }
   }, 90_000)
 
+  it('gives each endpoint the links and commands that add it to Cursor, VS Code and Claude Code, under its server name', async () => {
+    // The fixture's `mcp.name` is dev-fixture; another endpoint's server name is the app's plus its key.
+    for (const [url, name] of [[app.url, 'dev-fixture'], [adminUrl, 'dev-fixture-admin']] as const) {
+      await withFailureScreenshot(page, `devtools-install-${name}`, async () => {
+        const section = endpointSection(page, url.pathname)
+        const href = (selector: string) => section.locator(`.install-links a.${selector}`).getAttribute('href').then(value => value ?? '')
+        expect(readCursorLink(await href('install-cursor'))).toEqual({ keys: ['name', 'config'], name, config: { url: url.href } })
+        const vscode = { name, type: 'http', url: url.href }
+        expect(readVscodeLink(await href('install-vscode'))).toEqual({ scheme: 'vscode', path: 'mcp/install', config: vscode })
+        expect(readVscodeLink(await href('install-vscode-insiders'))).toEqual({ scheme: 'vscode-insiders', path: 'mcp/install', config: vscode })
+        expect(await section.locator('.install-auth').innerText()).toContain('No sign-in here')
+        await section.locator('.install summary').click()
+        const row = (key: string) => section.locator(`[data-install="${key}"] pre`).innerText()
+        expect(shellWords(await row('claude-command'))).toEqual(['claude', 'mcp', 'add', '--transport', 'http', name, url.href])
+        const [code, flag, json, ...rest] = shellWords(await row('vscode-command'))
+        expect([code, flag, rest]).toEqual(['code', '--add-mcp', []])
+        expect(JSON.parse(json!)).toEqual(vscode)
+        expect(readCursorLink(await row('cursor-link'))).toEqual(readCursorLink(await href('install-cursor')))
+        const web = readCursorLink(await row('cursor-web'))
+        expect(new URL(await row('cursor-web')).origin).toBe('https://cursor.com')
+        expect(web).toEqual({ keys: ['name', 'config'], name, config: { url: url.href } })
+        expect(readVscodeLink(await row('vscode-link')).config).toEqual(vscode)
+        expect(readVscodeLink(await row('vscode-insiders-link')).config).toEqual(vscode)
+        expect(JSON.parse(await row('claude-config'))).toEqual({ mcpServers: { [name]: { type: 'http', url: url.href } } })
+        expect(JSON.parse(await row('cursor-config'))).toEqual({ mcpServers: { [name]: { url: url.href } } })
+        expect(JSON.parse(await row('vscode-config'))).toEqual({ servers: { [name]: { type: 'http', url: url.href } } })
+      })
+    }
+    await screenshot(page, 'devtools-install')
+  })
+
+  it('copies a command with its button, and keeps the list open across the page\'s refreshes', async () => {
+    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url.origin })
+    await withFailureScreenshot(page, 'devtools-install-copy', async () => {
+      const admin = endpointSection(page, '/mcp/admin')
+      // Opened by the test before; the page has re-rendered since (it polls every 2 s).
+      const status = await page.locator('#status').innerText()
+      await expect.poll(() => page.locator('#status').innerText(), { timeout: 10_000 }).not.toBe(status)
+      expect(await admin.locator('.install details').getAttribute('open')).not.toBeNull()
+      const button = admin.locator('[data-install="claude-command"] button.copy')
+      await button.click()
+      await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(`claude mcp add --transport http dev-fixture-admin ${adminUrl.href}`)
+      await admin.locator('[data-install="vscode-command"] button.copy').click()
+      await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(await admin.locator('[data-install="vscode-command"] pre').innerText())
+    })
+  })
+
   it('fits a 500 px panel: no table is wider than the page', async () => {
     await page.setViewportSize({ width: 500, height: 900 })
     try {
@@ -303,8 +352,12 @@ describe('the MCP DevTools tab', () => {
         const overflow = await page.evaluate(() => ({
           page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
           tables: Array.from(document.querySelectorAll('table')).map(table => table.scrollWidth - (table.parentElement?.clientWidth ?? 0)),
+          // The install lists (opened by the tests above): a long link or command wraps.
+          install: Array.from(document.querySelectorAll('.install-row')).filter(row => row.getClientRects().length > 0).map(row => row.scrollWidth - row.clientWidth),
         }))
         expect(overflow.page).toBeLessThanOrEqual(0)
+        expect(overflow.install.length).toBe(18)
+        for (const excess of overflow.install) expect(excess).toBeLessThanOrEqual(0)
         expect(overflow.tables.length).toBeGreaterThan(10)
         for (const excess of overflow.tables) expect(excess).toBeLessThanOrEqual(0)
         // Each row is a block of labelled lines there, the answer still readable.

@@ -53,7 +53,7 @@ describe('planEndpoints', () => {
 })
 
 const app: McpServerConfig = {
-  name: 'shop', version: '2.0.0', instructions: 'Shop tools.', listChanged: false, legacy: true, observe: { answers: false },
+  name: 'shop', version: '2.0.0', instructions: 'Shop tools.', listChanged: false, tools: '*', legacy: true, observe: { answers: false },
   cache: { storage: '', ...CACHE_BYTE_DEFAULTS },
   publicUrl: 'https://shop.example.com', allowedHosts: [], allowedOrigins: [], maxBodySize: 1024, trustedProxies: [],
   sessions: { idleTimeoutMs: 1000, max: 10, maxPerPrincipal: 5, maxResumableBytes: 64 * 1024 * 1024 },
@@ -66,7 +66,7 @@ const app: McpServerConfig = {
 describe('an endpoint\'s settings', () => {
   it('has its own name and instructions, the app\'s version, and its auth laid over the app\'s', () => {
     const own = endpointConfig({ key: 'admin', route: '/mcp/admin' }, { auth: { scopes: ['admin'] } }, app)
-    expect(own).toEqual({ route: '/mcp/admin', name: 'shop-admin', version: '2.0.0', instructions: '', listChanged: false, auth: { scopes: ['admin'] } })
+    expect(own).toEqual({ route: '/mcp/admin', name: 'shop-admin', version: '2.0.0', instructions: '', listChanged: false, tools: '*', auth: { scopes: ['admin'] } })
     const config = configOfEndpoint({ ...app, endpoints: { admin: own } }, 'admin')
     expect(config.name).toBe('shop-admin')
     expect(config.instructions).toBe('')

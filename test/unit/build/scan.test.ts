@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { babelParse } from 'vue/compiler-sfc'
 import { readDefinition } from '../../../src/build/definitions/read'
-import { scanDefinitions } from '../../../src/build/definitions/scan'
+import { renderDefinitionsModule, scanDefinitions } from '../../../src/build/definitions/scan'
 
 /** The `name` a definition file declares, as the build reads it. */
 const declaredName = (source: string) => readDefinition(babelParse, source).name
@@ -69,6 +69,19 @@ describe('scanDefinitions', () => {
   }
   const layer = (name: string) => ({ rootDir: join(root, name), serverDir: join(root, name, 'server') })
   const tool = (name: string) => `export default defineMcpTool({ name: '${name}', handler: () => '${name}' })\n`
+
+  it('gives a tool in a folder under tools/ that folder as its group, as @nuxtjs/mcp-toolkit infers it', async () => {
+    await write('app/server/mcp/tools/top.ts', tool('top'))
+    await write('app/server/mcp/tools/admin/ban.ts', tool('ban'))
+    await write('app/server/mcp/tools/admin/users/list.ts', tool('list'))
+    await write('app/server/mcp/prompts/admin/p.ts', 'export default defineMcpPrompt({ handler: () => "p" })\n')
+    const found = new Map((await scanDefinitions(babelParse, [layer('app')])).map(entry => [entry.name, entry]))
+    expect(found.get('top')?.folder).toBeUndefined()
+    expect(found.get('ban')?.folder).toBe('admin')
+    expect(found.get('list')?.folder).toBe('admin/users')
+    expect(found.get('p')?.folder).toBeUndefined()
+    expect(renderDefinitionsModule(new Map([['', [...found.values()]]]))).toContain('fallbackName: "ban", folder: "admin", definition:')
+  })
 
   it('lets the app (first layer) win over a later layer, and keeps the layer\'s other names', async () => {
     await write('app/server/mcp/tools/mine.ts', tool('shared'))

@@ -7,7 +7,7 @@ import type { McpServerConfig } from '../../../src/runtime/server/common/config'
 // NaN and lift the bound; in a Redis script `tonumber` would give nil and fail it (issue 48).
 
 const app: McpServerConfig = {
-  name: 'shop', version: '2.0.0', instructions: '', listChanged: false, legacy: true, observe: { answers: false },
+  name: 'shop', version: '2.0.0', instructions: '', listChanged: false, tools: '*', legacy: true, observe: { answers: false },
   cache: { storage: '', maxEntryBytes: 1000, maxBytes: 2000, maxBytesPerCaller: 500 },
   publicUrl: '', allowedHosts: [], allowedOrigins: [], maxBodySize: 1024, trustedProxies: [],
   sessions: { idleTimeoutMs: 1000, max: 10, maxPerPrincipal: 5, maxResumableBytes: 4096 },
@@ -73,7 +73,7 @@ describe('an endpoint\'s bounds', () => {
       tasks: { max: 'many', maxArgumentBytes: 'many', maxCapabilitiesBytes: 'many', maxAnswerBytes: 'many', maxAnonymousTtlMs: 'long' },
       sessions: { maxResumableBytes: 'lots' },
     })
-    const withAdmin = { ...words, endpoints: { admin: { route: '/mcp/admin', name: 'admin', version: '1', instructions: '', listChanged: false, auth: {} } } }
+    const withAdmin = { ...words, endpoints: { admin: { route: '/mcp/admin', name: 'admin', version: '1', instructions: '', listChanged: false, tools: '*', auth: {} } } }
     for (const config of [configOfEndpoint(withAdmin, ''), configOfEndpoint(withAdmin, 'admin')]) {
       expect(config.cache).toEqual({ storage: '', ...CACHE_BYTE_DEFAULTS })
       expect(config.tasks).toEqual({ ...app.tasks, ...TASK_LIMIT_DEFAULTS })

@@ -18,7 +18,7 @@ import type { McpQuestionEvent } from '../../../src/runtime/server/elicitation/q
 // (`mcp.observe.answers`): the engine's own events, told to a listener with the option off and on.
 
 const config: McpServerConfig = {
-  name: 'shop', version: '1.0.0', instructions: '', listChanged: false, legacy: true, observe: { answers: false },
+  name: 'shop', version: '1.0.0', instructions: '', listChanged: false, tools: '*', legacy: true, observe: { answers: false },
   cache: { storage: '', ...CACHE_BYTE_DEFAULTS },
   publicUrl: '', allowedHosts: [], allowedOrigins: [], maxBodySize: 1024, trustedProxies: [],
   sessions: { idleTimeoutMs: 1000, max: 10, maxPerPrincipal: 5, maxResumableBytes: 64 * 1024 * 1024 },

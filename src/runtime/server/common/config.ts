@@ -79,6 +79,11 @@ export interface McpServerConfig {
   legacy: boolean
   /** Advertise `listChanged` (also on by itself when a definition has a guard). */
   listChanged: boolean
+  /**
+   * The tools the endpoint serves, in `X-MCP-Tools` syntax (names, `group:<name>`, `tag:<name>`;
+   * an array, or one comma-separated string as from `NUXT_MCP_TOOLS`); `'*'`: every tool.
+   */
+  tools: string[] | string
   /** Where tools and resources with a `cache` keep results. */
   cache: {
     /**
@@ -138,6 +143,8 @@ export interface McpEndpointConfig {
   version: string
   instructions: string
   listChanged: boolean
+  /** Its own subset of its tools (never the default endpoint's, which names other tools). */
+  tools: string[] | string
   /** Laid over the app's `auth` key by key, except `resource` and `audiences`, which are never inherited. */
   auth: Partial<Omit<McpServerConfig['auth'], 'introspection'>>
 }

@@ -33,6 +33,23 @@ export interface McpRequestScope {
    * `mcp:question`): a keyed hash of `sessionId`, the same on every instance that shares the state secret.
    */
   readonly sessionTag?: string
+  /** The tools this request may list and call when `X-MCP-Tools` narrows them; absent: the endpoint's. */
+  toolSubset?: McpToolSubset
+}
+
+/**
+ * The tools one request may list and call, when a subset narrows them (`X-MCP-Tools`, or the
+ * endpoint's `tools` option): their names, the module's companion tools always among them, and
+ * where the subset comes from, as refusals name it.
+ *
+ * @example
+ * ```ts
+ * const subset: McpToolSubset = { names: new Set(['search']), source: 'the X-MCP-Tools header ("search")' }
+ * ```
+ */
+export interface McpToolSubset {
+  names: ReadonlySet<string>
+  source: string
 }
 
 /**

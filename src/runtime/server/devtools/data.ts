@@ -1,10 +1,13 @@
 import type { McpEndpoint } from '../transport/door/endpoint'
 import type { McpServerConfig } from '../common/config'
+import { toList } from '../common/config'
 import { listQuestionRecords } from './recorder'
 import type { QuestionRecord } from './recorder'
 import { listCallRecords } from './call-recorder'
 import type { CallRecord } from './call-recorder'
 import { inspectorCommand, inspectorLink } from './inspector-link'
+import { buildInstallLinks, installNameOf } from './install-links'
+import type { McpInstallLinks } from './install-links'
 import type { TaskRecord } from '../tasks/store/record'
 import { isRecord } from '../common/is-record'
 
@@ -23,6 +26,9 @@ export interface McpDevtoolsEndpoint {
   url: string
   /** The command that starts the MCP Inspector with that address filled in, and the running Inspector's link to it. */
   inspector: { link: string, command: string }
+  install: McpDevtoolsInstall
+  /** OAuth on this endpoint (`mcp.auth`): the client signs in itself on first use, asking for these scopes. */
+  auth?: { scopes: string[] }
   server: { name: string, version: string }
   tools: { name: string, file: string, description?: string, fields: string[], view?: string }[]
   resources: { name: string, file: string, uri: string, description?: string }[]
@@ -47,6 +53,31 @@ export interface McpDevtoolsTask {
   questions: string[]
   /** The answers given, by the key they were asked under (dev only: the developer's own test data). */
   answers: Record<string, unknown>
+}
+
+/**
+ * What adds an endpoint to Cursor, VS Code and Claude Code: filed under `name` (its server name
+ * made a safe config key), at its URL. The links carry the name and the URL only, never a token.
+ */
+export type McpDevtoolsInstall = McpInstallLinks & { name: string }
+
+/**
+ * An endpoint's install links, and whether its clients will have to sign in (`mcp.auth` on
+ * there). Nothing of the auth settings goes into a link: a client that meets OAuth finds the
+ * authorization server in the endpoint's 401 and runs the sign-in itself.
+ *
+ * @example
+ * ```ts
+ * describeInstall('http://localhost:3000/mcp/admin', { name: 'shop-admin', auth })
+ * // { install: { name: 'shop-admin', cursor: {…}, vscode: {…}, claude: {…} }, auth: { scopes: ['admin'] } }
+ * ```
+ */
+export function describeInstall(url: string, config: Pick<McpServerConfig, 'name' | 'auth'>): Pick<McpDevtoolsEndpoint, 'install' | 'auth'> {
+  const name = installNameOf(config.name)
+  return {
+    install: { name, ...buildInstallLinks({ name, url }) },
+    ...(toList(config.auth.issuers).length > 0 && { auth: { scopes: toList(config.auth.scopes) } }),
+  }
 }
 
 /** One endpoint of the app, as the devtools route hands it over. */
@@ -101,6 +132,7 @@ function describeEndpoint({ route, url, endpoint, config }: DevtoolsEndpointInpu
     route,
     url,
     inspector: { link: inspectorLink(url), command: inspectorCommand(url) },
+    ...describeInstall(url, config),
     server: { name: config.name, version: config.version },
     tools,
     // Views are served as resources too: listed there and, with the tools that show them, here.

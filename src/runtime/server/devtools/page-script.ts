@@ -4,9 +4,9 @@ export const CLEAR_HEADER = 'x-mcp-devtools'
 /**
  * The page's one script (plain browser JavaScript, run under a nonce). It polls `<page>.json`
  * every 2 s and renders with `textContent` only, so nothing a tool description or an answer
- * contains can run as markup. Each endpoint is a section: its URL and Inspector link, its
- * questions, calls and tasks, then its definitions. The endpoint picker and the text filter
- * narrow what is shown; "Clear" forgets the recorded calls and questions.
+ * contains can run as markup. Each endpoint is a section: its URL, Inspector link and install
+ * links (Cursor, VS Code, Claude Code, with copy buttons), its questions, calls and tasks, then
+ * its definitions. The endpoint picker and the text filter narrow what is shown; "Clear" forgets the recorded calls and questions.
  */
 export const PAGE_SCRIPT = `
 const dataUrl = location.pathname.replace(/\\/$/, '') + '.json'
@@ -51,6 +51,71 @@ function table(name, heading, headings, items, columns, empty) {
   box.append(t)
   return box
 }
+// Copies through the Clipboard API, else (an iframe without clipboard-write) by selecting the
+// text and the old copy command; says which happened, or asks the person to copy it themselves.
+async function copyText(button, text) {
+  let copied = false
+  try { await navigator.clipboard.writeText(text); copied = true }
+  catch {
+    const area = el('textarea')
+    area.value = text
+    document.body.append(area)
+    area.select()
+    try { copied = document.execCommand('copy') } catch {}
+    area.remove()
+  }
+  button.textContent = copied ? 'Copied' : 'Select and copy it'
+  setTimeout(() => { button.textContent = 'Copy' }, 1500)
+}
+function installRow(list, key, label, text) {
+  const row = el('div', undefined, 'install-row')
+  row.dataset.install = key
+  const button = el('button', 'Copy', 'copy')
+  button.type = 'button'
+  button.addEventListener('click', () => copyText(button, text))
+  row.append(el('span', label, 'install-label'), el('pre', text, 'install-value'), button)
+  list.append(row)
+}
+function installLink(text, href, className) {
+  const link = el('a', text, className)
+  link.href = href
+  return link
+}
+// The links and commands that add the endpoint to Cursor, VS Code and Claude Code. The list is
+// built once per endpoint and kept across refreshes (with its open state), so a copy button is
+// never replaced under the pointer.
+const installBoxes = new Map()
+function renderInstall(endpoint) {
+  const key = JSON.stringify([endpoint.route, endpoint.install, endpoint.auth])
+  const kept = installBoxes.get(key)
+  if (kept) return kept
+  const { install } = endpoint
+  const box = el('div', undefined, 'install')
+  const links = el('div', 'Add to ', 'install-links')
+  links.append(
+    installLink('Cursor', install.cursor.link, 'install-cursor'), ' · ',
+    installLink('VS Code', install.vscode.link, 'install-vscode'), ' · ',
+    installLink('VS Code Insiders', install.vscode.insiders, 'install-vscode-insiders'), ' · as ',
+    el('code', install.name, 'install-name'),
+  )
+  const note = endpoint.auth
+    ? 'OAuth is on here: the client finds the sign-in from the endpoint and asks you to log in on first use' + (endpoint.auth.scopes.length ? ' (scopes: ' + endpoint.auth.scopes.join(' ') + ')' : '') + '. These carry the URL only, never a token.'
+    : 'No sign-in here: the URL is all a client needs.'
+  const details = el('details')
+  details.append(el('summary', 'Commands and config files'))
+  installRow(details, 'claude-command', 'Claude Code', install.claude.command)
+  installRow(details, 'vscode-command', 'VS Code (user profile)', install.vscode.command)
+  installRow(details, 'cursor-link', 'Cursor link', install.cursor.link)
+  installRow(details, 'cursor-web', 'Cursor, through cursor.com', install.cursor.web)
+  installRow(details, 'vscode-link', 'VS Code link', install.vscode.link)
+  installRow(details, 'vscode-insiders-link', 'VS Code Insiders link', install.vscode.insiders)
+  installRow(details, 'claude-config', '.mcp.json (Claude Code, project)', install.claude.config)
+  installRow(details, 'cursor-config', '.cursor/mcp.json', install.cursor.config)
+  installRow(details, 'vscode-config', '.vscode/mcp.json', install.vscode.config)
+  box.append(links, el('div', note, 'install-auth muted'), details)
+  installBoxes.set(key, box)
+  return box
+}
 function renderEndpoint(endpoint) {
   const section = el('section', undefined, 'endpoint')
   section.dataset.route = endpoint.route
@@ -63,7 +128,7 @@ function renderEndpoint(endpoint) {
   link.rel = 'noopener'
   link.title = 'When the Inspector already runs (its 2.x asks for the command instead)'
   inspector.append(link, ' · or start it on this endpoint: ', el('code', endpoint.inspector.command, 'inspector-command'))
-  section.append(title, inspector)
+  section.append(title, inspector, renderInstall(endpoint))
   const mine = list => list.filter(item => item.endpoint === endpoint.route)
   section.append(table('questions', 'Questions', ['Time', 'Era', 'Asked by', 'Mode', 'Message', 'Fields / URL', 'Outcome', 'Took', 'Answer'], mine(data.questions), [
     (r, e, l) => cell(r, l, time(e.at)),

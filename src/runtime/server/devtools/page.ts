@@ -17,6 +17,9 @@ section.endpoint { border-top: 2px solid #8884; margin-top: 12px; }
 table { border-collapse: collapse; width: 100%; table-layout: fixed; }
 th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid #8883; vertical-align: top; overflow-wrap: anywhere; }
 th { font-weight: 600; } h2 code, .inspector-line { overflow-wrap: anywhere; }
+.install { margin: 4px 0; overflow-wrap: anywhere; } .install summary { cursor: pointer; }
+.install-row { display: grid; grid-template-columns: minmax(90px, 12em) minmax(0, 1fr) auto; gap: 8px; align-items: start; padding: 3px 0; border-bottom: 1px solid #8882; }
+.install-value { overflow-wrap: anywhere; }
 .accept, .ok { color: #16a34a; }
 .decline, .cancel, .timeout, .cancelled, .error, .invalid-response, .invalid, .issue, .tool-error, .protocol-error { color: #dc2626; }
 .waiting, .sent, .input-required { color: #d97706; }
@@ -28,6 +31,7 @@ th { font-weight: 600; } h2 code, .inspector-line { overflow-wrap: anywhere; }
   td { display: inline-block; max-width: 100%; border: 0; padding: 1px 14px 1px 0; }
   td[data-label]:not([data-label=""]):not(:empty)::before { content: attr(data-label) ': '; opacity: .6; }
   td[data-label]:empty, td:has(> pre:empty:only-child) { display: none; }
+  .install-row { grid-template-columns: minmax(0, 1fr) auto; } .install-label { grid-column: 1 / -1; opacity: .7; }
 }
 `
 

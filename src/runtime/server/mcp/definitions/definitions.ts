@@ -107,6 +107,14 @@ export interface McpToolDefinition<I extends McpToolInput = McpZodShape, O exten
   outputSchema?: O
   annotations?: ToolAnnotations
   /**
+   * The group the tool belongs to (e.g. `'admin'`). Defaults to its folder under `tools/`
+   * (`server/mcp/tools/admin/ban.ts` → `'admin'`). Listed as `_meta.group`; a client may ask for
+   * one group's tools with `X-MCP-Tools: group:admin`. A view, not a guard: see `scopes`/`enabled`.
+   */
+  group?: string
+  /** Labels (e.g. `['read-only']`): listed as `_meta.tags`; `X-MCP-Tools: tag:read-only` asks for every tool with one. */
+  tags?: readonly string[]
+  /**
    * Serve a result again for the same arguments (and, by default, the same caller) for a while:
    * `'10m'`, `3600` (seconds) or `{ maxAge, scope, getKey }`. Never kept: an error result, or a
    * call that asked the person anything. Kept in this process, or in Redis with `NUXT_MCP_REDIS_URL`.

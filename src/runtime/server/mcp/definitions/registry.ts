@@ -8,7 +8,7 @@ import { headerParamsOf, type McpHeaderParam } from './header-params'
 import { planResourceCache, planToolCache, type ResourceCachePlan, type ToolCachePlan } from '../caching/plan'
 import { isGuarded } from './guards'
 import { listedExecution } from '../../tasks/store/support'
-import { viewToolMeta, viewResources, type McpView } from '../views/apps'
+import { viewToolMeta, viewResources, type McpToolView, type McpView } from '../views/apps'
 import type { McpSkillServing } from '../skills/skills'
 
 type ResourceTemplate = ListResourceTemplatesResult['resourceTemplates'][number]
@@ -36,6 +36,13 @@ export interface DefinitionEntry<D> {
   file: string
   /** The file name without extension: the name when the definition gives none. */
   fallbackName: string
+  /** The folder under `tools/` the file sits in (`admin` for `tools/admin/ban.ts`): its group unless it sets one. */
+  folder?: string
+  /**
+   * Set on the module's own tools for clients that lack a capability (elicitation, tasks): a
+   * tool subset (`X-MCP-Tools`, an endpoint's `tools`) never leaves such a tool out.
+   */
+  companion?: true
   definition: D
 }
 
@@ -67,6 +74,16 @@ export interface RegisteredTool {
   headerParams: McpHeaderParam[]
   /** How its results are served again, when it has a `cache`. */
   cache?: ToolCachePlan
+  /** Its `group` (else its folder under `tools/`), as `X-MCP-Tools: group:<name>` chooses it. */
+  group?: string
+  tags: readonly string[]
+  /** A module's companion tool, which no subset leaves out (`DefinitionEntry.companion`). */
+  companion: boolean
+  /**
+   * The view it shows, and whether only that view may call it (`visibility: ['app']`): such a
+   * tool goes with any subset that keeps a tool showing the same view, or the view would break.
+   */
+  view?: { name: string, appOnly: boolean }
 }
 /** A resource; `cache`: how its reads are served again, when it has one. */
 export interface RegisteredResource { name: string, file: string, definition: ErasedResource, template?: UriTemplate, cache?: ResourceCachePlan }
@@ -106,18 +123,43 @@ function indexByName<D extends { name?: string }>(kind: string, entries: Definit
   return byName
 }
 
+/**
+ * A tool's `group` and `tags`, checked: each is what `X-MCP-Tools: group:<name>` / `tag:<name>`
+ * can name, so not empty and without a comma (the header's separator) or surrounding spaces (the
+ * header's entries are trimmed). Throws naming the tool, its file and the label.
+ */
+function checkedLabels(group: string | undefined, tags: readonly string[] | undefined, where: string): { group?: string, tags: readonly string[] } {
+  for (const [field, label] of [...(group === undefined ? [] : [['group', group] as const]), ...(tags ?? []).map(tag => ['tags', tag] as const)]) {
+    if (typeof label !== 'string' || label === '' || label.includes(',') || label.trim() !== label || !/^[\x20-\x7E]+$/.test(label)) {
+      throw new Error(`[nuxt-mcp-elicitation] ${where}: its ${field} ${JSON.stringify(label)} cannot be named in X-MCP-Tools (${field === 'group' ? 'group:<name>' : 'tag:<name>'}): use printable ASCII without commas or surrounding spaces, e.g. "read-only".`)
+    }
+  }
+  return { ...(group !== undefined && { group }), tags: tags ?? [] }
+}
+
+/** The view a tool shows, by name, and whether only the view may call the tool (no `'model'` in its `visibility`). */
+function shownView(view: McpToolView): { name: string, appOnly: boolean } {
+  if (typeof view === 'string') return { name: view, appOnly: false }
+  return { name: view.name, appOnly: view.visibility !== undefined && !view.visibility.includes('model') }
+}
+
 function buildTools(entries: DefinitionEntry<ErasedTool>[], views: McpView[], jsonSchema: JsonSchemaArguments | undefined) {
   const tools = new Map<string, RegisteredTool>()
   const list: Tool[] = []
-  for (const [name, { file, definition }] of indexByName('tool', entries)) {
+  for (const [name, { file, folder, companion, definition }] of indexByName('tool', entries)) {
     const { title, description, annotations, inputSchema, outputSchema, execution } = definition
     const where = `The tool "${name}" (${file})`
     const input = toolArguments(inputSchema, where, jsonSchema)
     const headerParams = headerParamsOf(input.listed, where)
     const output = outputSchema && toolOutput(outputSchema, where)
     const cache = definition.cache === undefined ? undefined : planToolCache(definition.cache, where)
-    const meta = definition.view === undefined ? definition._meta : { ...definition._meta, ...viewToolMeta(definition.view, views, where) }
-    tools.set(name, { name, file, definition, args: input.check, output: output?.check, headerParams, ...(cache && { cache }) })
+    const { group, tags } = checkedLabels(definition.group ?? folder, definition.tags, where)
+    // Listed as @nuxtjs/mcp-toolkit lists them (`_meta.group`, `_meta.tags`), so clients that read them keep working.
+    const labels = { ...(group !== undefined && { group }), ...(tags.length > 0 && { tags: [...tags] }) }
+    const own = definition.view === undefined ? definition._meta : { ...definition._meta, ...viewToolMeta(definition.view, views, where) }
+    const meta = Object.keys(labels).length > 0 ? { ...own, ...labels } : own
+    const view = definition.view === undefined ? undefined : shownView(definition.view)
+    tools.set(name, { name, file, definition, args: input.check, output: output?.check, headerParams, ...(cache && { cache }), ...(group !== undefined && { group }), tags, companion: companion === true, ...(view && { view }) })
     list.push({
       name,
       ...(title && { title }),

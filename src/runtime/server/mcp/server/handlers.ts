@@ -1,5 +1,5 @@
 import { isCallToolResult, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server'
-import type { InputRequiredResult, Server, ServerContext } from '@modelcontextprotocol/server'
+import type { InputRequiredResult, Server, ServerContext, Tool } from '@modelcontextprotocol/server'
 import { findResource, type McpRegistry, type RegisteredTool } from '../definitions/registry'
 import type { ElicitationRun } from '../../elicitation/run'
 import type { TaskCall } from '../../tasks/calls/calls'
@@ -9,7 +9,8 @@ import { createRun, handlerContext } from '../definitions/handler-context'
 import type { RunDeps } from '../definitions/handler-context'
 import { installCompletionHandler } from './completions'
 import { allowedOf, hiddenFrom } from '../definitions/guards'
-import { getMcpScope, type McpRequestScope } from '../../common/context'
+import { getMcpScope, type McpEra, type McpRequestScope, type McpToolSubset } from '../../common/context'
+import { outsideSubset } from '../definitions/tool-subset'
 import { toolError, toPromptResult, toResourceResult, toToolResult } from '../definitions/results'
 import { observeCall, type McpObservers, type ObservedRequest } from '../observing/observe-calls'
 import { cacheHint, cacheUseOf, keepCached, keepResource, readCached, readCachedResource, resourceCacheSlot, toolCacheSlot } from '../caching/plan'
@@ -35,6 +36,8 @@ export interface HandlerDeps extends RunDeps {
   cacheStore?: McpCacheStore
   /** The endpoint's tasks; absent when no tool may run as one, or where tasks cannot run (Workers). */
   tasks?: McpTaskRuntime
+  /** The tools the endpoint serves when its config narrows them (`mcp.tools`); absent: all. */
+  toolSubset?: McpToolSubset
 }
 
 function unwrap<T, R>(outcome: HandlerOutcome<T>, convert: (value: T) => R): R | InputRequiredResult {
@@ -74,9 +77,11 @@ export function installMcpHandlers(server: Server, deps: HandlerDeps): void {
   const { registry } = deps
   const caller = () => deps.scope ?? getMcpScope()
   const hidden = hiddenFrom(caller)
-  if (registry.guarded) installGuardedLists(server, registry, caller)
+  // The request's X-MCP-Tools subset (already within the endpoint's), else the endpoint's own.
+  const subsetOf = () => caller()?.toolSubset ?? deps.toolSubset
+  if (registry.guarded) installGuardedLists(server, registry, caller, subsetOf)
   else {
-    server.setRequestHandler('tools/list', () => ({ tools: registry.lists.tools }))
+    server.setRequestHandler('tools/list', () => toolList(registry.lists.tools, subsetOf(), caller()?.era))
     server.setRequestHandler('resources/list', () => ({ resources: registry.lists.resources }))
     server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: registry.lists.templates }))
     server.setRequestHandler('prompts/list', () => ({ prompts: registry.lists.prompts }))
@@ -86,6 +91,9 @@ export function installMcpHandlers(server: Server, deps: HandlerDeps): void {
   server.setRequestHandler('tools/call', (request, ctx) => observeCall(deps.observe, caller(), 'tools/call', request.params.name, () => observedRequest(server, ctx, request.params._meta), async () => {
     const tool = registry.tools.get(request.params.name)
     if (await hidden(tool) || !tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool "${request.params.name}". Call tools/list for the available names.`)
+    // After the guards: a tool a guard hides stays unknown, whatever the subset says.
+    const subset = subsetOf()
+    if (subset && !subset.names.has(tool.name)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, outsideSubset(tool.name, subset))
     const { execution } = tool.definition
     const mode = !registry.tasks ? { task: false as const } : deps.tasks ? deps.tasks.modeOf(server, caller()?.era ?? 'modern', tool.name, execution, request.params) : inlineModeOf(tool.name, execution)
     const parsed = await tool.args(request.params.arguments ?? {})
@@ -149,6 +157,23 @@ export function installMcpHandlers(server: Server, deps: HandlerDeps): void {
 }
 
 /**
+ * A `tools/list` result: `tools`, narrowed to `subset` when one applies. A narrowed list says
+ * `ttlMs: 0` and `cacheScope: 'private'` on 2026-07-28 (set here, not left to the SDK's
+ * defaults): the subset comes from a header no cache key holds, so no cache may keep one
+ * subset's list to answer another request. (2025-11-25 has no such fields, and the SDK would
+ * pass them on: a legacy list gets none.)
+ *
+ * @example
+ * ```ts
+ * toolList(registry.lists.tools, { names: new Set(['search']), source: 'mcp.tools' }, 'modern') // { tools: [search], ttlMs: 0, cacheScope: 'private' }
+ * ```
+ */
+export function toolList(tools: Tool[], subset: McpToolSubset | undefined, era: McpEra | undefined, narrowed = subset !== undefined): { tools: Tool[], ttlMs?: number, cacheScope?: 'private' } {
+  const listed = subset ? tools.filter(tool => subset.names.has(tool.name)) : tools
+  return narrowed && era === 'modern' ? { tools: listed, ttlMs: 0, cacheScope: 'private' } : { tools: listed }
+}
+
+/**
  * The list handlers of an endpoint where some definition has a guard: each list holds what the
  * caller may use, decided per request. (Without guards the precomputed lists are sent as they
  * are.) On 2026-07-28 the lists keep the SDK's default `cacheScope: 'private'`: they depend on
@@ -159,9 +184,15 @@ export function installMcpHandlers(server: Server, deps: HandlerDeps): void {
  * if (registry.guarded) installGuardedLists(server, registry, () => getMcpScope())
  * ```
  */
-function installGuardedLists(server: Server, registry: McpRegistry, caller: () => McpRequestScope | undefined): void {
+function installGuardedLists(server: Server, registry: McpRegistry, caller: () => McpRequestScope | undefined, subsetOf: () => McpToolSubset | undefined): void {
   const { lists } = registry
-  server.setRequestHandler('tools/list', async () => ({ tools: await allowedOf(lists.tools, item => registry.tools.get(item.name)?.definition, caller()) }))
+  server.setRequestHandler('tools/list', async () => {
+    const subset = subsetOf()
+    // Guards run only for the tools the subset keeps.
+    const kept = subset ? lists.tools.filter(tool => subset.names.has(tool.name)) : lists.tools
+    const scope = caller()
+    return toolList(await allowedOf(kept, item => registry.tools.get(item.name)?.definition, scope), undefined, scope?.era, subset !== undefined)
+  })
   server.setRequestHandler('resources/list', async () => ({ resources: await allowedOf(lists.resources, item => registry.resources.get(item.uri)?.definition, caller()) }))
   server.setRequestHandler('resources/templates/list', async () => ({ resourceTemplates: await allowedOf(lists.templates, (_item, index) => registry.templates[index]?.definition, caller()) }))
   server.setRequestHandler('prompts/list', async () => ({ prompts: await allowedOf(lists.prompts, item => registry.prompts.get(item.name)?.definition, caller()) }))

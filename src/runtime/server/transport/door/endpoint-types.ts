@@ -22,6 +22,8 @@ export interface McpEndpointOptions {
   config: McpServerConfig
   /** Where the endpoint is served (`mcp.route`): part of the OAuth resource identifier. */
   route?: string
+  /** The option `config.tools` came from, as messages name it. @default 'mcp.tools' */
+  toolsOption?: string
   /** Nuxt's `app.baseURL`, which Nitro serves every handler under: part of it too. */
   baseURL?: string
   production: boolean

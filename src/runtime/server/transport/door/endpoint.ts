@@ -18,6 +18,7 @@ import { isJsonContentType, parseJson, sendResponse, toSdkRequest, watchDisconne
 import { classifyEra } from './era'
 import { graceIdleConnection } from './keep-alive'
 import { createMcpRegistry } from '../../mcp/definitions/registry'
+import { endpointToolSubset, requestToolSubset } from '../../mcp/definitions/tool-subset'
 import { checkOriginPolicy, publicHostOf } from './security'
 import { clientAddressOf } from './client-address'
 import type { OriginPolicy } from './security'
@@ -43,8 +44,13 @@ function isStandInResponse(event: H3Event): boolean {
   return !event.node.res.socket
 }
 
+/** The JSON-RPC id of a request body, for an error answered before the SDK reads it. */
+function jsonRpcIdOf(body: unknown): string | number | null {
+  return isRecord(body) && (typeof body.id === 'string' || typeof body.id === 'number') ? body.id : null
+}
+
 function legacyOff(body: unknown): Response {
-  const id = isRecord(body) && (typeof body.id === 'string' || typeof body.id === 'number') ? body.id : null
+  const id = jsonRpcIdOf(body)
   return jsonRpcError(400, -32602, `This server speaks MCP ${MODERN_VERSION} only (stateless requests): legacy sessions (initialize, protocol ≤ 2025-11-25) are off here, as they need one long-lived process (mcp.legacy). Connect with a client that speaks ${MODERN_VERSION}; see the module's deployment docs.`, {}, id, { supported: [MODERN_VERSION] })
 }
 
@@ -74,12 +80,14 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const shared = options.shared
   const store = options.store ?? (shared ? deferredStore(shared) : createMemoryStore())
   const endpointRoute = options.route ?? '/mcp'
+  // The tools this endpoint serves when its config narrows them (`mcp.tools`), resolved once.
+  const toolSubset = endpointToolSubset(registry, config.tools, options.toolsOption ?? 'mcp.tools')
   const cached = [...registry.tools.values(), ...registry.resources.values(), ...registry.templates]
   const cacheStore = createResultCacheStore(cached, shared, options.cacheStorage, config.cache)
   // Only an endpoint with a task-capable tool has tasks, and only where the build included them.
   const tasks = registry.tasks && config.tasks.background ? options.tasks?.(config.tasks, { announce: !options.production, keepEndedAnswers: !options.production, ...(shared && { shared }) }) : undefined
   const secret = resolveStateSecret(config, options.production)
-  const deps = { registry, config, secret, store, route: endpointRoute, observe: options.observe, serverHook: options.serverHook, ...(cacheStore && { cacheStore }), ...(tasks && { tasks }) }
+  const deps = { registry, config, secret, store, route: endpointRoute, observe: options.observe, serverHook: options.serverHook, ...(cacheStore && { cacheStore }), ...(tasks && { tasks }), ...(toolSubset && { toolSubset }) }
   // No session table (and no idle sweeper) where legacy is off: on Workers a timer would belong
   // to the request that happened to create the endpoint.
   if (config.legacy !== false && !options.legacy) {
@@ -179,6 +187,16 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     const scope = new RequestScope(event, legacy ? 'legacy' : 'modern', endpointRoute, disconnected, parsedBody, caller, secret)
     const address = clientAddressOf(event.node.req, trustedProxies)
     scope.address = address
+    // X-MCP-Tools is read on every POST, in both eras: a legacy session's subset is the one its
+    // current request carries (docs/clients.md says why), and a refusal is an HTTP 400, as in
+    // @nuxtjs/mcp-toolkit, only once origin and authentication have passed. Not on
+    // `server/discover`: the v2 client reads a refused probe as "no 2026-07-28 here" and hides
+    // the message; the client's next request (tools/list) carries the refusal instead.
+    if (method === 'POST' && !(isRecord(parsedBody) && parsedBody.method === 'server/discover')) {
+      const asked = await requestToolSubset(registry, toolSubset, event.node.req.headers['x-mcp-tools'], scope)
+      if (asked && !asked.ok) return jsonRpcError(400, -32602, asked.problem, {}, jsonRpcIdOf(parsedBody))
+      if (asked) scope.toolSubset = asked.subset
+    }
     if (legacy) {
       if (!sessions) return legacyOff(parsedBody)
       const exchange = { req: event.node.req, res, body: parsedBody, deferAbort: disconnected.defer }

@@ -1,6 +1,6 @@
 import type { H3Event } from 'h3'
 import type { AuthInfo } from '@modelcontextprotocol/server'
-import type { McpEra, McpRequestScope } from '../../common/context'
+import type { McpEra, McpRequestScope, McpToolSubset } from '../../common/context'
 import { sessionTagOf } from '../../elicitation/state'
 import type { McpCaller } from './auth'
 import type { DisconnectWatch } from './http-io'
@@ -25,6 +25,7 @@ export class RequestScope implements McpRequestScope {
   declare authInfo?: AuthInfo
   declare sessionId?: string
   declare address?: string
+  declare toolSubset?: McpToolSubset
   declare private tag?: string
 
   constructor(
