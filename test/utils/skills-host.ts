@@ -13,7 +13,14 @@ import { isRecord } from '../../src/runtime/server/common/is-record'
 
 export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills'
 
-/** The one thing a host needs of its MCP client: send a request, get the result object. */
+/**
+ * The one thing a host needs of its MCP client: send a request, get the result object.
+ *
+ * @example
+ * ```ts
+ * const wire: SkillsWire = wireOf(await connectModern(app.url))
+ * ```
+ */
 export interface SkillsWire {
   request: (method: string, params: Record<string, unknown>) => Promise<Record<string, unknown>>
   capabilities: () => Record<string, unknown> | undefined
@@ -25,6 +32,11 @@ const ANY_RESULT = z.looseObject({})
 /**
  * A {@link SkillsWire} over an SDK client (the v1 `Client` or the v2 one): both send a request
  * of any method with a result schema.
+ *
+ * @example
+ * ```ts
+ * const { skills } = await listSkills(wireOf(await connectLegacy(app.url)))
+ * ```
  */
 export function wireOf(client: { request: (request: { method: string, params?: Record<string, unknown> }, schema: typeof ANY_RESULT) => Promise<Record<string, unknown>>, getServerCapabilities: () => unknown }): SkillsWire {
   return {
@@ -36,17 +48,34 @@ export function wireOf(client: { request: (request: { method: string, params?: R
   }
 }
 
+/** One file of a `Skill` entry (SEP-2640 `SkillResource`), e.g. `{ uri: 'skill://a/SKILL.md', digest: 'sha256:…', size: 42 }`. */
 export interface SkillResource { uri: string, digest: string, size: number }
+/** A SEP-2640 `Skill` entry, e.g. `{ uri: 'skill://a/SKILL.md', frontmatter: { name: 'a', description: '…' }, resources: [...] }`. */
 export interface Skill { uri: string, frontmatter: Record<string, unknown> & { name: string, description: string }, resources: SkillResource[] | 'dynamic' }
 
-/** The extension's settings the server declared, or `undefined` when it did not declare it. */
+/**
+ * The extension's settings the server declared, or `undefined` when it did not declare it.
+ *
+ * @example
+ * ```ts
+ * skillsDeclaration(wire) // { directoryRead: true }
+ * ```
+ */
 export function skillsDeclaration(wire: SkillsWire): Record<string, unknown> | undefined {
   const extensions = wire.capabilities()?.extensions
   const settings = isRecord(extensions) ? extensions[SKILLS_EXTENSION] : undefined
   return isRecord(settings) ? settings : undefined
 }
 
-/** "Skill Entries", "Resource Mapping", "Limits": what is wrong with an entry (empty when nothing). */
+/**
+ * "Skill Entries", "Resource Mapping", "Limits": what is wrong with an entry (empty when nothing).
+ *
+ * @example
+ * ```ts
+ * entryProblems({ uri: 'skill://a/b/SKILL.md', frontmatter: { name: 'c', description: 'x' }, resources: [] })
+ * // ['skill://a/b/SKILL.md: the final path segment b is not the name c', '…: resources does not list the SKILL.md itself']
+ * ```
+ */
 export function entryProblems(value: unknown): string[] {
   if (!isRecord(value)) return ['an entry is not an object']
   const problems: string[] = []
@@ -79,27 +108,47 @@ export function entryProblems(value: unknown): string[] {
   return problems
 }
 
-/** The raw bytes of one `resources/read` content: its text as UTF-8, or its base64 blob. */
+/**
+ * The raw bytes of one `resources/read` content: its text as UTF-8, or its base64 blob.
+ *
+ * @example
+ * ```ts
+ * bytesOf({ uri, blob: 'AAE=' }) // <Buffer 00 01>
+ * ```
+ */
 export function bytesOf(content: Record<string, unknown>): Buffer {
   if (typeof content.blob === 'string') return Buffer.from(content.blob, 'base64')
   if (typeof content.text === 'string') return Buffer.from(content.text, 'utf8')
   throw new Error(`content of ${String(content.uri)} has neither text nor blob`)
 }
 
-/** The YAML frontmatter of a SKILL.md's bytes, as the Agent Skills format writes it. */
+/**
+ * The YAML frontmatter of a SKILL.md's bytes, as the Agent Skills format writes it.
+ *
+ * @example
+ * ```ts
+ * frontmatterOf(Buffer.from('---\nname: a\ndescription: b\n---\n# A')) // { name: 'a', description: 'b' }
+ * ```
+ */
 export function frontmatterOf(bytes: Buffer): unknown {
   const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n/.exec(bytes.toString('utf8'))
   if (!match) throw new Error('SKILL.md does not begin with YAML frontmatter')
   return parseYaml(match[1]!)
 }
 
-/** One verified file of a loaded skill. */
+/** One verified file of a loaded skill, e.g. `{ uri: 'skill://a/SKILL.md', bytes, mimeType: 'text/markdown' }`. */
 export interface LoadedFile { uri: string, bytes: Buffer, mimeType: unknown }
 
 /**
  * "Integrity and Verification": reads every file of `entry` through `resources/read`, checks
  * each one's byte length and SHA-256 against the entry, and the SKILL.md's frontmatter against
  * the entry's, field by field. Throws on any mismatch, naming the file.
+ *
+ * @example
+ * ```ts
+ * const files = await loadSkill(wire, skill)
+ * files.get('skill://a/SKILL.md')?.bytes.toString()
+ * ```
  */
 export async function loadSkill(wire: SkillsWire, entry: Skill): Promise<Map<string, LoadedFile>> {
   if (entry.resources === 'dynamic') throw new Error(`${entry.uri} is dynamic: nothing to verify`)
@@ -119,7 +168,14 @@ export async function loadSkill(wire: SkillsWire, entry: Skill): Promise<Map<str
   return loaded
 }
 
-/** Every entry of `skills/list`, following `nextCursor`, each checked. */
+/**
+ * Every entry of `skills/list`, following `nextCursor`, each checked.
+ *
+ * @example
+ * ```ts
+ * const { skills, pages } = await listSkills(wire)
+ * ```
+ */
 export async function listSkills(wire: SkillsWire): Promise<{ skills: Skill[], pages: Record<string, unknown>[] }> {
   const skills: Skill[] = []
   const pages: Record<string, unknown>[] = []
@@ -138,7 +194,14 @@ export async function listSkills(wire: SkillsWire): Promise<{ skills: Skill[], p
   return { skills, pages }
 }
 
-/** `skills/get` of one URI, its entry checked. */
+/**
+ * `skills/get` of one URI, its entry checked.
+ *
+ * @example
+ * ```ts
+ * const { skill } = await getSkill(wire, 'skill://git-workflow/SKILL.md')
+ * ```
+ */
 export async function getSkill(wire: SkillsWire, uri: string): Promise<{ skill: Skill, result: Record<string, unknown> }> {
   const result = await wire.request('skills/get', { uri })
   const problems = entryProblems(result.skill)

@@ -27,7 +27,14 @@ export const SKILL_SCOPES_KEY = 'nuxt-mcp-elicitation/scopes'
 /** Agent Skills naming rules: 1–64 lowercase letters, digits and single inner hyphens. */
 const NAME_RULE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
 
-/** One file of a skill, read and measured at build time. */
+/**
+ * One file of a skill, read and measured at build time.
+ *
+ * @example
+ * ```ts
+ * const file: ScannedSkillFile = { uri: 'skill://pdf/notes.txt', path: 'pdf/notes.txt', mimeType: 'text/plain', size: 6, digest: 'sha256:…', text: 'héllo', scopes: [], skillPath: 'pdf', inSkill: 'notes.txt' }
+ * ```
+ */
 export interface ScannedSkillFile {
   /** `skill://<skill-path>/<file-path>`, each segment percent-encoded. */
   uri: string
@@ -47,7 +54,14 @@ export interface ScannedSkillFile {
   inSkill: string
 }
 
-/** One skill: a folder with a `SKILL.md`. */
+/**
+ * One skill: a folder with a `SKILL.md`.
+ *
+ * @example
+ * ```ts
+ * const skill: ScannedSkill = { uri: 'skill://pdf/SKILL.md', path: 'pdf', file: 'server/mcp/skills/pdf/SKILL.md', frontmatter: { name: 'pdf', description: '…' }, scopes: [], files: ['skill://pdf/SKILL.md'] }
+ * ```
+ */
 export interface ScannedSkill {
   /** The `skill://…/SKILL.md` URI. */
   uri: string
@@ -62,7 +76,14 @@ export interface ScannedSkill {
   files: string[]
 }
 
-/** Every skill one endpoint serves, and their files (each once, though nested skills share them). */
+/**
+ * Every skill one endpoint serves, and their files (each once, though nested skills share them).
+ *
+ * @example
+ * ```ts
+ * const found: ScannedSkills = await scanSkills(layers)
+ * ```
+ */
 export interface ScannedSkills {
   skills: ScannedSkill[]
   files: ScannedSkillFile[]

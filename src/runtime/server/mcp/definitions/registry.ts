@@ -226,7 +226,7 @@ export function createMcpRegistry(input: McpDefinitions): McpRegistry {
   const resources = buildResources([...input.resources, ...viewResources(views)])
   const prompts = buildPrompts(input.prompts)
   const skills = input.skills
-  addSkillResources(resources, skills)
+  skills?.register(resources.resources, resources.list)
   return {
     tools: tools.tools,
     resources: resources.resources,
@@ -237,21 +237,6 @@ export function createMcpRegistry(input: McpDefinitions): McpRegistry {
     tasks: tools.list.some(tool => tool.execution && tool.execution.taskSupport !== 'forbidden'),
     views: new Set(views.map(view => view.name)),
     ...(skills && { skills }),
-  }
-}
-
-/**
- * Adds each skill file as a fixed resource, guarded by its skill's scopes and read from the bytes
- * the build measured. A definition of the app that claims a skill file's URI is an error naming it.
- */
-function addSkillResources(resources: ReturnType<typeof buildResources>, skills: McpSkillServing | undefined): void {
-  for (const { resource, scopes, read } of skills?.resources ?? []) {
-    const { uri } = resource
-    const other = resources.resources.get(uri)
-    if (other) throw new Error(`[nuxt-mcp-elicitation] The resource "${other.name}" (${other.file}) has the URI ${uri}, which a skill file in server/mcp/skills/ serves. Give the resource another URI: skill:// belongs to the skills.`)
-    const definition: ErasedResource = { uri, name: resource.name, ...(resource.mimeType && { mimeType: resource.mimeType }), scopes, handler: read }
-    resources.resources.set(uri, { name: uri, file: `the skill file ${uri}`, definition })
-    resources.list.push(resource)
   }
 }
 

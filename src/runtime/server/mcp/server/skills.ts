@@ -11,7 +11,7 @@ import { isRecord } from '../../common/is-record'
 import type { McpRequestScope } from '../../common/context'
 import { mayUse } from '../definitions/guards'
 import type { McpSkills, McpSkillServing, SkillCatalog, SkillEntry } from '../skills/skills'
-import { createSkillCatalog, SKILLS_EXTENSION, skillResources } from '../skills/skills'
+import { createSkillCatalog, registerSkillFiles, SKILLS_EXTENSION } from '../skills/skills'
 
 /**
  * How long a client may treat a skill listing or entry as current (2026-07-28 `ttlMs`): five
@@ -113,7 +113,7 @@ export function installSkillHandlers(server: Server, catalog: SkillCatalog, call
 export function serveSkills(served: McpSkills): McpSkillServing {
   const catalog = createSkillCatalog(served)
   return {
-    resources: skillResources(served),
+    register: (resources, list) => registerSkillFiles(served, resources, list),
     guarded: catalog.guarded,
     capability: skillsCapability(catalog),
     install: (server, caller) => installSkillHandlers(server, catalog, caller),

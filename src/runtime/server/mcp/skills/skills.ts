@@ -10,7 +10,14 @@ import type { McpRequestScope } from '../../common/context'
 /** The extension's identifier, under `capabilities.extensions`. */
 export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills'
 
-/** One file of a skill, as the build measured it (`#mcp-elicitation/skills`). */
+/**
+ * One file of a skill, as the build measured it (`#mcp-elicitation/skills`).
+ *
+ * @example
+ * ```ts
+ * const file: McpSkillFile = { uri: 'skill://refunds/SKILL.md', mimeType: 'text/markdown', size: 120, digest: 'sha256:…', text: '---\nname: refunds…', scopes: [], skillPath: 'refunds', inSkill: 'SKILL.md' }
+ * ```
+ */
 export interface McpSkillFile {
   uri: string
   mimeType: string
@@ -27,7 +34,14 @@ export interface McpSkillFile {
   inSkill: string
 }
 
-/** One skill, as the build read it. */
+/**
+ * One skill, as the build read it.
+ *
+ * @example
+ * ```ts
+ * const skill: McpSkillSource = { uri: 'skill://refunds/SKILL.md', path: 'refunds', frontmatter: { name: 'refunds', description: '…' }, scopes: [], files: ['skill://refunds/SKILL.md'] }
+ * ```
+ */
 export interface McpSkillSource {
   /** The `skill://…/SKILL.md` URI. */
   uri: string
@@ -80,8 +94,11 @@ export interface SkillEntry {
  * ```
  */
 export interface McpSkillServing {
-  /** Each skill file: its `resources/list` entry, the scopes that guard it, and its read. */
-  resources: { resource: Resource, scopes: string[], read: () => ReadResourceResult }[]
+  /**
+   * Adds each skill file to the registry's fixed resources and their list, guarded by its
+   * skill's scopes; a resource of the app at a skill file's URI is an error naming it.
+   */
+  register: (resources: Map<string, SkillRegisteredResource>, list: Resource[]) => void
   /** Whether any skill carries scopes (lists then depend on the caller). */
   guarded: boolean
   /** What `capabilities.extensions` gains. */
@@ -90,7 +107,30 @@ export interface McpSkillServing {
   install: (server: Server, caller: () => McpRequestScope | undefined) => void
 }
 
-/** One child of a directory resource, with the scopes of every file below it (a child is seen when any is). */
+/**
+ * What the registry keeps a skill file as: the shape of its fixed resources, written here so the
+ * skills room needs nothing of the definitions room.
+ *
+ * @example
+ * ```ts
+ * const entry: SkillRegisteredResource = { name: 'skill://a/SKILL.md', file: 'the skill file skill://a/SKILL.md', definition: { uri: 'skill://a/SKILL.md', scopes: [], handler: () => read } }
+ * ```
+ */
+export interface SkillRegisteredResource {
+  name: string
+  file: string
+  // Method syntax: the registry's handlers take a context this room does not know (parameters compare bivariantly).
+  definition: { uri: string, name?: string, mimeType?: string, scopes?: readonly string[], handler(uri: URL, variables: Record<string, string | string[]>, context: never): unknown }
+}
+
+/**
+ * One child of a directory resource, with the scopes of every file below it (a child is seen when any is).
+ *
+ * @example
+ * ```ts
+ * const child: DirectoryChild = { resource: { uri: 'skill://refunds/examples', name: 'examples', mimeType: 'inode/directory' }, scopes: [[]] }
+ * ```
+ */
 export interface DirectoryChild {
   resource: Resource
   scopes: string[][]
@@ -200,14 +240,22 @@ export function createSkillCatalog(served: McpSkills | undefined): SkillCatalog 
 }
 
 /**
- * The `resources/list` entries of every skill file, in the order the build found them.
+ * Adds every skill file to a registry's fixed resources (`resources`, by URI) and their list, in
+ * the order the build found them: guarded by their skill's scopes, read from the measured bytes.
  *
  * @example
  * ```ts
- * skillResources(served) // [{ resource: { uri: 'skill://refunds/SKILL.md', name: 'refunds', … }, scopes: [], read }, …]
+ * registerSkillFiles(served, registry.resources, registry.lists.resources)
  * ```
  */
-export function skillResources(served: McpSkills | undefined): McpSkillServing['resources'] {
-  const byPath = new Map((served?.skills ?? []).map(skill => [skill.path, skill]))
-  return (served?.files ?? []).map(file => ({ resource: skillFileResource(file, byPath), scopes: file.scopes, read: () => readSkillFile(file) }))
+export function registerSkillFiles(served: McpSkills, resources: Map<string, SkillRegisteredResource>, list: Resource[]): void {
+  const byPath = new Map(served.skills.map(skill => [skill.path, skill]))
+  for (const file of served.files) {
+    const { uri } = file
+    const other = resources.get(uri)
+    if (other) throw new Error(`[nuxt-mcp-elicitation] The resource "${other.name}" (${other.file}) has the URI ${uri}, which a skill file in server/mcp/skills/ serves. Give the resource another URI: skill:// belongs to the skills.`)
+    const resource = skillFileResource(file, byPath)
+    resources.set(uri, { name: uri, file: `the skill file ${uri}`, definition: { uri, name: resource.name, mimeType: file.mimeType, scopes: file.scopes, handler: () => readSkillFile(file) } })
+    list.push(resource)
+  }
 }
