@@ -9,4 +9,10 @@ export interface ChaosCallTiming {
   ms: number
 }
 
-export declare function isRunnerKilledTwice(call: ChaosCallTiming, starts: number, killedAt: number[]): boolean
+/** A kill of the run: when (ms into the run) and which process. */
+export interface ChaosKill {
+  at: number
+  pid: number
+}
+
+export declare function isRunnerKilledTwice(call: ChaosCallTiming, startedOn: number[], kills: ChaosKill[]): boolean

@@ -52,18 +52,20 @@ function countByKind(items) {
 
 /**
  * Whether a task call that ran to its deadline is explained by the schedule: its handler started
- * `starts` times (its runner killed, then the instance that took it over killed too: each
- * takeover first waits for the dead runner's heartbeat to lapse, 6 s, then runs the handler
- * again from its kept answers), and the run killed at least `starts - 1` instances while it ran
- * (`killedAt`: ms into the run). One takeover alone leaves room within the deadline, so a call
- * that started twice and still hung is not explained.
+ * three times or more (`startedOn`: the pid of each start), and every start but one ran in a
+ * process the run killed while the call ran (`kills`: `{ at, pid }`, at in ms into the run). So
+ * its runner was killed, then the instance that took it over was killed too; each takeover first
+ * waits for the dead runner's heartbeat to lapse (6 s), then runs the handler again from its kept
+ * answers. Kills of other instances explain nothing, and one takeover alone leaves room within
+ * the deadline: such a call stays a hang.
  *
  * @example
- * isRunnerKilledTwice({ kind: 'tasks-modern', at: 318_500, ms: 30_169 }, 3, [320_800, 334_800, 346_100]) // true
+ * isRunnerKilledTwice({ kind: 'tasks-modern', at: 318_500, ms: 30_169 }, [101, 202, 303], [{ at: 320_800, pid: 101 }, { at: 334_800, pid: 202 }]) // true
  */
-export function isRunnerKilledTwice(call, starts, killedAt) {
-  if (!call.kind.startsWith('tasks-') || starts < 3) return false
-  return killedAt.filter(at => at >= call.at && at <= call.at + call.ms).length >= starts - 1
+export function isRunnerKilledTwice(call, startedOn, kills) {
+  if (!call.kind.startsWith('tasks-') || startedOn.length < 3) return false
+  const killed = new Set(kills.filter(kill => kill.at >= call.at && kill.at <= call.at + call.ms).map(kill => kill.pid))
+  return startedOn.filter(pid => killed.has(pid)).length >= startedOn.length - 1
 }
 
 /**

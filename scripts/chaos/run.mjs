@@ -75,17 +75,18 @@ function explainTimeouts(calls, upstreamLog, started) {
 /**
  * A task call that ran to its deadline while its runner was killed and then the instance that
  * took it over was killed too (`isRunnerKilledTwice`) is marked `runner-killed-twice`; any other
- * stays a `hang`. The handler's starts are read from the fixture's counter (`chaos:start:<call>`)
- * while Redis is still up, and kept on the call for the log.
+ * stays a `hang`. The processes its handler started in are read from the fixture's counter
+ * (`chaos:start:<call>`, `<pid>:<uuid>` per start) while Redis is still up, and kept on the call
+ * for the log.
  */
-async function explainTaskTimeouts(calls, redisUrl, killedAt) {
+async function explainTaskTimeouts(calls, redisUrl, kills) {
   const hung = calls.filter(call => call.failure === 'hang' && call.kind.startsWith('tasks-'))
   if (hung.length === 0) return
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: 3 })
   try {
     for (const call of hung) {
-      call.starts = await redis.scard(`chaos:start:${call.call}`)
-      if (isRunnerKilledTwice(call, call.starts, killedAt)) call.failure = 'runner-killed-twice'
+      call.startedOn = (await redis.smembers(`chaos:start:${call.call}`)).map(member => Number(member.split(':')[0]))
+      if (isRunnerKilledTwice(call, call.startedOn, kills)) call.failure = 'runner-killed-twice'
     }
   }
   finally {
@@ -126,8 +127,8 @@ export async function runChaos({ root, seconds, seed, persistence = 'always', lo
   const calls = []
   const probes = []
   const started = Date.now()
-  /** When each kill happened, in ms into the run (an event may run late). */
-  const killedAt = []
+  /** Each kill: when it happened (ms into the run; an event may run late) and which process. */
+  const kills = []
   const stamp = () => `${((Date.now() - started) / 1000).toFixed(1)} s`
   try {
     await route()
@@ -141,7 +142,7 @@ export async function runChaos({ root, seconds, seed, persistence = 'always', lo
       if (event.kind === 'kill') {
         const { app } = slots[event.instance]
         log(`${stamp()}: SIGKILL instance ${event.instance} (pid ${app.pid}), back in ${event.downMs} ms`)
-        killedAt.push(Date.now() - started)
+        kills.push({ at: Date.now() - started, pid: app.pid })
         process.kill(-app.pid, 'SIGKILL')
         await sleep(event.downMs)
         // Back on its own port, as a supervisor restarts it: nginx passes over it while it is down
@@ -166,9 +167,9 @@ export async function runChaos({ root, seconds, seed, persistence = 'always', lo
     await Promise.all(workers)
     log(`${stamp()}: every worker stopped; checking`)
     explainTimeouts(calls, lb.upstreamLog(), started)
-    await explainTaskTimeouts(calls, redis.url, killedAt)
+    await explainTaskTimeouts(calls, redis.url, kills)
     for (const call of calls.filter(call => call.failure === 'hang' || call.failure === 'runner-killed-twice')) {
-      log(`${call.call} ${call.failure === 'hang' ? 'hung' : 'ran to its deadline, its runner and the instance that took it over both killed'}; questions that reached the client: first ${call.asked.get(`first ${call.call}`) ?? 0}, second ${call.asked.get(`second ${call.call}`) ?? 0}${call.starts === undefined ? '' : `; its handler started ${call.starts} times`}; its principal's requests as nginx saw them:\n${requestsOf(call, lb.upstreamLog(), started).join('\n')}`)
+      log(`${call.call} ${call.failure === 'hang' ? 'hung' : 'ran to its deadline, its runner and the instance that took it over both killed'}; questions that reached the client: first ${call.asked.get(`first ${call.call}`) ?? 0}, second ${call.asked.get(`second ${call.call}`) ?? 0}${call.startedOn === undefined ? '' : `; its handler started ${call.startedOn.length} times (pids ${call.startedOn.join(', ')})`}; its principal's requests as nginx saw them:\n${requestsOf(call, lb.upstreamLog(), started).join('\n')}`)
     }
     const stepRuns = await readStepRuns(redis.url)
     const memory = slots.map(slot => ({ startMb: slot.startMb, endMb: rssMb(slot.app.pid) }))

@@ -66,7 +66,7 @@ function definitionsAt(route: string): McpDefinitions {
   const key = endpointKeys[route] ?? ''
   const found = definitions[key] ?? { tools: [], resources: [], prompts: [] }
   // Tools declared inside views belong to the default endpoint, as their files are not in any endpoint's folder.
-  return { ...found, tools: key === '' ? [...found.tools, ...viewTools] : found.tools, views, ...(serveSkills && skills[key] && { skills: serveSkills(skills[key]) }), ...(jsonSchemaArguments && { jsonSchemaArguments }) }
+  return { ...found, tools: key === '' ? [...found.tools, ...viewTools] : found.tools, views, ...(serveSkills && skills[key] && { skills: serveSkills(skills[key], { dev: import.meta.dev }) }), ...(jsonSchemaArguments && { jsonSchemaArguments }) }
 }
 
 /**

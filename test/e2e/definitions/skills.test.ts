@@ -181,8 +181,12 @@ describe.each(eras)('skills, $era', ({ connect }) => {
       expect(hidden.replace('admin-ops', 'X')).toBe(unknown.replace('no-such', 'X'))
       expect(await failure(wire, 'resources/read', { uri: 'skill://admin-ops/SKILL.md' })).toMatch(/^-32602 /)
       expect(await failure(wire, 'resources/directory/read', { uri: 'skill://admin-ops' })).toMatch(/^-32602 /)
-      const top = await wire.request('resources/directory/read', { uri: 'skill://git-workflow' })
-      expect(JSON.stringify(top)).not.toContain('admin-ops')
+      // A hidden file read as a directory is answered as an unknown URI: nothing says it is there.
+      const hiddenFile = await failure(wire, 'resources/directory/read', { uri: 'skill://admin-ops/SKILL.md' })
+      const unknownFile = await failure(wire, 'resources/directory/read', { uri: 'skill://no-such/SKILL.md' })
+      expect(hiddenFile.replace('admin-ops', 'X')).toBe(unknownFile.replace('no-such', 'X'))
+      const visibleFile = await failure(wire, 'resources/directory/read', { uri: 'skill://git-workflow/SKILL.md' })
+      expect(visibleFile).toContain('is not a directory resource (it is a file')
     })
   })
 

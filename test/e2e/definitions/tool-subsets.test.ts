@@ -178,7 +178,9 @@ describe('X-MCP-Tools on the wire', () => {
     await init.body?.cancel()
     if (!session) throw new Error('initialize returned no Mcp-Session-Id')
     const post = async (body: Record<string, unknown>, headers: Headers) => fetch(app.url, { method: 'POST', headers: { ...JSON_HEADERS, 'mcp-session-id': session, 'mcp-protocol-version': LEGACY, ...headers }, body: JSON.stringify(body) })
-    const initialized = await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, {})
+    // Only initialize, tools/list and tools/call read the header: a notification (or a client's
+    // answer to a question) is never refused for it, even naming a tool nobody serves.
+    const initialized = await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, { 'X-MCP-Tools': 'no_such_tool' })
     expect(initialized.status).toBe(202)
     const listed = async (id: number, headers: Headers) => {
       const message = await singleMessage(await post({ jsonrpc: '2.0', id, method: 'tools/list', params: {} }, headers))

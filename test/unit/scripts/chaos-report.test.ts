@@ -7,18 +7,22 @@ import { isRunnerKilledTwice } from '../../../scripts/chaos/report.mjs'
 describe('the chaos run\'s explanation of a task that ran to its deadline', () => {
   const call = { kind: 'tasks-modern', at: 318_500, ms: 30_169 }
 
-  it('explains a task started three times while the run killed two instances or more during it', () => {
-    expect(isRunnerKilledTwice(call, 3, [320_800, 334_800, 346_100])).toBe(true)
-    expect(isRunnerKilledTwice(call, 3, [300_000, 320_800, 334_800])).toBe(true)
+  it('explains a task started in three processes, the first two killed during the call', () => {
+    expect(isRunnerKilledTwice(call, [101, 202, 303], [{ at: 320_800, pid: 101 }, { at: 334_800, pid: 202 }])).toBe(true)
+    // The third one killed too (the call's last start died with it): still explained.
+    expect(isRunnerKilledTwice(call, [101, 202, 303], [{ at: 320_800, pid: 101 }, { at: 334_800, pid: 202 }, { at: 346_100, pid: 303 }])).toBe(true)
   })
 
-  it('leaves a hang when the task was taken over once only, or the kills fell outside the call', () => {
-    expect(isRunnerKilledTwice(call, 2, [320_800, 334_800])).toBe(false)
-    expect(isRunnerKilledTwice(call, 3, [320_800, 360_000])).toBe(false)
-    expect(isRunnerKilledTwice(call, 4, [320_800, 334_800])).toBe(false)
+  it('leaves a hang when the kills were of other instances, or outside the call', () => {
+    expect(isRunnerKilledTwice(call, [101, 202, 303], [{ at: 320_800, pid: 101 }, { at: 334_800, pid: 999 }])).toBe(false)
+    expect(isRunnerKilledTwice(call, [101, 202, 303], [{ at: 320_800, pid: 101 }, { at: 360_000, pid: 202 }])).toBe(false)
+  })
+
+  it('leaves a hang when the task was taken over once only', () => {
+    expect(isRunnerKilledTwice(call, [101, 202], [{ at: 320_800, pid: 101 }, { at: 334_800, pid: 202 }])).toBe(false)
   })
 
   it('never explains a call that is not a task', () => {
-    expect(isRunnerKilledTwice({ ...call, kind: 'v1' }, 3, [320_800, 334_800, 346_100])).toBe(false)
+    expect(isRunnerKilledTwice({ ...call, kind: 'v1' }, [101, 202, 303], [{ at: 320_800, pid: 101 }, { at: 334_800, pid: 202 }])).toBe(false)
   })
 })

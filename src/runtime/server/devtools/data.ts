@@ -58,6 +58,11 @@ export interface McpDevtoolsTask {
 /**
  * What adds an endpoint to Cursor, VS Code and Claude Code: filed under `name` (its server name
  * made a safe config key), at its URL. The links carry the name and the URL only, never a token.
+ *
+ * @example
+ * ```ts
+ * const install: McpDevtoolsInstall = { name: 'shop', ...buildInstallLinks({ name: 'shop', url: 'http://localhost:3000/mcp' }) }
+ * ```
  */
 export type McpDevtoolsInstall = McpInstallLinks & { name: string }
 

@@ -3,7 +3,14 @@
 // build-time `nuxi dev` banner give the same ones. Knows nothing of Nitro, the request, or auth:
 // what it is given (a name and a URL) is all a link ever carries, so no secret can reach one.
 
-/** What an install link is made from: the name the client files the server under, and its URL. */
+/**
+ * What an install link is made from: the name the client files the server under, and its URL.
+ *
+ * @example
+ * ```ts
+ * const target: McpInstallTarget = { name: installNameOf('@acme/shop'), url: 'http://localhost:3000/mcp' }
+ * ```
+ */
 export interface McpInstallTarget {
   /** The key in the client's config (`mcpServers.<name>`); made safe by {@link installNameOf} first. */
   name: string

@@ -208,4 +208,9 @@ describe('group and tags in the registry', () => {
       .toThrow('The tool "x" (server/mcp/tools/x.ts): its tags "a,b" cannot be named in X-MCP-Tools (tag:<name>)')
     expect(() => createMcpRegistry({ tools: [tool('x', { group: '' })], resources: [], prompts: [] })).toThrow('its group "" cannot be named')
   })
+
+  it('gives no group for a folder a header could not name, and keeps serving (the app never chose one)', () => {
+    const made = createMcpRegistry({ tools: [tool('x', {}, { folder: 'réglages' }), tool('y', {}, { folder: 'a,b' })], resources: [], prompts: [] })
+    expect(made.lists.tools.map(item => item._meta)).toEqual([undefined, undefined])
+  })
 })

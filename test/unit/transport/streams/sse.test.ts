@@ -42,12 +42,19 @@ describe('openSseStream', () => {
     const response = await fetch(url)
     expect(response.status).toBe(200)
     expect(response.headers.get('content-length')).toBeNull()
-    await new Promise(resolve => setTimeout(resolve, 100))
+    // Read as it comes until two keepalives have arrived (on a loaded machine a fixed wait may
+    // see one timer tick, not two), then the progress and the answer.
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader()
+    let text = ''
+    while ((text.match(/: keepalive\n\n/g)?.length ?? 0) < 2) {
+      const read = await reader.read()
+      if (read.done) throw new Error(`the stream ended before two keepalives: ${JSON.stringify(text)}`)
+      text += read.value
+    }
     stream!.write({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1 } })
     stream!.end(answer)
     expect(stream!.closed).toBe(true)
-    const text = await response.text()
-    expect(text.match(/: keepalive\n\n/g)?.length).toBeGreaterThanOrEqual(2)
+    for (let read = await reader.read(); !read.done; read = await reader.read()) text += read.value
     expect(text).toContain('notifications/progress')
     expect(text.endsWith(`data: ${JSON.stringify(answer)}\n\n`)).toBe(true)
   })

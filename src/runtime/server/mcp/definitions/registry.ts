@@ -18,13 +18,34 @@ type ResourceTemplate = ListResourceTemplatesResult['resourceTemplates'][number]
  * declared as a method, so that any `defineMcpTool(...)` result, whatever its argument types, is
  * assignable here (method parameters are compared bivariantly); the registry validates the
  * arguments before calling.
+ *
+ * @example
+ * ```ts
+ * const entry: DefinitionEntry<ErasedTool> = { file: 'server/mcp/tools/echo.ts', fallbackName: 'echo', definition: defineMcpTool({ handler: () => 'hi' }) }
+ * ```
  */
 export interface ErasedTool extends Omit<McpToolDefinition<McpToolInput, McpToolOutput | undefined>, 'handler'> {
   handler(args: Record<string, unknown>, context: McpHandlerContext): unknown
 }
+/**
+ * A resource definition with its handler erased, as {@link ErasedTool}.
+ *
+ * @example
+ * ```ts
+ * const entry: DefinitionEntry<ErasedResource> = { file: 'server/mcp/resources/readme.ts', fallbackName: 'readme', definition: defineMcpResource({ uri: 'file:///readme', handler: () => '…' }) }
+ * ```
+ */
 export interface ErasedResource extends Omit<McpResourceDefinition, 'handler'> {
   handler(uri: URL, variables: Record<string, string | string[]>, context: McpHandlerContext): unknown
 }
+/**
+ * A prompt definition with its handler erased, as {@link ErasedTool}.
+ *
+ * @example
+ * ```ts
+ * const entry: DefinitionEntry<ErasedPrompt> = { file: 'server/mcp/prompts/greet.ts', fallbackName: 'greet', definition: defineMcpPrompt({ handler: () => 'Hello' }) }
+ * ```
+ */
 export interface ErasedPrompt extends Omit<McpPromptDefinition<McpPromptArguments>, 'handler' | 'complete'> {
   complete?: Record<string, McpCompleter | undefined>
   handler(args: Record<string, unknown>, context: McpHandlerContext): unknown
@@ -130,11 +151,16 @@ function indexByName<D extends { name?: string }>(kind: string, entries: Definit
  */
 function checkedLabels(group: string | undefined, tags: readonly string[] | undefined, where: string): { group?: string, tags: readonly string[] } {
   for (const [field, label] of [...(group === undefined ? [] : [['group', group] as const]), ...(tags ?? []).map(tag => ['tags', tag] as const)]) {
-    if (typeof label !== 'string' || label === '' || label.includes(',') || label.trim() !== label || !/^[\x20-\x7E]+$/.test(label)) {
+    if (!isNameableLabel(label)) {
       throw new Error(`[nuxt-mcp-elicitation] ${where}: its ${field} ${JSON.stringify(label)} cannot be named in X-MCP-Tools (${field === 'group' ? 'group:<name>' : 'tag:<name>'}): use printable ASCII without commas or surrounding spaces, e.g. "read-only".`)
     }
   }
   return { ...(group !== undefined && { group }), tags: tags ?? [] }
+}
+
+/** Whether `X-MCP-Tools` can name `label` (`group:<label>`, `tag:<label>`): printable ASCII, no comma, no surrounding spaces. */
+function isNameableLabel(label: unknown): label is string {
+  return typeof label === 'string' && label !== '' && !label.includes(',') && label.trim() === label && /^[\x20-\x7E]+$/.test(label)
 }
 
 /** The view a tool shows, by name, and whether only the view may call the tool (no `'model'` in its `visibility`). */
@@ -153,7 +179,10 @@ function buildTools(entries: DefinitionEntry<ErasedTool>[], views: McpView[], js
     const headerParams = headerParamsOf(input.listed, where)
     const output = outputSchema && toolOutput(outputSchema, where)
     const cache = definition.cache === undefined ? undefined : planToolCache(definition.cache, where)
-    const { group, tags } = checkedLabels(definition.group ?? folder, definition.tags, where)
+    // A group the tool sets is checked (a bad one fails naming the tool); one its folder gives by
+    // default is dropped when the header could not name it (`tools/réglages/`): an app that never
+    // chose groups keeps serving.
+    const { group, tags } = checkedLabels(definition.group ?? (isNameableLabel(folder) ? folder : undefined), definition.tags, where)
     // Listed as @nuxtjs/mcp-toolkit lists them (`_meta.group`, `_meta.tags`), so clients that read them keep working.
     const labels = { ...(group !== undefined && { group }), ...(tags.length > 0 && { tags: [...tags] }) }
     const own = definition.view === undefined ? definition._meta : { ...definition._meta, ...viewToolMeta(definition.view, views, where) }

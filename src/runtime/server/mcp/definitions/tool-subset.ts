@@ -1,3 +1,4 @@
+import { toList } from '../../common/config'
 import type { McpRequestScope, McpToolSubset } from '../../common/context'
 import { mayUse } from './guards'
 import type { McpRegistry, RegisteredTool } from './registry'
@@ -70,7 +71,7 @@ export function parseToolSubset(value: string | readonly string[]): ParsedToolSu
   const text = typeof value === 'string' ? value : value.join(',')
   if (text.length > MAX_TOOLS_HEADER_LENGTH) return { ok: false, problem: `it is ${text.length} characters long, over the ${MAX_TOOLS_HEADER_LENGTH} accepted (${shown(text)}): name fewer tools, or a group (group:<name>) or tag (tag:<name>) that holds them` }
   if (!PRINTABLE.test(text)) return { ok: false, problem: `it holds a character outside printable ASCII (${shown(text)}): write tool names, group:<name> and tag:<name>, separated by commas` }
-  return { ok: true, entries: text.split(',').map(entry => entry.trim()).filter(Boolean).map(entryOf) }
+  return { ok: true, entries: toList(text).map(entryOf) }
 }
 
 /** Whether `tool` is one `entry` names. */

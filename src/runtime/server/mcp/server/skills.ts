@@ -58,17 +58,18 @@ const URI_PARAMS: StandardSchemaV1<unknown, { uri: string }> = {
 /**
  * Installs the extension's methods on `server` when the endpoint has skills. A hidden skill (its
  * scopes not granted) is absent from `skills/list` and answered as unknown by `skills/get`; a
- * directory lists only what the caller may see. On 2026-07-28 every answer carries `ttlMs` and
- * `cacheScope` (`private` once any skill is guarded: the answer then depends on who asks).
+ * directory lists only what the caller may see. `skills/list` and `skills/get` carry `ttlMs` and
+ * `cacheScope` in both eras (`private` once any skill is guarded: the answer then depends on who
+ * asks; `ttlMs` 0 in `nuxi dev`, where skills change while it runs).
  *
  * @example
  * ```ts
- * installSkillHandlers(server, registry.skills, () => getMcpScope())
+ * installSkillHandlers(server, registry.skills, () => getMcpScope(), SKILLS_TTL_MS)
  * ```
  */
-export function installSkillHandlers(server: Server, catalog: SkillCatalog, caller: () => McpRequestScope | undefined): void {
+export function installSkillHandlers(server: Server, catalog: SkillCatalog, caller: () => McpRequestScope | undefined, ttlMs = SKILLS_TTL_MS): void {
   if (catalog.entries.size === 0) return
-  const hint = { resultType: 'complete', ttlMs: SKILLS_TTL_MS, cacheScope: catalog.guarded ? 'private' : 'public' } as const
+  const hint = { resultType: 'complete', ttlMs, cacheScope: catalog.guarded ? 'private' : 'public' } as const
   const allowed = (scopes: string[], name: string) => mayUse({ scopes }, caller(), name)
 
   server.setRequestHandler('skills/list', { params: LIST_PARAMS }, async () => {
@@ -91,9 +92,11 @@ export function installSkillHandlers(server: Server, catalog: SkillCatalog, call
     const children = catalog.directories.get(uri)
     const verdicts = await Promise.all((children ?? []).map(child => Promise.all(child.scopes.map(scopes => allowed(scopes, child.resource.uri)))))
     const resources = (children ?? []).filter((_, index) => verdicts[index]!.some(Boolean)).map(child => child.resource)
-    // A directory whose every file is hidden from the caller does not exist for them.
+    // A directory whose every file is hidden from the caller does not exist for them; nor does a
+    // hidden file (told apart from an unknown URI, it would say the guarded file is there).
     if (resources.length === 0) {
-      const why = catalog.files.has(uri) ? `${uri} is not a directory resource (it is a file: read it with resources/read)` : `No directory is served at ${uri}`
+      const file = catalog.files.get(uri)
+      const why = file && await allowed(file.scopes, uri) ? `${uri} is not a directory resource (it is a file: read it with resources/read)` : `No directory is served at ${uri}`
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${why}. Directory URIs have no trailing slash, e.g. skill://<skill-path>/templates.`, { uri })
     }
     return { resources, resultType: 'complete' }
@@ -106,16 +109,18 @@ export function installSkillHandlers(server: Server, catalog: SkillCatalog, call
  *
  * @example
  * ```ts
- * const serving = serveSkills(skills[''])
+ * const serving = serveSkills(skills[''], { dev: import.meta.dev })
  * serving.install(server, () => getMcpScope())
  * ```
  */
-export function serveSkills(served: McpSkills): McpSkillServing {
+export function serveSkills(served: McpSkills, options: { dev?: boolean } = {}): McpSkillServing {
+  // `nuxi dev` serves an edited skill at once: a client must not keep the old list for minutes.
+  const ttlMs = options.dev ? 0 : SKILLS_TTL_MS
   const catalog = createSkillCatalog(served)
   return {
     register: (resources, list) => registerSkillFiles(served, resources, list),
     guarded: catalog.guarded,
     capability: skillsCapability(catalog),
-    install: (server, caller) => installSkillHandlers(server, catalog, caller),
+    install: (server, caller) => installSkillHandlers(server, catalog, caller, ttlMs),
   }
 }

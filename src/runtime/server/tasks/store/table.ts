@@ -8,6 +8,11 @@ import { isTerminal, ownsTask } from './record'
  * The bounds of an endpoint's tasks: `mcp.tasks` as resolved (its options are documented on
  * `McpServerConfig['tasks']`, the one place they are typed), without `background`, which says
  * where tasks run rather than how many are kept.
+ *
+ * @example
+ * ```ts
+ * const runtime = createTaskRuntime(useRuntimeConfig().mcp.tasks)
+ * ```
  */
 export type TaskLimits = Omit<McpServerConfig['tasks'], 'background'>
 

@@ -34,6 +34,9 @@ import type { McpHook } from '../../common/hooks'
 import type { ResponseSink } from '../http/response-sink'
 import type { McpEndpoint, McpEndpointOptions } from './endpoint-types'
 
+/** The requests an `X-MCP-Tools` header bears on: the tool list and calls, and `initialize`, where a legacy client meets a bad one first. */
+const TOOL_SUBSET_METHODS = new Set(['initialize', 'tools/list', 'tools/call'])
+
 export type { McpEndpoint, McpEndpointOptions } from './endpoint-types'
 
 /**
@@ -187,12 +190,15 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     const scope = new RequestScope(event, legacy ? 'legacy' : 'modern', endpointRoute, disconnected, parsedBody, caller, secret)
     const address = clientAddressOf(event.node.req, trustedProxies)
     scope.address = address
-    // X-MCP-Tools is read on every POST, in both eras: a legacy session's subset is the one its
-    // current request carries (docs/clients.md says why), and a refusal is an HTTP 400, as in
-    // @nuxtjs/mcp-toolkit, only once origin and authentication have passed. Not on
-    // `server/discover`: the v2 client reads a refused probe as "no 2026-07-28 here" and hides
-    // the message; the client's next request (tools/list) carries the refusal instead.
-    if (method === 'POST' && !(isRecord(parsedBody) && parsedBody.method === 'server/discover')) {
+    // X-MCP-Tools is read on the requests it bears on, in both eras: a legacy session's subset is
+    // the one its current request carries (docs/clients.md says why), and a refusal is an HTTP
+    // 400, as in @nuxtjs/mcp-toolkit, only once origin and authentication have passed. Only on
+    // `initialize` (where a legacy client meets a bad header first), `tools/list` and
+    // `tools/call`: a client's answer to a question, or a notification, is never refused for it
+    // (a guard that flips mid-session would otherwise lose the answer a tool waits for). Not on
+    // `server/discover` either: the v2 client reads a refused probe as "no 2026-07-28 here" and
+    // hides the message; its next request (tools/list) carries the refusal instead.
+    if (method === 'POST' && isRecord(parsedBody) && typeof parsedBody.method === 'string' && TOOL_SUBSET_METHODS.has(parsedBody.method)) {
       const asked = await requestToolSubset(registry, toolSubset, event.node.req.headers['x-mcp-tools'], scope)
       if (asked && !asked.ok) return jsonRpcError(400, -32602, asked.problem, {}, jsonRpcIdOf(parsedBody))
       if (asked) scope.toolSubset = asked.subset
