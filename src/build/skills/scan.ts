@@ -10,6 +10,7 @@ import { lstat, readFile, readdir, realpath, stat } from 'node:fs/promises'
 import { relative, resolve } from 'pathe'
 import { parse as parseYaml } from 'yaml'
 import { isRecord } from '../common'
+import type { McpSkillFile } from '../../runtime/server/mcp/skills/skills'
 import { mimeTypeOf } from './mime'
 
 /** The most bytes one file of a skill may have: a skill is bundled into the server. */
@@ -35,23 +36,9 @@ const NAME_RULE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
  * const file: ScannedSkillFile = { uri: 'skill://pdf/notes.txt', path: 'pdf/notes.txt', mimeType: 'text/plain', size: 6, digest: 'sha256:…', text: 'héllo', scopes: [], skillPath: 'pdf', inSkill: 'notes.txt' }
  * ```
  */
-export interface ScannedSkillFile {
-  /** `skill://<skill-path>/<file-path>`, each segment percent-encoded. */
-  uri: string
+export interface ScannedSkillFile extends McpSkillFile {
   /** Its path under `server/mcp/skills/`, `/`-separated. */
   path: string
-  mimeType: string
-  size: number
-  /** `sha256:<64 lowercase hex>` of its raw bytes. */
-  digest: string
-  /** The content: as text when it is UTF-8 text, else base64. */
-  text?: string
-  blob?: string
-  /** The OAuth scopes its outermost skill requires (a nested skill shares its enclosing skill's guard). */
-  scopes: string[]
-  /** The path of the innermost skill it belongs to, and its path inside that skill. */
-  skillPath: string
-  inSkill: string
 }
 
 /**
