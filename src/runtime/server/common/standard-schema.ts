@@ -106,3 +106,24 @@ export function readStandardJsonSchema(schema: McpStandardSchema, io: 'input' | 
     return { ok: false, missing: false, error: error instanceof Error ? error.message : String(error) }
   }
 }
+
+/**
+ * The params of a paged list method (`tasks/list`, `skills/list`): an optional `cursor`, the
+ * `nextCursor` of the previous page; anything else is refused naming the field.
+ *
+ * @example
+ * ```ts
+ * server.setRequestHandler('skills/list', { params: PAGE_PARAMS }, async ({ cursor }) => listFrom(cursor))
+ * ```
+ */
+export const PAGE_PARAMS: McpStandardSchema<unknown, { cursor?: string }> = {
+  '~standard': {
+    version: 1,
+    vendor: 'nuxt-mcp-elicitation',
+    validate: (value) => {
+      const cursor = isRecord(value) ? value.cursor : undefined
+      if (cursor === undefined) return { value: {} }
+      return typeof cursor === 'string' ? { value: { cursor } } : { issues: [{ message: 'params.cursor must be a string: the nextCursor of the previous page', path: ['cursor'] }] }
+    },
+  },
+}

@@ -8,6 +8,7 @@
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server'
 import type { Server, StandardSchemaV1 } from '@modelcontextprotocol/server'
 import { isRecord } from '../../common/is-record'
+import { PAGE_PARAMS } from '../../common/standard-schema'
 import type { McpRequestScope } from '../../common/context'
 import { mayUse } from '../definitions/guards'
 import type { McpSkills, McpSkillServing, SkillCatalog, SkillEntry } from '../skills/skills'
@@ -32,17 +33,6 @@ export const SKILLS_TTL_MS = 300_000
  */
 export function skillsCapability(catalog: SkillCatalog): Record<string, { directoryRead: true }> {
   return catalog.entries.size > 0 ? { [SKILLS_EXTENSION]: { directoryRead: true } } : {}
-}
-
-const LIST_PARAMS: StandardSchemaV1<unknown, { cursor?: string }> = {
-  '~standard': {
-    version: 1,
-    vendor: 'nuxt-mcp-elicitation',
-    validate: (value) => {
-      const cursor = isRecord(value) ? value.cursor : undefined
-      return cursor === undefined || typeof cursor === 'string' ? { value: {} } : { issues: [{ message: 'params.cursor must be a string: the nextCursor of the previous page', path: ['cursor'] }] }
-    },
-  },
 }
 
 const URI_PARAMS: StandardSchemaV1<unknown, { uri: string }> = {
@@ -72,7 +62,7 @@ export function installSkillHandlers(server: Server, catalog: SkillCatalog, call
   const hint = { resultType: 'complete', ttlMs, cacheScope: catalog.guarded ? 'private' : 'public' } as const
   const allowed = (scopes: string[], name: string) => mayUse({ scopes }, caller(), name)
 
-  server.setRequestHandler('skills/list', { params: LIST_PARAMS }, async () => {
+  server.setRequestHandler('skills/list', { params: PAGE_PARAMS }, async () => {
     const all = [...catalog.entries.values()]
     const verdicts = await Promise.all(all.map(({ entry, scopes }) => allowed(scopes, entry.uri)))
     const skills: SkillEntry[] = all.filter((_, index) => verdicts[index]).map(({ entry }) => entry)

@@ -2,6 +2,7 @@ import { MissingRequiredClientCapabilityError, ProtocolError, ProtocolErrorCode 
 import type { Server, ServerContext, StandardSchemaV1 } from '@modelcontextprotocol/server'
 import type { McpEra, McpRequestScope } from '../../common/context'
 import { isRecord } from '../../common/is-record'
+import { PAGE_PARAMS } from '../../common/standard-schema'
 import { checkAnswerShape } from '../../elicitation/question'
 import type { QuestionKind } from '../../elicitation/question'
 import { isTerminal } from '../store/record'
@@ -20,19 +21,6 @@ const TASK_PARAMS: StandardSchemaV1<unknown, { taskId: string }> = {
     validate: value => isRecord(value) && typeof value.taskId === 'string'
       ? { value: { ...value, taskId: value.taskId } }
       : { issues: [{ message: 'params.taskId must be a string: the id the task was created with', path: ['taskId'] }] },
-  },
-}
-
-/** `tasks/list`'s params: an optional `cursor`. */
-const LIST_PARAMS: StandardSchemaV1<unknown, { cursor?: string }> = {
-  '~standard': {
-    version: 1,
-    vendor: 'nuxt-mcp-elicitation',
-    validate: (value) => {
-      const cursor = isRecord(value) ? value.cursor : undefined
-      if (cursor === undefined) return { value: {} }
-      return typeof cursor === 'string' ? { value: { cursor } } : { issues: [{ message: 'params.cursor must be a string: the nextCursor of the previous page', path: ['cursor'] }] }
-    },
   },
 }
 
@@ -161,7 +149,7 @@ export function installLegacyTaskHandlers(server: Server, tasks: TaskDirectory, 
     if (!isTerminal(record.status)) throw new ProtocolError(ProtocolErrorCode.InternalError, `The task "${record.id}" has not ended: its tasks/result request was closed first. Call tasks/result again.`)
     return payloadOf(record)
   })
-  server.setRequestHandler('tasks/list', { params: LIST_PARAMS }, (params) => {
+  server.setRequestHandler('tasks/list', { params: PAGE_PARAMS }, (params) => {
     // The tasks this instance runs for the session (a session's tasks are created where it lives).
     const all = tasks.runner.table.list(taskOwnerOf(caller(), 'legacy'))
     const { cursor } = params
