@@ -83,7 +83,15 @@ export default defineNuxtModule<ModuleOptions>({
         // like the state secret, never baked into .output.
         introspection: { clientId: '', endpoint: '', issuer: '', ...options.auth?.introspection, clientSecret: '' },
       },
-      elicitation: { timeoutMs: 10 * 60_000, stateTtlSeconds: 3600, maxAttempts: 3, progressIntervalMs: 15_000, allowInsecureUrls: false, ...options.elicitation },
+      elicitation: {
+        timeoutMs: 10 * 60_000,
+        stateTtlSeconds: 3600,
+        maxAttempts: 3,
+        progressIntervalMs: 15_000,
+        allowInsecureUrls: false,
+        ...options.elicitation,
+        page: { enabled: true, maxOpenPerCaller: 5, consentWithLinkOnly: false, ...options.elicitation?.page },
+      },
       tasks: {
         ttlMs: 60 * 60_000,
         maxTtlMs: 24 * 60 * 60_000,
