@@ -22,11 +22,12 @@ h1 { font-size: 1.35rem; line-height: 1.3; margin: 0 0 .5rem }
 pre { background: var(--code); border-radius: 6px; padding: .6rem .75rem; overflow: auto; max-height: 16rem; font-size: .85rem; margin: .25rem 0 0; white-space: pre-wrap; overflow-wrap: anywhere }
 code { overflow-wrap: anywhere }
 .field { margin: .9rem 0 }
-.field > label, legend { display: block; font-weight: 500; margin-bottom: .25rem }
+.field > label, legend { display: block; font-weight: 500; margin-bottom: .25rem; padding: 0 }
+a { color: var(--accent) }
 input:not([type="checkbox"]), select { width: 100%; padding: .55rem .6rem; font: inherit; color: inherit; background: var(--card); border: 1px solid var(--muted); border-radius: 6px }
 input[type="checkbox"] { width: 1.15rem; height: 1.15rem; margin: 0; flex: none }
 fieldset { border: 0; padding: 0; margin: 0; min-width: 0 }
-.choice { display: flex; gap: .6rem; align-items: center; font-weight: 400; padding: .2rem 0 }
+.choice, .field > label.choice { display: flex; gap: .6rem; align-items: center; font-weight: 400; padding: .2rem 0 }
 .required, .error, .problem { color: var(--danger) }
 .error { font-size: .9rem; margin: .25rem 0 0 }
 .problem, .summary { font-weight: 500 }
@@ -48,4 +49,4 @@ button, .button { font: inherit; padding: .6rem 1.1rem; border-radius: 6px; bord
  * async); `test/unit/page/headers.test.ts` recomputes it and fails, naming the new value, when
  * the stylesheet changes.
  */
-export const PAGE_STYLESHEET_HASH = 'sha256-+l2YQkwqk37v+BW1m5BMOns3JHDH5frUZJ0WJCfesTg='
+export const PAGE_STYLESHEET_HASH = 'sha256-q1Rhz9vvZAO6hWMtVKDDvLtLu7tArZqn4iBtHEvl1Ok='
