@@ -12,10 +12,25 @@ import type { McpPageQuestion } from './render'
  * POST may come from anywhere, not only from the page the browser checked.
  */
 
-/** One question's answer, as the handler receives it. */
+/**
+ * One question's answer, as the handler receives it.
+ *
+ * @example
+ * ```ts
+ * const response: McpPageResponse = { action: 'accept', content: { confirm: false } }
+ * ```
+ */
 export interface McpPageResponse { action: 'accept' | 'decline' | 'cancel', content?: Record<string, unknown> }
 
-/** The verdict: an answer per question key, or why not with what was sent (to show the page again). */
+/**
+ * The verdict: an answer per question key, or why not with what was sent (to show the page again).
+ *
+ * @example
+ * ```ts
+ * const read: McpPageAnswers = readPageAnswers(questions, form)
+ * if (!read.ok) return renderQuestionPage({ ...view, errors: read.errors, values: read.values })
+ * ```
+ */
 export type McpPageAnswers =
   | { ok: true, responses: Record<string, McpPageResponse> }
   | { ok: false, errors: Record<string, Record<string, string>>, values: Record<string, Record<string, string | string[]>> }

@@ -11,7 +11,14 @@ import { pageFieldId, pageFieldName } from './names'
  * all again (answers.ts).
  */
 
-/** Where a field stands on the page: its position, what it shows, and why it was refused. */
+/**
+ * Where a field stands on the page: its position, what it shows, and why it was refused.
+ *
+ * @example
+ * ```ts
+ * const state: PageFieldState = { question: 0, index: 1, value: true }
+ * ```
+ */
 export interface PageFieldState {
   question: number
   index: number

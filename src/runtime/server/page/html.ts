@@ -18,7 +18,15 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, char => ENTITIES[char] ?? char)
 }
 
-/** An attribute value: a string, `true` (present without a value), or absent (`false`/`undefined`). */
+/**
+ * An attribute value: a string or number, `true` (present without a value), or absent
+ * (`false`/`undefined`).
+ *
+ * @example
+ * ```ts
+ * const list: Record<string, HtmlAttribute> = { required: true, min: 0, 'aria-invalid': undefined }
+ * ```
+ */
 export type HtmlAttribute = string | number | boolean | undefined
 
 /**

@@ -4,10 +4,24 @@
  * break a browser would rewrite, `__proto__`), while `q0.f1` survives every encoding the same.
  */
 
-/** The hidden field that carries the CSRF token. */
+/**
+ * The hidden field that carries the CSRF token.
+ *
+ * @example
+ * ```ts
+ * const token = new URLSearchParams(body).get(PAGE_CSRF_FIELD)
+ * ```
+ */
 export const PAGE_CSRF_FIELD = '_csrf'
 
-/** The submit buttons' name; their values are `accept` and `decline`. */
+/**
+ * The submit buttons' name; their values are `accept` and `decline`.
+ *
+ * @example
+ * ```ts
+ * new URLSearchParams(body).get(PAGE_ACTION_FIELD) // 'accept'
+ * ```
+ */
 export const PAGE_ACTION_FIELD = '_action'
 
 /**

@@ -18,7 +18,15 @@ import { PAGE_STYLESHEET, PAGE_STYLESHEET_HASH } from './style'
  * so the page validates exactly as the host's native form does. The page runs no script at all.
  */
 
-/** One question on the page. */
+/**
+ * One question on the page.
+ *
+ * @example
+ * ```ts
+ * const question: McpPageQuestion = { key: 'ok', mode: 'form', message: 'Deploy?', consent: true,
+ *   requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] } }
+ * ```
+ */
 export interface McpPageQuestion {
   /** The question's key in the handler. */
   key: string
@@ -34,7 +42,14 @@ export interface McpPageQuestion {
   consent?: boolean
 }
 
-/** Everything the question page shows. */
+/**
+ * Everything the question page shows.
+ *
+ * @example
+ * ```ts
+ * const view: McpPageView = { serverName: 'Acme', tool: 'deploy', arguments: { env: 'prod' }, questions: [question], csrf: token, expiresAt }
+ * ```
+ */
 export interface McpPageView {
   serverName: string
   /** The tool that asks, shown. */
@@ -55,7 +70,14 @@ export interface McpPageView {
   now?: number
 }
 
-/** What a notice page says. */
+/**
+ * What a notice page says.
+ *
+ * @example
+ * ```ts
+ * const kind: McpPageNotice = record.answeredAt ? 'unknown' : 'answered'
+ * ```
+ */
 export type McpPageNotice = 'answered' | 'declined' | 'expired' | 'unknown' | 'refused' | 'sign-in'
 
 /** The longest argument text shown: past it, the JSON is cut (the page is for a person, not a dump). */
@@ -99,8 +121,16 @@ export function describePageDeadline(expiresAt: number, now: number): string {
   return `Answer before ${utc} (${describeWait(expiresAt - now)}). After that, this link no longer works.`
 }
 
-/** A question read for the page: its fields, or why it cannot be shown. */
-type ReadQuestion = { fields: McpFormField[], unreadable?: undefined } | { fields: McpFormField[], unreadable: string }
+/**
+ * A question read for the page: its fields, and why it cannot be answered when it cannot.
+ *
+ * @example
+ * ```ts
+ * const read: McpPageQuestionRead = readPageQuestion(question)
+ * if (read.unreadable !== undefined) console.warn(read.unreadable)
+ * ```
+ */
+export type McpPageQuestionRead = { fields: McpFormField[], unreadable?: undefined } | { fields: McpFormField[], unreadable: string }
 
 /**
  * A question's fields, read by the chat's form logic: a URL question has none; a form whose
@@ -111,7 +141,7 @@ type ReadQuestion = { fields: McpFormField[], unreadable?: undefined } | { field
  * readPageQuestion({ key: 'k', mode: 'form', message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } }).fields.length // 1
  * ```
  */
-export function readPageQuestion(question: McpPageQuestion): ReadQuestion {
+export function readPageQuestion(question: McpPageQuestion): McpPageQuestionRead {
   if (question.mode === 'url') {
     const target = describeUrlTarget(question.url ?? '')
     return target.ok ? { fields: [] } : { fields: [], unreadable: target.reason }
@@ -245,7 +275,14 @@ export function pageNoticeStatus(kind: McpPageNotice): number {
   return NOTICES[kind].status
 }
 
-/** A link a notice may offer (sign-in): a path on this origin, or an http(s) URL. */
+/**
+ * A link a notice may offer (sign-in): a path on this origin, or an http(s) URL.
+ *
+ * @example
+ * ```ts
+ * const link: McpPageNoticeLink = { href: '/auth/login?next=%2F_mcp%2Fq%2Fabc', label: 'Sign in' }
+ * ```
+ */
 export interface McpPageNoticeLink { href: string, label: string }
 
 function isSafeHref(href: string): boolean {

@@ -5,7 +5,14 @@
  * not cover attributes.
  */
 
-/** The stylesheet, exactly as it goes between `<style>` and `</style>`. */
+/**
+ * The stylesheet, exactly as it goes between `<style>` and `</style>`.
+ *
+ * @example
+ * ```ts
+ * renderDocument({ title, style: PAGE_STYLESHEET, body })
+ * ```
+ */
 export const PAGE_STYLESHEET = `
 :root { color-scheme: light dark; --bg: #f4f5f7; --card: #fff; --fg: #1b1d21; --muted: #555b65; --line: #c9ccd1; --accent: #1f5fbf; --on-accent: #fff; --danger: #b3261e; --warn: #8a5300; --code: #eef0f3 }
 @media (prefers-color-scheme: dark) {
@@ -48,5 +55,10 @@ button, .button { font: inherit; padding: .6rem 1.1rem; border-radius: 6px; bord
  * the page is rendered wherever the app runs (a Worker has no `node:crypto`, and Web Crypto is
  * async); `test/unit/page/headers.test.ts` recomputes it and fails, naming the new value, when
  * the stylesheet changes.
+ *
+ * @example
+ * ```ts
+ * `style-src '${PAGE_STYLESHEET_HASH}'`
+ * ```
  */
 export const PAGE_STYLESHEET_HASH = 'sha256-q1Rhz9vvZAO6hWMtVKDDvLtLu7tArZqn4iBtHEvl1Ok='
