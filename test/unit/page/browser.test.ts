@@ -1,8 +1,8 @@
 // The question page in headless Debian chromium: a tiny node:http server serves
 // renderQuestionPage() with pageHeaders() and reads each POST with readPageAnswers(), as the
 // page's route does. It shows that what the browser submits is what readPageAnswers expects
-// (an unticked checkbox included), that the browser's own checks hold an invalid form back but
-// not a decline, that a refusal comes back with its messages and what was typed, and that the
+// (an unticked checkbox included) with the headers checkPagePost lets through, while another
+// site's form is refused; that the browser's own checks hold an invalid form back but not a decline, that a refusal comes back with its messages and what was typed, and that the
 // CSP lets the stylesheet apply and nothing else. No built app is needed, so it lives with the
 // page's unit tests (an e2e file would wait for every shared fixture's build).
 import { createServer } from 'node:http'
@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { launchBrowser, withFailureScreenshot } from '../../utils/browser'
 import type { LaunchedBrowser } from '../../utils/browser'
 import { readPageAnswers } from '../../../src/runtime/server/page/answers'
+import { checkPagePost } from '../../../src/runtime/server/page/post'
 import type { McpPageAnswers } from '../../../src/runtime/server/page/answers'
 import { pageHeaders, renderQuestionPage } from '../../../src/runtime/server/page/render'
 import type { McpPageQuestion, McpPageView } from '../../../src/runtime/server/page/render'
@@ -47,7 +48,7 @@ const CONFIRM: McpPageQuestion = {
 
 const CONNECT: McpPageQuestion = { key: 'connect', mode: 'url', message: 'Connect your account', url: 'https://auth.example.com/connect?x=1' }
 
-interface Served { server: Server, origin: string, posts: string[], questions: McpPageQuestion[] }
+interface Served { server: Server, origin: string, posts: string[], headers: IncomingMessage['headers'][], questions: McpPageQuestion[] }
 
 function readBody(request: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -61,7 +62,7 @@ function readBody(request: IncomingMessage): Promise<string> {
 
 /** Serves the page for `served.questions`; a POST answers JSON when read, else the page again (400). */
 async function startPageServer(): Promise<Served> {
-  const served: Served = { server: createServer(), origin: '', posts: [], questions: [] }
+  const served: Served = { server: createServer(), origin: '', posts: [], headers: [], questions: [] }
   const view = (extra: Partial<McpPageView> = {}): McpPageView => ({
     serverName: 'Acme', tool: 'deploy', arguments: { env: 'prod' }, questions: served.questions, csrf: 'tok-1', expiresAt: Date.now() + 600_000, ...extra,
   })
@@ -70,12 +71,33 @@ async function startPageServer(): Promise<Served> {
       if (request.method === 'POST') {
         const body = await readBody(request)
         served.posts.push(body)
-        const read: McpPageAnswers = readPageAnswers(served.questions, new URLSearchParams(body))
+        served.headers.push(request.headers)
+        const form = new URLSearchParams(body)
+        const refusal = checkPagePost({
+          contentType: request.headers['content-type'],
+          origin: request.headers.origin,
+          secFetchSite: request.headers['sec-fetch-site'] as string | undefined,
+          expectedOrigin: served.origin,
+          token: form.get('_csrf'),
+          expectedToken: 'tok-1',
+        })
+        if (refusal) {
+          response.writeHead(refusal.status, { 'content-type': 'text/plain' }).end(refusal.error)
+          return
+        }
+        const read: McpPageAnswers = readPageAnswers(served.questions, form)
         if (read.ok) {
           response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(read.responses))
           return
         }
         response.writeHead(400, pageHeaders()).end(renderQuestionPage(view({ errors: read.errors, values: read.values })))
+        return
+      }
+      if (request.url === '/elsewhere') {
+        // Another site's page (localhost is another site than 127.0.0.1) posting a form at the
+        // question page, with the right token even: what the check must refuse.
+        const action = served.origin
+        response.writeHead(200, { 'content-type': 'text/html' }).end(`<form method="post" action="${action}"><input type="hidden" name="_csrf" value="tok-1"><input type="hidden" name="q0.f0" value="true"><button name="_action" value="accept">Go</button></form>`)
         return
       }
       response.writeHead(200, pageHeaders()).end(renderQuestionPage(view()))
@@ -108,6 +130,7 @@ afterAll(async () => {
 async function open(questions: McpPageQuestion[]): Promise<void> {
   served.questions = questions
   served.posts.length = 0
+  served.headers.length = 0
   consoleErrors.length = 0
   await page.goto(served.origin)
 }
@@ -137,6 +160,10 @@ describe('the question page in Chromium', () => {
         name: 'Ada', email: 'ada@example.com', age: 36, news: false, plan: 'pro', os: ['macos'], day: '2026-02-28', at: '2026-03-01T09:30:00.000Z',
       } } })
       expect(new URLSearchParams(served.posts[0]).get('_csrf')).toBe('tok-1')
+      // What checkPagePost was written for: a form's body, from the page itself, and, under
+      // Referrer-Policy: no-referrer, no Referer and the opaque Origin "null".
+      expect(served.headers[0]).toMatchObject({ 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin', 'origin': 'null' })
+      expect(served.headers[0]?.referer).toBeUndefined()
       expect(consoleErrors).toEqual([])
     })
   })
@@ -186,6 +213,17 @@ describe('the question page in Chromium', () => {
       expect(await page.getByLabel('linux').isChecked()).toBe(true)
       await page.getByLabel('Email').fill('ada@example.com')
       expect(await submit('Send answer')).toEqual({ profile: { action: 'accept', content: { name: 'Ada', email: 'ada@example.com', news: false, os: ['linux'] } } })
+    })
+  })
+
+  it('refuses a form posted from another site, even with the right token', async () => {
+    await withFailureScreenshot(page, 'page-cross-site', async () => {
+      await open([CONFIRM])
+      await page.goto(`${served.origin.replace('127.0.0.1', 'localhost')}/elsewhere`)
+      const [response] = await Promise.all([page.waitForResponse(found => found.request().method() === 'POST'), page.getByRole('button', { name: 'Go' }).click()])
+      expect(response.status()).toBe(403)
+      expect(await response.text()).toBe('The answer came from another site (Sec-Fetch-Site: cross-site): answer on the page itself.')
+      expect(served.headers[0]?.['sec-fetch-site']).toBe('cross-site')
     })
   })
 

@@ -11,8 +11,8 @@ import { PAGE_STYLESHEET, PAGE_STYLESHEET_HASH } from './style'
 
 /**
  * The app's own question page, for a person whose MCP client cannot show a question (issue 50):
- * the HTML of the page and of its notices (`render.ts`, `fields.ts`, `html.ts`, `style.ts`), the
- * reading of its POST (`answers.ts`) and the headers it is sent with. Pure functions of plain
+ * the HTML of the page and of its notices (`render.ts`, `fields.ts`, `html.ts`, `style.ts`), whether
+ * a POST may be read (`post.ts`), the reading of it (`answers.ts`) and the headers it is sent with. Pure functions of plain
  * data: this folder knows no h3, Nitro, store, run or token; the route that serves the page owns
  * those. The form is read and checked by the chat's form logic (`src/runtime/chat/elicitation/`),
  * so the page validates exactly as the host's native form does. The page runs no script at all.
