@@ -90,7 +90,7 @@ export default defineNuxtModule<ModuleOptions>({
         progressIntervalMs: 15_000,
         allowInsecureUrls: false,
         ...options.elicitation,
-        page: { enabled: true, maxOpenPerCaller: 5, consentWithLinkOnly: false, ...options.elicitation?.page },
+        page: { enabled: true, maxOpenPerCaller: 5, consentWithLinkOnly: false, afterFastDecline: false, ...options.elicitation?.page },
       },
       tasks: {
         ttlMs: 60 * 60_000,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connectLegacy, connectModern, textOf } from '../../utils/clients'
 import { pageFieldName } from '../../../src/runtime/server/page/names'
+import { isRecord } from '../../../src/runtime/server/common/is-record'
 import { answerQuestionPage, linkOf, openQuestionPage, questionOf } from '../../utils/question-page'
 import { runsOf } from '../../utils/raw'
 import { startFixture } from '../../utils/fixture'
@@ -19,17 +20,26 @@ const PUBLIC = 'http://mcp.test'
 
 let app: RunningFixture
 let shortApp: RunningFixture
+let fastApp: RunningFixture
 
 beforeAll(async () => {
-  ;[app, shortApp] = await Promise.all([
+  ;[app, shortApp, fastApp] = await Promise.all([
     startFixture('elicitation', { NUXT_MCP_PUBLIC_URL: PUBLIC }),
     // Questions that wait 1.5 s: long enough to be asked, short enough to watch a link expire.
     startFixture('elicitation', { NUXT_MCP_PUBLIC_URL: PUBLIC, NUXT_MCP_ELICITATION_TIMEOUT_MS: '1500' }),
+    startFixture('elicitation', { NUXT_MCP_PUBLIC_URL: PUBLIC, NUXT_MCP_ELICITATION_PAGE_AFTER_FAST_DECLINE: 'true' }),
   ])
 })
 afterAll(async () => {
-  await Promise.all([app, shortApp].map(server => server?.stop()))
+  await Promise.all([app, shortApp, fastApp].map(server => server?.stop()))
 })
+
+/** The `mcp:question` events the fixture heard for one principal. */
+async function questionEventsOf(server: RunningFixture, principal: string): Promise<Record<string, unknown>[]> {
+  const response = await fetch(new URL(`/observed?principal=${principal}`, server.origin))
+  const observed: unknown = await response.json()
+  return Array.isArray(observed) ? observed.filter(isRecord).filter(entry => entry.hook === 'mcp:question').map(entry => isRecord(entry.event) ? entry.event : {}) : []
+}
 
 /** The page of `link` on the fixture's own loopback address. */
 function openPage(server: RunningFixture, link: string, headers: Record<string, string> = {}) {
@@ -205,6 +215,28 @@ describe('a question the client cannot show waits on the app\'s page', () => {
     }
     finally {
       await client.close()
+    }
+  })
+
+  it('a decline faster than a person reads is told as such; with afterFastDecline the page asks instead', async () => {
+    const declines = (): { action: 'decline' } => ({ action: 'decline' })
+    const told = await connectLegacy(app.url, { answer: declines, requestInit: { headers: { 'x-user': 'fast-told' } } })
+    const rerouted = await connectLegacy(fastApp.url, { answer: declines, requestInit: { headers: { 'x-user': 'fast-page' } } })
+    try {
+      expect(JSON.parse(textOf(await told.callTool({ name: 'ask_form', arguments: { label: 'fast' } })))).toEqual({ action: 'decline' })
+      await until(async () => (await questionEventsOf(app, 'fast-told')).some(event => event.stage === 'declined'), 'the declined event')
+      const declined = (await questionEventsOf(app, 'fast-told')).find(event => event.stage === 'declined')
+      expect(declined).toMatchObject({ tooFast: true })
+      // The measurement behind FAST_DECLINE_MS: a client declining in its handler, over loopback.
+      console.info(`[page] a v1 Client's instant decline took ${String(declined?.waitedMs)} ms`)
+
+      const first = await rerouted.callTool({ name: 'ask_form', arguments: { label: 'fast' } })
+      const link = linkOf(first)
+      await answerQuestionPage(fastApp.origin, PUBLIC, link, { [pageFieldName(0, 0)]: 'Ada', [pageFieldName(0, 2)]: 'free' }, { headers: { 'x-user': 'fast-page' } })
+      expect(JSON.parse(textOf(await rerouted.callTool({ name: 'ask_form', arguments: { label: 'fast' } })))).toMatchObject({ action: 'accept', content: { name: 'Ada' }, via: 'page' })
+    }
+    finally {
+      await Promise.all([told.close(), rerouted.close()])
     }
   })
 

@@ -59,6 +59,12 @@ export interface McpServerConfig {
        * recognises on the page, or the client's own dialog.
        */
       consentWithLinkOnly: boolean
+      /**
+       * A legacy client's decline or cancel that comes back within 1 s (faster than a person reads,
+       * so most likely the client's own doing) sends the question to the page instead of ending
+       * the call with it. Off: the handler gets the decline, and `mcp:question` says `tooFast`.
+       */
+      afterFastDecline: boolean
     }
   }
   /** Tasks: tools that run on after their call returned, and may wait for a person for hours (`execution.taskSupport`). */

@@ -108,6 +108,8 @@ function keepOpen(id: string, record: QuestionRecord, by: 'asked' | 'answer'): v
 
 /** What an answer stage shows as the outcome: the person's action, or `answered` for sampling and roots. */
 function outcomeOf(event: McpQuestionEvent): string {
+  // Faster than a person reads: most likely the client, not the person.
+  if (event.tooFast && (event.stage === 'declined' || event.stage === 'cancelled')) return `${event.stage === 'declined' ? 'decline' : 'cancel'} at once (by the client?)`
   if (event.stage === 'declined') return 'decline'
   if (event.stage === 'cancelled') return 'cancel'
   if (event.stage === 'timed-out') return 'timeout'

@@ -1,4 +1,5 @@
 import { ownValue, setOwn } from '../common/own'
+import { isRecord } from '../common/is-record'
 import { UrlElicitationRequiredError } from '@modelcontextprotocol/server'
 import type { CreateMessageRequestParams, CreateMessageResultWithTools, Root } from '@modelcontextprotocol/server'
 import { McpElicitationError } from './error'
@@ -6,7 +7,7 @@ import { askLegacy, askUntilValid } from './legacy'
 import type { WaitOptions } from './legacy'
 import { askModern, askReplay, questionDigest } from './modern'
 import { emitAsked } from './events'
-import { formQuestion, rootsQuestion, sampleQuestion, urlQuestion } from './question'
+import { FAST_DECLINE_MS, formQuestion, rootsQuestion, sampleQuestion, urlQuestion } from './question'
 import type { Question, Verdict } from './question'
 import { readElicitResult } from './responses'
 import type { ElicitationRun } from './run'
@@ -140,7 +141,10 @@ async function askVia<R>(run: ElicitationRun, key: string, mode: McpAskMode, que
     // An answer kept by an earlier call of this binding (through the page, or the client's own
     // dialog before the call ended on another question) is not asked again.
     await openPage(run, page)
-    if (!supported) {
+    // Asked on the page by an earlier call (the client could not, or declined too fast): its
+    // answer is there, not in the client's dialog.
+    const onPage = ownValue(page.replay.state?.asked ?? {}, key)?.q === questionDigest(question)
+    if (!supported || onPage) {
       page.timeoutMs = Math.max(page.timeoutMs, options.timeout ?? run.config.elicitation.timeoutMs)
       const outcome = askReplay(run, page.replay, key, question)
       emitAsked(run, key, question, outcome)
@@ -164,7 +168,23 @@ async function askVia<R>(run: ElicitationRun, key: string, mode: McpAskMode, que
   }
   else outcome = run.modern ? askModern(run, key, question) : askLegacy(run, key, question, options)
   emitAsked(run, key, question, outcome)
-  return { value: await outcome }
+  const askedAt = Date.now()
+  const value = await outcome
+  // A legacy client that declined faster than a person reads: with `afterFastDecline`, the page
+  // asks the person instead (the decline is not kept as the answer).
+  if (page && !run.modern && !run.parked && run.config.elicitation.page.afterFastDecline && Date.now() - askedAt < FAST_DECLINE_MS && refusedAnswer(value)) {
+    delete page.replay.answers[key]
+    page.timeoutMs = Math.max(page.timeoutMs, options.timeout ?? run.config.elicitation.timeoutMs)
+    const retried = askReplay(run, page.replay, key, question)
+    emitAsked(run, key, question, retried)
+    return { value: await retried, via: 'page' }
+  }
+  return { value }
+}
+
+/** Whether an interpreted answer is a decline or a cancel. */
+function refusedAnswer(value: unknown): boolean {
+  return isRecord(value) && (value.action === 'decline' || value.action === 'cancel')
 }
 
 /** `question`, telling `keep` the raw answer it accepts (what an earlier answer is replayed from). */

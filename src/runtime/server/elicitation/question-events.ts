@@ -5,6 +5,7 @@ import { McpElicitationError, type McpElicitationErrorCode } from './error'
 import { ownValue } from '../common/own'
 import { goesOut, onElicitationEvent, type ElicitationAnsweredEvent, type ElicitationEvent } from './events'
 import type { QuestionKind } from './question'
+import { FAST_DECLINE_MS } from './question'
 import type { ElicitationRun } from './run'
 import { fieldOfIssue } from './schema/answer-issues'
 
@@ -73,6 +74,11 @@ export interface McpQuestionEvent {
   issues?: string[]
   /** With `mcp.observe.answers` only: a URL-mode question's URL (it may carry one-time state). */
   url?: string
+  /**
+   * `declined` or `cancelled` within `FAST_DECLINE_MS` (1 s) of asking: faster than a person
+   * reads, so most likely the client's doing, not the person's.
+   */
+  tooFast?: true
 }
 
 /** What `mcp:question` carries beyond the facts of the call: `answers` adds what the person answered. */
@@ -124,11 +130,13 @@ function describe(event: ElicitationEvent, options: McpQuestionOptions): Omit<Mc
 }
 
 /** What an answer adds to its event: how long it took, and with `answers` what was sent and why it was refused. */
-function answerFacts(event: ElicitationAnsweredEvent, options: McpQuestionOptions): Pick<McpQuestionEvent, 'waitedMs' | 'content' | 'issues'> {
+function answerFacts(event: ElicitationAnsweredEvent, options: McpQuestionOptions): Pick<McpQuestionEvent, 'waitedMs' | 'content' | 'issues' | 'tooFast'> {
   const waitedMs = waitedSince(event.run, event.key)
   const content = isRecord(event.response) ? event.response.content : undefined
+  const refused = answeredStage(event.response) !== 'answered'
   return {
     ...(waitedMs !== undefined && { waitedMs }),
+    ...(refused && !event.issues && waitedMs !== undefined && waitedMs < FAST_DECLINE_MS && { tooFast: true as const }),
     ...(options.answers && content !== undefined && { content }),
     ...(options.answers && event.issues && { issues: event.issues }),
   }

@@ -7,6 +7,16 @@ import { isRecord } from '../common/is-record'
 /** The kinds of input a handler can ask the client for, in both eras. */
 export type QuestionKind = 'elicit' | 'sample' | 'roots'
 
+/**
+ * A decline or cancel that comes back sooner than this (ms since the question went out) came
+ * faster than a person can read a question and press a button: several clients decline at once
+ * without showing anything (field notes §10). Measured on the 2-CPU test machine under load: a v1
+ * Client declining in its handler answers in under 100 ms over loopback (89 ms;
+ * test/e2e/elicitation/page.test.ts prints it), while reading a one-line question and pressing a
+ * button takes a person more than a second. 1 s sits between the two with room either way.
+ */
+export const FAST_DECLINE_MS = 1000
+
 /** What checking an answer against the question yields. */
 export type Verdict<R> = { ok: true, result: R } | { ok: false, issues: string[] }
 

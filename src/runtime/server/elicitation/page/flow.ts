@@ -76,7 +76,9 @@ export function pageFlowOf(run: ElicitationRun, call: PageCall): PageFlow | unde
   if (!page.enabled || run.parked) return undefined
   const declared = run.capabilities?.elicitation
   const hasForm = declared !== undefined && (declared.form !== undefined || Object.keys(declared).length === 0)
-  if (hasForm && declared?.url !== undefined) return undefined
+  // A client that can show both modes needs the page only to stand in after a decline too fast
+  // for a person (`afterFastDecline`).
+  if (hasForm && declared?.url !== undefined && !page.afterFastDecline) return undefined
   const caller = callerOf(run.scope)
   const binding = callBindingOf(run.scope, call.tool, call.arguments)
   if (caller === undefined || binding === undefined) return undefined
