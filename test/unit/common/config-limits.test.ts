@@ -12,7 +12,7 @@ const app: McpServerConfig = {
   publicUrl: '', allowedHosts: [], allowedOrigins: [], maxBodySize: 1024, trustedProxies: [],
   sessions: { idleTimeoutMs: 1000, max: 10, maxPerPrincipal: 5, maxResumableBytes: 4096 },
   elicitation: { timeoutMs: 1000, stateTtlSeconds: 60, maxAttempts: 3, progressIntervalMs: 1000, allowInsecureUrls: false },
-  tasks: { ttlMs: 60_000, maxTtlMs: 60_000, maxAnonymousTtlMs: 30_000, pollIntervalMs: 1000, maxPerPrincipal: 10, max: 100, maxResultBytes: 1024, maxArgumentBytes: 1024, maxCapabilitiesBytes: 512, maxAnswerBytes: 256, background: true },
+  tasks: { ttlMs: 60_000, maxTtlMs: 60_000, maxAnonymousTtlMs: 30_000, pollIntervalMs: 1000, maxPerPrincipal: 10, max: 100, maxResultBytes: 1024, maxArgumentBytes: 1024, maxCapabilitiesBytes: 512, maxAnswerBytes: 256, detachAfterMs: 30_000, background: true },
   auth: { issuers: [], resource: '', audiences: [], scopes: [], clockToleranceSeconds: 60, jwksMaxAgeSeconds: 3600, introspection: { clientId: '', clientSecret: '', endpoint: '', issuer: '' } },
   stateSecret: '', redisUrl: '', redisPrefix: 'nuxt-mcp:',
 }

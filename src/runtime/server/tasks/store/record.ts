@@ -93,6 +93,12 @@ export interface TaskRecord {
   result?: Record<string, unknown>
   /** The JSON-RPC error, once `failed` by one. */
   error?: TaskError
+  /**
+   * A job: a call of a client without tasks that ran past `mcp.tasks.detachAfterMs` and went on
+   * as this task. Its client holds no task id and reads it by calling the tool again; its
+   * questions are held in the record (never pushed to a session), on every instance that runs it.
+   */
+  job?: true
 }
 
 /**
