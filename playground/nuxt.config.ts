@@ -5,7 +5,7 @@ export default defineNuxtConfig({
   devtools: { enabled: true },
   mcp: {
     name: 'playground',
-    instructions: 'A demo of human-in-the-loop tools: registration, release, deletion and account connection.',
+    instructions: 'A demo of human-in-the-loop tools: registration, release, deletion and account connection, and a long job (build_report) that runs as a task.',
     // The other half: /chat is an MCP host that shows this server's elicitations (docs/host.md).
     host: true,
   },
