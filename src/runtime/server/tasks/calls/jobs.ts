@@ -218,7 +218,8 @@ async function runJob(call: JobCall, token: string): Promise<CallToolResult | In
     // No outlet: its client holds no task, so its questions wait in the record (see docs/tasks.md).
     await detachIntoTask(run, tasks, record, undefined)
     await runner.persist(record)
-    await jobs.bind(binding, token, record.id, record.ttlMs)
+    // Lost only when the inline part outlived its claim: the job goes on, but a later identical call starts another.
+    if (!await jobs.bind(binding, token, record.id, record.ttlMs)) console.warn(`[nuxt-mcp-elicitation] The call of "${tool.name}" went on as task ${record.id} after its binding had expired (its inline part ran longer than mcp.tasks.detachAfterMs plus mcp.elicitation.timeoutMs): an identical call will not find it.`)
     announce(record)
     return record
   }

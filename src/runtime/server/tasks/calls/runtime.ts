@@ -1,8 +1,8 @@
 /**
  * The tasks wing's calls (`tasks/calls/`): the MCP-facing side of tasks, what the endpoint holds
- * of them (this file), a `tools/call` run as a task, the `tasks/*` methods of each era, a legacy
- * task's outlet to its session, a 2026-07-28 task resumed on another instance, `useMcpTask()` and
- * the request's context a task keeps. It stands on the definitions (registry, handler context,
+ * of them (this file), a `tools/call` run as a task (or as a job, for a client without tasks:
+ * jobs.ts), the `tasks/*` methods of each era, a legacy task's outlet to its session, a 2026-07-28
+ * task resumed on another instance, `useMcpTask()` and the request's context a task keeps. It stands on the definitions (registry, handler context,
  * results) and on `tasks/store/`; it must not know the server room, HTTP or sessions.
  */
 import type { CallToolResult, InputRequiredResult, Server, ServerContext } from '@modelcontextprotocol/server'
