@@ -25,7 +25,14 @@ import { taskOwnerOf } from './methods'
 // sharing and takeover as any task). The same caller calling the tool again with the same
 // arguments gets its progress, then its result, which ends the binding.
 
-/** One call that may become a job. */
+/**
+ * One call that may become a job: a task call's parts, with its binding and what a job needs.
+ *
+ * @example
+ * ```ts
+ * const call: JobCall = { server, run, secret, tasks, jobs, binding, detachAfterMs: 30_000, tool: { name: 'report', execution, typed: false }, arguments: args, invoke, finish, takeOver }
+ * ```
+ */
 export interface JobCall extends Omit<TaskCall, 'tool' | 'ttlMs'> {
   tool: { name: string, execution: McpToolExecution | undefined, /** It declares an `outputSchema`. */ typed: boolean }
   /** What ties this call to a later identical one (`callBindingOf`). */

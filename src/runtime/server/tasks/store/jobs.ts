@@ -23,6 +23,12 @@ export interface JobHold {
 /**
  * What a binding's claim gave: `claimed` (this call runs the job, under `token`), or `held` by an
  * earlier call (what it holds).
+ *
+ * @example
+ * ```ts
+ * const claim: JobClaim = await jobs.claim(binding, 90_000)
+ * if (!claim.claimed && claim.held.taskId) return statusOf(claim.held.taskId)
+ * ```
  */
 export type JobClaim = { claimed: true, token: string } | { claimed: false, held: JobHold }
 
