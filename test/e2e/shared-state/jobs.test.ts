@@ -139,6 +139,16 @@ describe('a job that asks after it went on as a task', () => {
     expect(Object.values(jobOf(status)?.inputRequests ?? {})).toEqual([expect.objectContaining({ method: 'elicitation/create' })])
   })
 
+  it('asked before the limit by a client without elicitation, the question goes to the app\'s page, as in any call (a signed-in caller: confirm() is consent)', async () => {
+    const call = await modernCaller('ada')
+    const { gate, open } = jobFiles('asks-early')
+    open()
+    const result = await call('job_ask', { label: 'asks-early', gate })
+    expect(textOf(result)).toContain('/_mcp/question/')
+    expect(result).toHaveProperty(['_meta', 'nuxt-mcp-elicitation/question'])
+    expect(jobOf(result)).toBeUndefined()
+  })
+
   it('a client without elicitation: the question fails as unsupported, and the job ends with that tool error', async () => {
     const call = await legacyCaller()
     const { gate, open } = jobFiles('asks-none')
