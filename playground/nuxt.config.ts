@@ -5,7 +5,7 @@ export default defineNuxtConfig({
   devtools: { enabled: true },
   mcp: {
     name: 'playground',
-    instructions: 'A demo of human-in-the-loop tools: registration, release, deletion and account connection.',
+    instructions: 'A demo of human-in-the-loop tools: registration, release, deletion and account connection, and a long job (build_report) that runs as a task.',
     // Where links to the app's question page point, for clients that cannot show a question
     // (Claude Code, Claude Desktop): the playground's own address. In production: your public URL.
     publicUrl: 'http://localhost:3000',

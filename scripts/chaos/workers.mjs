@@ -30,8 +30,9 @@ export const FAILURE_KINDS = {
   'shared-state-unavailable': /shared state|could not be reached|Service unavailable|\b503\b/i,
   'connection-lost': /fetch failed|ECONNRESET|ECONNREFUSED|socket hang up|terminated|other side closed|Connection closed|disconnected|\b502\b|Bad Gateway|client closed it/i,
   // A task that ended (cancelled, out of its time to live, the server shutting down) or that its
-  // caller can no longer find.
-  'task-ended': /The task (ended|ran out|was \w+)|task "[^"]*" (was|has not ended)|Task not found|Cannot cancel task|The server is shutting down/i,
+  // caller can no longer find; a job (a call of a client without tasks) that ended and began
+  // again while a call looked for it.
+  'task-ended': /The task (ended|ran out|was \w+)|task "[^"]*" (was|has not ended)|Task not found|Cannot cancel task|The server is shutting down|changed hands/i,
   // A question that got no usable answer: none in time, refused, malformed, or a once() step that
   // could not run (its store full or unreachable, or another copy of the round running it).
   'elicitation-failed': /answered the elicitation|refused the elicitation|client's answer|inputResponses\[|question could not reach|question waited|asked a question before its task began|once\("[^"]*"\) (did not run|is still running)|store holds \S+ unexpired/i,

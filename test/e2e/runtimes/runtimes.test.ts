@@ -35,7 +35,8 @@ const apps = new Map<RuntimeTarget, RuntimeApp>()
 beforeAll(async () => {
   // One build at a time: Nuxt builds sharing node_modules clash when they run at once.
   for (const { target } of TARGETS) await buildFixture(`runtime-${target}`, { reuse: true })
-  for (const { target } of TARGETS) apps.set(target, await startFixtureOn(target, `runtime-${target}`, { env: { NUXT_MCP_STATE_SECRET: SECRET } }))
+  // A job goes on as a task after 300 ms here, not 30 s (job_sleep; no other tool there runs past it without asking).
+  for (const { target } of TARGETS) apps.set(target, await startFixtureOn(target, `runtime-${target}`, { env: { NUXT_MCP_STATE_SECRET: SECRET, NUXT_MCP_TASKS_DETACH_AFTER_MS: '300' } }))
 }, 600_000)
 
 afterAll(async () => {
@@ -149,6 +150,26 @@ describe.each(TARGETS)('$target', ({ target, legacy, tasks }) => {
       expect(Date.now() - started).toBeLessThan(2000)
       expect(status).toBe(400)
       expect(JSON.parse(body)).toMatchObject({ id: 1, error: { code: -32602, message: expect.stringContaining('2026-07-28'), data: { supported: ['2026-07-28'] } } })
+    })
+  }
+  if (legacy && tasks) {
+    it('tells the v1 Client (no tasks) that a long job goes on, and gives its result when called again', async () => {
+      const client = await connectLegacy(appOf(target).url)
+      try {
+        const args = { ms: 1500, label: target }
+        const first = await client.callTool({ name: 'job_sleep', arguments: args })
+        expect(textOf(first)).toContain('The job "job_sleep" goes on in the background')
+        expect(first._meta?.['nuxt-mcp-elicitation/job']).toMatchObject({ status: 'working' })
+        let last: Awaited<ReturnType<typeof client.callTool>> | undefined
+        await until(async () => {
+          last = await client.callTool({ name: 'job_sleep', arguments: args })
+          return textOf(last) === `${target}: slept 1500 ms`
+        }, 'the job\'s result', 10_000, 200)
+        expect(last?._meta?.['nuxt-mcp-elicitation/job']).toMatchObject({ status: 'completed' })
+      }
+      finally {
+        await client.close()
+      }
     })
   }
 

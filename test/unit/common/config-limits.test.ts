@@ -11,7 +11,7 @@ const app: McpServerConfig = serverConfigForTests({
   version: '2.0.0',
   cache: { storage: '', maxEntryBytes: 1000, maxBytes: 2000, maxBytesPerCaller: 500 },
   sessions: { idleTimeoutMs: 1000, max: 10, maxPerPrincipal: 5, maxResumableBytes: 4096 },
-  tasks: { ttlMs: 60_000, maxTtlMs: 60_000, maxAnonymousTtlMs: 30_000, pollIntervalMs: 1000, maxPerPrincipal: 10, max: 100, maxResultBytes: 1024, maxArgumentBytes: 1024, maxCapabilitiesBytes: 512, maxAnswerBytes: 256, background: true },
+  tasks: { ttlMs: 60_000, maxTtlMs: 60_000, maxAnonymousTtlMs: 30_000, pollIntervalMs: 1000, maxPerPrincipal: 10, max: 100, maxResultBytes: 1024, maxArgumentBytes: 1024, maxCapabilitiesBytes: 512, maxAnswerBytes: 256, detachAfterMs: 30_000, background: true },
 })
 
 /** What NUXT_MCP_* env variables set to words make of the runtime config (Nuxt keeps a word a string). */

@@ -90,6 +90,12 @@ export interface McpServerConfig {
     /** Largest answer (JSON bytes) a task keeps per question; a larger one is refused. */
     maxAnswerBytes: number
     /**
+     * How long a `taskSupport: 'optional'` tool called by a client without tasks runs inline
+     * before the call answers "it goes on" and the run goes on as a task (a job, checked on by
+     * calling the tool again with the same arguments). `0`: inline all the way.
+     */
+    detachAfterMs: number
+    /**
      * Run tasks in the background of this process. Off on Workers (a request cannot outlive its
      * response): `optional` tools then run inline and `required` ones are refused.
      */
@@ -210,14 +216,16 @@ export const CACHE_BYTE_DEFAULTS = { maxEntryBytes: 1024 * 1024, maxBytes: 64 * 
 
 /**
  * The tasks' count and size bounds unless `mcp.tasks` sets them: 10,000 tasks an endpoint, an
- * hour for an anonymous caller's, 256 KiB of arguments, 64 KiB of capabilities, 1 MiB an answer.
+ * hour for an anonymous caller's, 256 KiB of arguments, 64 KiB of capabilities, 1 MiB an answer,
+ * and 30 s inline before a call of a client without tasks goes on as a job (half the 60 s
+ * request timeout of the v1 and v2 SDK clients, and of nginx's and AWS ALB's idle defaults).
  *
  * @example
  * ```ts
  * const tasks = { ttlMs: 60 * 60_000, ...TASK_LIMIT_DEFAULTS, ...options.tasks }
  * ```
  */
-export const TASK_LIMIT_DEFAULTS = { max: 10_000, maxAnonymousTtlMs: 60 * 60_000, maxArgumentBytes: 256 * 1024, maxCapabilitiesBytes: 64 * 1024, maxAnswerBytes: 1024 * 1024 } as const
+export const TASK_LIMIT_DEFAULTS = { detachAfterMs: 30_000, max: 10_000, maxAnonymousTtlMs: 60 * 60_000, maxArgumentBytes: 256 * 1024, maxCapabilitiesBytes: 64 * 1024, maxAnswerBytes: 1024 * 1024 } as const
 
 /**
  * The default of `mcp.sessions.maxResumableBytes` (64 MiB): what one process keeps of all its

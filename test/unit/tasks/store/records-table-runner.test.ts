@@ -10,7 +10,7 @@ import { detailedTask } from '../../../../src/runtime/server/tasks/store/wire'
 
 // The tasks wing without HTTP: records, the table's bounds, and the runner's parked questions.
 
-const LIMITS: TaskLimits = { ttlMs: 60_000, maxTtlMs: 60_000, maxAnonymousTtlMs: 30_000, pollIntervalMs: 500, maxPerPrincipal: 2, max: 5, maxResultBytes: 200, maxArgumentBytes: 100, maxCapabilitiesBytes: 100, maxAnswerBytes: 100 }
+const LIMITS: TaskLimits = { ttlMs: 60_000, maxTtlMs: 60_000, maxAnonymousTtlMs: 30_000, pollIntervalMs: 500, maxPerPrincipal: 2, max: 5, maxResultBytes: 200, maxArgumentBytes: 100, maxCapabilitiesBytes: 100, maxAnswerBytes: 100, detachAfterMs: 30_000 }
 
 function question(key: string, message = `${key}?`): ParkedQuestion {
   const requestedSchema = { type: 'object' as const, properties: { ok: { type: 'boolean' as const } } }

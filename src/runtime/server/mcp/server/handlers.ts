@@ -111,6 +111,14 @@ export function installMcpHandlers(server: Server, deps: HandlerDeps): void {
       const run = createRun(server, ctx, deps, { method: 'tools/call', name: tool.name })
       return deps.tasks.call({ server, run, secret: deps.secret, tool: { name: tool.name, execution }, arguments: request.params.arguments ?? {}, ...(mode.ttlMs !== undefined && { ttlMs: mode.ttlMs }), ...invocationOf(tool, parsed.data, run) })
     }
+    // A client without tasks: past mcp.tasks.detachAfterMs the call answers "it goes on" (a job).
+    const job = !mode.task && deps.tasks ? deps.tasks.jobOf(server, caller(), tool.name, execution, request.params.arguments ?? {}) : undefined
+    if (job !== undefined && deps.tasks) {
+      const run = createRun(server, ctx, deps, { method: 'tools/call', name: tool.name })
+      // Before the limit, a question the client cannot show goes to the app's page, as inline.
+      if (deps.page) run.page = pageFlowOf(run, { tool: tool.name, arguments: request.params.arguments ?? {}, outputSchema: tool.output !== undefined, ...deps.page })
+      return deps.tasks.job({ server, ctx, deps, run, secret: deps.secret, binding: job, tool: { name: tool.name, execution, typed: tool.output !== undefined }, arguments: request.params.arguments ?? {}, ...invocationOf(tool, parsed.data, run) })
+    }
     // Keyed on the parsed arguments, or on those sent when the parsed ones are not plain JSON.
     const cached = cacheUseOf(deps.cacheStore, tool.cache, plan => toolCacheSlot(plan, deps.route, tool.name, caller(), parsed.data, request.params.arguments ?? {}))
     if (cached) {

@@ -12,6 +12,7 @@ import { detachContext } from './detached-context'
 import { toolError } from '../../mcp/definitions/results'
 import { legacyOutlet } from './outlet'
 import type { McpToolExecution } from '../store/support'
+import type { TaskOutlet } from '../store/runner'
 import { taskOwnerOf } from './methods'
 
 /** What a handler reads of its task (`useMcpTask()`): its id once it exists, and where it begins. */
@@ -60,11 +61,45 @@ export async function endOf(work: Promise<HandlerOutcome<unknown>>, finish: Task
 }
 
 /**
+ * Moves a run that began as an ordinary call into `record`, wherever its handler is: what the
+ * ordinary rounds settled goes into the task (a takeover runs the handler from the top, and must
+ * not ask those questions again nor run those steps again), and from here on the handler asks,
+ * logs and reports progress through the task, its context detached from the request.
+ *
+ * @example
+ * ```ts
+ * const record = await tasks.create(owner, era, tool.name, kept)
+ * await detachIntoTask(run, tasks, record, era === 'legacy' ? legacyOutlet(server, tasks.runner) : undefined)
+ * ```
+ */
+export async function detachIntoTask(run: ElicitationRun, tasks: TaskDirectory, record: TaskRecord, outlet: TaskOutlet | undefined): Promise<void> {
+  const { runner } = tasks
+  const before = run.modern
+  // Each with the digest of its question, which the task's own questions are digested alike with;
+  // each within mcp.tasks.maxAnswerBytes like any answer a task keeps: a larger one is not kept,
+  // and a takeover asks its question again.
+  for (const [key, answer] of Object.entries(before?.answers ?? {})) {
+    if (!answerTooLarge(runner.table.limits, answer.r)) record.answers[key] = { q: answer.q, r: answer.r }
+  }
+  for (const [key, step] of Object.entries(before?.steps ?? {})) record.steps[key] = { done: true, ...(step.v !== undefined && { v: step.v }) }
+  if (before) await runner.persist(record)
+  const parked = runner.launch(record, outlet, Object.keys(before?.answers ?? {}))
+  run.parked = parked
+  run.modern = undefined
+  run.ctx = detachContext(run.ctx, parked.signal)
+}
+
+/**
  * Resolves after the current turn of the event loop: what a handler finishes without waiting on
  * I/O or a timer has finished by then. (Deno's `setImmediate` is itself a timer, so there a
  * handler waiting on a timer of a millisecond may finish first: answered directly, as allowed.)
+ *
+ * @example
+ * ```ts
+ * const early = await Promise.race([end, nextTurn()]) // `undefined` when the handler still runs
+ * ```
  */
-function nextTurn(): Promise<undefined> {
+export function nextTurn(): Promise<undefined> {
   return new Promise(resolve => typeof setImmediate === 'function' ? setImmediate(resolve, undefined) : setTimeout(resolve, 0, undefined))
 }
 
@@ -116,22 +151,7 @@ export async function callAsTask(call: TaskCall): Promise<CallToolResult | Input
       if (error instanceof TaskSizeError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message)
       throw error
     }
-    // What the ordinary rounds before begin() settled goes into the task: a takeover runs the
-    // handler from the top, and must not ask those questions again nor run those steps again.
-    const before = run.modern
-    // Each with the digest of its question, which the task's own questions are digested alike with;
-    // each within mcp.tasks.maxAnswerBytes like any answer a task keeps: a larger one is not kept,
-    // and a takeover asks its question again.
-    for (const [key, answer] of Object.entries(before?.answers ?? {})) {
-      if (!answerTooLarge(runner.table.limits, answer.r)) record.answers[key] = { q: answer.q, r: answer.r }
-    }
-    for (const [key, step] of Object.entries(before?.steps ?? {})) record.steps[key] = { done: true, ...(step.v !== undefined && { v: step.v }) }
-    if (before) await runner.persist(record)
-    // From here on the handler asks through the task, wherever it is in its code.
-    const parked = runner.launch(record, outlet, Object.keys(before?.answers ?? {}))
-    run.parked = parked
-    run.modern = undefined
-    run.ctx = detachContext(run.ctx, parked.signal)
+    await detachIntoTask(run, tasks, record, outlet)
     announce(record)
     return record
   }

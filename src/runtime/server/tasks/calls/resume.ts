@@ -42,7 +42,8 @@ export function resumeTask(server: Server, ctx: ServerContext, deps: ResumeDeps,
   const run = createRun(server, ctx, deps, { method: 'tools/call', name: record.tool })
   run.capabilities = capabilitiesOf(record)
   // A legacy task's questions and log lines reach its session through this instance's server for it.
-  const parked = runner.launch(record, record.era === 'legacy' ? legacyOutlet(server, runner) : undefined)
+  // A job's client holds no task: its questions wait in the record, as they did where it began.
+  const parked = runner.launch(record, record.era === 'legacy' && !record.job ? legacyOutlet(server, runner) : undefined)
   run.parked = parked
   run.modern = undefined
   run.ctx = detachContext(ctx, parked.signal)

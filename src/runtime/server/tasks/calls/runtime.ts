@@ -1,8 +1,8 @@
 /**
  * The tasks wing's calls (`tasks/calls/`): the MCP-facing side of tasks, what the endpoint holds
- * of them (this file), a `tools/call` run as a task, the `tasks/*` methods of each era, a legacy
- * task's outlet to its session, a 2026-07-28 task resumed on another instance, `useMcpTask()` and
- * the request's context a task keeps. It stands on the definitions (registry, handler context,
+ * of them (this file), a `tools/call` run as a task (or as a job, for a client without tasks:
+ * jobs.ts), the `tasks/*` methods of each era, a legacy task's outlet to its session, a 2026-07-28
+ * task resumed on another instance, `useMcpTask()` and the request's context a task keeps. It stands on the definitions (registry, handler context,
  * results) and on `tasks/store/`; it must not know the server room, HTTP or sessions.
  */
 import type { CallToolResult, InputRequiredResult, Server, ServerContext } from '@modelcontextprotocol/server'
@@ -21,6 +21,9 @@ import { callModeOf } from '../store/support'
 import { resumeTask } from './resume'
 import type { ResumeDeps } from './resume'
 import type { CallMode, McpToolExecution } from '../store/support'
+import { JobBindings } from '../store/jobs'
+import { callAsJob, jobBindingOf } from './jobs'
+import type { JobCall } from './jobs'
 
 /** How an endpoint's task runtime is made. */
 export interface TaskRuntimeOptions {
@@ -44,6 +47,13 @@ export interface McpTaskRuntime {
   install: (server: Server, era: McpEra, caller: () => McpRequestScope | undefined, deps: ResumeDeps) => void
   /** Runs one `tools/call` as a task. */
   call: (call: Omit<TaskCall, 'tasks'>) => Promise<CallToolResult | InputRequiredResult>
+  /**
+   * The binding one inline `tools/call` runs under as a job (it goes on as a task past
+   * `mcp.tasks.detachAfterMs`), or `undefined` when it runs inline all the way (see `jobBindingOf`).
+   */
+  jobOf: (server: Server, scope: McpRequestScope | undefined, name: string, execution: McpToolExecution | undefined, args: Record<string, unknown>) => string | undefined
+  /** Runs one `tools/call` as a job under `binding` (`ctx`, `deps`: what taking its task over needs). */
+  job: (call: Omit<JobCall, 'tasks' | 'jobs' | 'detachAfterMs' | 'takeOver'> & { ctx: ServerContext, deps: ResumeDeps }) => Promise<CallToolResult | InputRequiredResult>
   /** Every task this process holds, oldest first (the DevTools tab). */
   list: () => TaskRecord[]
   /** Stops every task and forgets them (the endpoint closes). */
@@ -69,6 +79,8 @@ export function createTaskRuntime(limits: TaskLimits, options: TaskRuntimeOption
   const directory = new TaskDirectory(runner, options.shared?.then(state => new SharedTasks(state)))
   // `nuxi dev`: each transition in the console, so a developer sees where a task is.
   if (options.announce) runner.watch(announceTransition)
+  // Which call runs the job of one caller, tool and arguments: across instances with Redis.
+  const jobs = new JobBindings(options.shared)
   return {
     modeOf: callModeOf,
     install: (server, era, caller, deps) => {
@@ -79,6 +91,18 @@ export function createTaskRuntime(limits: TaskLimits, options: TaskRuntimeOption
       else installModernTaskHandlers(server, directory, caller, takeOver)
     },
     call: call => callAsTask({ ...call, tasks: directory }),
+    jobOf: (server, scope, name, execution, args) => {
+      // A 2025-11-25 client that declared tasks and called without `params.task` chose an ordinary call.
+      const declaresTasks = scope?.era === 'legacy' && server.getClientCapabilities()?.tasks !== undefined
+      return jobBindingOf(scope, name, execution, args, limits.detachAfterMs, declaresTasks)
+    },
+    job: ({ ctx, deps, ...call }) => callAsJob({
+      ...call,
+      tasks: directory,
+      jobs,
+      detachAfterMs: limits.detachAfterMs,
+      takeOver: record => resumeTask(call.server, ctx, deps, directory, record),
+    }),
     list: () => runner.table.all(),
     close: () => {
       runner.shutdown()

@@ -1,8 +1,8 @@
 /**
  * The tasks wing's store (`tasks/store/`): what a task is (this file: one task as plain data),
  * where it is kept (the table in this process, the shared copy and the directory across
- * instances), the runner that runs its handler detached, the wire shapes of each era, and a
- * tool's `execution` (whether it may run as a task). It must not know `mcp/`: the server, the
+ * instances), the runner that runs its handler detached, the wire shapes of each era, a
+ * tool's `execution` (whether it may run as a task), and the jobs' bindings (jobs.ts). It must not know `mcp/`: the server, the
  * registry, the definitions' handlers (`tasks/calls/` hands it a record and an outlet).
  */
 import { isRecord } from '../../common/is-record'
@@ -93,6 +93,12 @@ export interface TaskRecord {
   result?: Record<string, unknown>
   /** The JSON-RPC error, once `failed` by one. */
   error?: TaskError
+  /**
+   * A job: a call of a client without tasks that ran past `mcp.tasks.detachAfterMs` and went on
+   * as this task. Its client holds no task id and reads it by calling the tool again; its
+   * questions are held in the record (never pushed to a session), on every instance that runs it.
+   */
+  job?: true
 }
 
 /**

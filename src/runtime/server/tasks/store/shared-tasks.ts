@@ -100,6 +100,7 @@ function parseRecord(text: string): SharedTaskRecord | undefined {
     steps,
     ...(isRecord(value.result) && { result: value.result }),
     ...(error && { error }),
+    ...(value.job === true && { job: true }),
   }
 }
 

@@ -70,3 +70,27 @@ export function detailedTask(record: TaskRecord): Record<string, unknown> {
   if (record.status === 'failed' && record.error) return { ...task, error: record.error }
   return task
 }
+
+/**
+ * The `_meta` key of a job's state in a tool result (a call of a client without tasks that went
+ * on as a task, `mcp.tasks.detachAfterMs`): never `structuredContent`, which a tool's
+ * `outputSchema` governs and the SDK clients check.
+ */
+export const JOB_META = 'nuxt-mcp-elicitation/job'
+
+/**
+ * A job's state as its tool results carry it under {@link JOB_META}: the task's id, status,
+ * message and poll interval, and while it waits its open questions (as 2026-07-28's
+ * `inputRequests` lists them).
+ *
+ * @example
+ * ```ts
+ * const meta = { [JOB_META]: jobState(record) }
+ * // { taskId: '4f0c…', status: 'working', statusMessage: 'Built (1/3)', pollIntervalMs: 1000, … }
+ * ```
+ */
+export function jobState(record: TaskRecord): Record<string, unknown> {
+  const { resultType: _created, ...task } = createdTask(record)
+  if (record.status === 'input_required') return { ...task, inputRequests: { ...record.questions } }
+  return task
+}
