@@ -58,7 +58,7 @@ const app: McpServerConfig = {
   publicUrl: 'https://shop.example.com', allowedHosts: [], allowedOrigins: [], maxBodySize: 1024, trustedProxies: [],
   sessions: { idleTimeoutMs: 1000, max: 10, maxPerPrincipal: 5, maxResumableBytes: 64 * 1024 * 1024 },
   elicitation: { timeoutMs: 1000, stateTtlSeconds: 60, maxAttempts: 3, progressIntervalMs: 1000, allowInsecureUrls: false },
-  tasks: { ttlMs: 60_000, maxTtlMs: 60_000, maxAnonymousTtlMs: 60_000, pollIntervalMs: 1000, maxPerPrincipal: 10, max: 100, maxResultBytes: 1024, maxArgumentBytes: 1024, maxCapabilitiesBytes: 1024, maxAnswerBytes: 1024, background: true },
+  tasks: { ttlMs: 60_000, maxTtlMs: 60_000, maxAnonymousTtlMs: 60_000, minTtlMs: 0, pollIntervalMs: 1000, maxPerPrincipal: 10, max: 100, maxResultBytes: 1024, maxArgumentBytes: 1024, maxCapabilitiesBytes: 1024, maxAnswerBytes: 1024, background: true },
   auth: { issuers: ['https://auth.example.com'], resource: 'https://shop.example.com/mcp', audiences: ['shop'], scopes: ['mcp'], clockToleranceSeconds: 60, jwksMaxAgeSeconds: 3600, introspection: { clientId: '', clientSecret: '', endpoint: '', issuer: '' } },
   stateSecret: '', redisUrl: '', redisPrefix: 'nuxt-mcp:',
 }
