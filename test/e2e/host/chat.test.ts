@@ -23,8 +23,10 @@ let setupError: Error | undefined
 beforeAll(async () => {
   try {
     assertChromium()
-    // MCP App views run in a sandbox on another origin: here the other loopback name, same server.
-    ;[app, shortTimeout] = await Promise.all([startFixture('host', { NUXT_MCP_HOST_APPS_SANDBOX_ORIGIN: 'localhost' }), startFixture('host', { NUXT_MCP_HOST_TIMEOUT_MS: '4000' })])
+    // MCP App views run in a sandbox on another origin: the playground's own default,
+    // sandbox.localhost (same server), with no setting; the other app has none, as a production
+    // app that sets nothing.
+    ;[app, shortTimeout] = await Promise.all([startFixture('host'), startFixture('host', { NUXT_MCP_HOST_TIMEOUT_MS: '4000', NUXT_MCP_HOST_APPS_SANDBOX_ORIGIN: '' })])
     browser = await launchBrowser()
     page = browser.page
     page.setDefaultTimeout(30_000)
@@ -226,8 +228,8 @@ describe('playground /chat: MCP Apps', () => {
       await page.getByRole('button', { name: 'Run tool' }).click()
       const frame = page.getByTestId('mcp-view-frame')
       await frame.waitFor()
-      // The proxy is on the other loopback name: another origin than the page's.
-      expect(new URL((await frame.getAttribute('src')) ?? '').origin).toBe(app.origin.replace('127.0.0.1', 'localhost'))
+      // Out of the box, built: the proxy is on sandbox.localhost, another origin than the page's.
+      expect(new URL((await frame.getAttribute('src')) ?? '').origin).toBe(app.origin.replace('127.0.0.1', 'sandbox.localhost'))
       const view = page.frameLocator('[data-testid="mcp-view-frame"]').frameLocator('iframe')
       await expect.poll(() => view.getByTestId('weather-now').innerText(), { timeout: 30_000 }).toBe('Lyon: 14 °C')
       await screenshot(page, 'host-app-view')
