@@ -65,7 +65,14 @@ export const OPENAI_WIDGET_CSP = 'openai/widgetCSP'
 /** ChatGPT's own key for a view's dedicated origin, the alias of `_meta.ui.domain`. */
 export const OPENAI_WIDGET_DOMAIN = 'openai/widgetDomain'
 
-/** `openai/widgetCSP` as ChatGPT reads it: `ui.csp`'s lists under snake_case names. */
+/**
+ * `openai/widgetCSP` as ChatGPT reads it: `ui.csp`'s lists under snake_case names.
+ *
+ * @example
+ * ```ts
+ * const csp: OpenAiWidgetCsp = { connect_domains: ['https://api.example.com'], resource_domains: [] }
+ * ```
+ */
 export interface OpenAiWidgetCsp {
   connect_domains: string[]
   resource_domains: string[]
