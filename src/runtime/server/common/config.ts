@@ -44,9 +44,9 @@ export interface McpServerConfig {
     /** Accept `http:` URL-mode targets on hosts other than localhost. */
     allowInsecureUrls: boolean
   }
-  /** Tasks: tools that run on after their call returned, and may wait for a person for hours (`execution.taskSupport`). */
+  /** Tasks: tools that run on after their call returned, and may wait for a person as long as their ttl (`execution.taskSupport`). */
   tasks: {
-    /** How long a task is kept from its creation (2025-11-25 clients may ask for less, or more up to `maxTtlMs`). */
+    /** How long a task is kept from its creation (2025-11-25 clients may ask for less, down to `minTtlMs`, or more, up to `maxTtlMs`). */
     ttlMs: number
     /** The longest a 2025-11-25 client may ask a task to be kept. */
     maxTtlMs: number
