@@ -180,7 +180,7 @@ export interface ModuleOptions {
    * ```
    */
   cache?: Partial<McpServerConfig['cache']>
-  elicitation: Partial<McpServerConfig['elicitation']>
+  elicitation: Partial<Omit<McpServerConfig['elicitation'], 'page'>> & { page?: Partial<McpServerConfig['elicitation']['page']> }
   /**
    * Tasks (`execution: { taskSupport }` on a tool): how long they are kept, how often clients
    * poll, and their bounds: running tasks per caller (anonymous callers counted by client

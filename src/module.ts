@@ -83,7 +83,15 @@ export default defineNuxtModule<ModuleOptions>({
         // like the state secret, never baked into .output.
         introspection: { clientId: '', endpoint: '', issuer: '', ...options.auth?.introspection, clientSecret: '' },
       },
-      elicitation: { timeoutMs: 10 * 60_000, stateTtlSeconds: 3600, maxAttempts: 3, progressIntervalMs: 15_000, allowInsecureUrls: false, ...options.elicitation },
+      elicitation: {
+        timeoutMs: 10 * 60_000,
+        stateTtlSeconds: 3600,
+        maxAttempts: 3,
+        progressIntervalMs: 15_000,
+        allowInsecureUrls: false,
+        ...options.elicitation,
+        page: { enabled: true, maxOpenPerCaller: 5, consentWithLinkOnly: false, ...options.elicitation?.page },
+      },
       tasks: {
         ttlMs: 60 * 60_000,
         maxTtlMs: 24 * 60 * 60_000,
@@ -178,6 +186,8 @@ export default defineNuxtModule<ModuleOptions>({
       // The Protected Resource Metadata document of the endpoint (RFC 9728); 404 while OAuth is off there.
       addServerHandler({ route: `/.well-known/oauth-protected-resource${plan.route}`, method: 'get', handler: runtime('server/routes/oauth-metadata') })
     }
+    // The app's own page for questions a client cannot show (mcp.elicitation.page): one route, the token names the endpoint.
+    if (serverConfig.elicitation.page.enabled) addServerHandler({ route: '/_mcp/question/:token', handler: runtime('server/routes/question') })
     // Each endpoint's key by route: the one route handler finds its endpoint by the route it matched.
     const keys = Object.fromEntries(plans.map(plan => [plan.route, plan.key]))
     addVirtualModule('options', () => `export const route = ${JSON.stringify(options.route)}\nexport const endpointKeys = ${JSON.stringify(keys)}\n`, runtime)

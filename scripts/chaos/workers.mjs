@@ -25,7 +25,7 @@ export const FAILURE_KINDS = {
   'instance-stopped': /stopped before it (answered|ended)|was taken over by another instance/i,
   // The per-caller or global task cap: the fixture keeps tasks 2 minutes so a run stays under
   // it; met, it is a clear refusal, not a fault.
-  'task-limit': /most (tasks )?allowed|tasks\.max\w*/i,
+  'task-limit': /most (tasks )?allowed|tasks\.max\w*|page\.maxOpenPerCaller/i,
   'session-ended': /session\b.*\b(not found|ended|expired|unknown|closed)|\b404\b/i,
   'shared-state-unavailable': /shared state|could not be reached|Service unavailable|\b503\b/i,
   'connection-lost': /fetch failed|ECONNRESET|ECONNREFUSED|socket hang up|terminated|other side closed|Connection closed|disconnected|\b502\b|Bad Gateway|client closed it/i,
@@ -39,7 +39,7 @@ export const FAILURE_KINDS = {
   'refused': /Forbidden|Unauthorized|Bad Request|Unsupported Media Type|Parse error|Method not found|Method \S+ is not (allowed|used)|Method not allowed|Unknown (tool|prompt)|Resource not found|Invalid (arguments|cursor)|Too many|Unknown MCP tools?:|outside the tools chosen by|X-MCP-Tools header cannot be read|speaks MCP|requestState|taskSupport|tasks cannot run here|No skill is served|not a directory resource|Directory URIs have no trailing slash/i,
   // The tool's own code used the module wrongly (a form, a URL, a step): never in a correct fixture,
   // and still a message that names the fix.
-  'tool-misuse': /url\(\)|form\(\{ view|Form field|The form|Field "[^"]*" is a multi-select|outside an MCP|outside the module endpoint|Two different questions|not JSON-serialisable|did not declare the|useMcpSession\(\)|not available in a task|Zod shape/i,
+  'tool-misuse': /url\(\)|form\(\{ view|question for the app's page, which only tools|Form field|The form|Field "[^"]*" is a multi-select|outside an MCP|outside the module endpoint|Two different questions|not JSON-serialisable|did not declare the|useMcpSession\(\)|not available in a task|Zod shape/i,
   // The app's definitions or configuration are wrong (the server log says what to change), or an
   // instance lacks a tool another one has. Read from what each message says, not from the module's
   // "[nuxt-mcp-elicitation]" prefix: a prefix alone would make any message of the module clear.

@@ -129,6 +129,7 @@ export function useMcpEndpointAt(route: string, appConfig: McpServerConfig): Mcp
     config,
     route,
     toolsOption: `mcp.${toolsOption} (${envVariableOf(toolsOption)})`,
+    key,
     baseURL: baseUrlOf(useRuntimeConfig()),
     production: !import.meta.dev,
     // Each hook is asked per request whether anyone listens (hooks may be added at run time): an

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { babelParse } from 'vue/compiler-sfc'
 import { endpointConfig, findEndpointFolders, planEndpoints } from '../../../src/build/endpoints'
 import { CACHE_BYTE_DEFAULTS, configOfEndpoint } from '../../../src/runtime/server/common/config'
+import { serverConfigForTests } from '../../utils/server-config'
 import type { McpServerConfig } from '../../../src/runtime/server/common/config'
 import { renderDefinitionsModule, scanDefinitions } from '../../../src/build/definitions/scan'
 
@@ -52,16 +53,11 @@ describe('planEndpoints', () => {
   })
 })
 
-const app: McpServerConfig = {
-  name: 'shop', version: '2.0.0', instructions: 'Shop tools.', listChanged: false, tools: '*', legacy: true, observe: { answers: false },
-  cache: { storage: '', ...CACHE_BYTE_DEFAULTS },
-  publicUrl: 'https://shop.example.com', allowedHosts: [], allowedOrigins: [], maxBodySize: 1024, trustedProxies: [],
-  sessions: { idleTimeoutMs: 1000, max: 10, maxPerPrincipal: 5, maxResumableBytes: 64 * 1024 * 1024 },
-  elicitation: { timeoutMs: 1000, stateTtlSeconds: 60, maxAttempts: 3, progressIntervalMs: 1000, allowInsecureUrls: false },
+const app: McpServerConfig = serverConfigForTests({
+  version: '2.0.0', instructions: 'Shop tools.', publicUrl: 'https://shop.example.com',
   tasks: { ttlMs: 60_000, maxTtlMs: 60_000, maxAnonymousTtlMs: 60_000, minTtlMs: 0, pollIntervalMs: 1000, maxPerPrincipal: 10, max: 100, maxResultBytes: 1024, maxArgumentBytes: 1024, maxCapabilitiesBytes: 1024, maxAnswerBytes: 1024, background: true },
   auth: { issuers: ['https://auth.example.com'], resource: 'https://shop.example.com/mcp', audiences: ['shop'], scopes: ['mcp'], clockToleranceSeconds: 60, jwksMaxAgeSeconds: 3600, introspection: { clientId: '', clientSecret: '', endpoint: '', issuer: '' } },
-  stateSecret: '', redisUrl: '', redisPrefix: 'nuxt-mcp:',
-}
+})
 
 describe('an endpoint\'s settings', () => {
   it('has its own name and instructions, the app\'s version, and its auth laid over the app\'s', () => {

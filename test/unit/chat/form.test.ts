@@ -168,6 +168,23 @@ describe('form values → content', () => {
     expect(fromLocalDateTime(local)).toBe('2026-03-01T09:30:00.000Z')
     expect(toLocalDateTime('nope')).toBe('')
   })
+
+  it('reads and writes a date-time in UTC when asked (the server-rendered question page has no script to learn the zone)', () => {
+    expect(toLocalDateTime('2026-03-01T09:30:00+02:00', { timeZone: 'utc' })).toBe('2026-03-01T07:30')
+    expect(fromLocalDateTime('2026-03-01T07:30', { timeZone: 'utc' })).toBe('2026-03-01T07:30:00.000Z')
+    expect(initialValues(fieldsOf({ at: { type: 'string', format: 'date-time', default: '2026-03-01T09:30:00Z' } }), { timeZone: 'utc' })).toEqual({ at: '2026-03-01T09:30' })
+    expect(collectAnswer(fields, { ...initialValues(fields), name: 'Ada', email: 'ada@example.com', when: '2026-03-01T09:30' }, { timeZone: 'utc' }))
+      .toMatchObject({ ok: true, content: { when: '2026-03-01T09:30:00.000Z' } })
+  })
+
+  it('keeps a field named __proto__ as a field, in values, content and messages', () => {
+    const odd = fieldsOf(JSON.parse('{ "__proto__": { "type": "string", "minLength": 3 } }'), ['__proto__'])
+    expect(Object.keys(initialValues(odd))).toEqual(['__proto__'])
+    const refused = collectAnswer(odd, JSON.parse('{ "__proto__": "ab" }'))
+    expect(!refused.ok && Object.keys(refused.errors)).toEqual(['__proto__'])
+    const accepted = collectAnswer(odd, JSON.parse('{ "__proto__": "abc" }'))
+    expect(accepted.ok && JSON.stringify(accepted.content)).toBe('{"__proto__":"abc"}')
+  })
 })
 
 describe('URL mode and request normalisation', () => {

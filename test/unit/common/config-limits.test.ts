@@ -1,21 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { MockInstance } from 'vitest'
 import { CACHE_BYTE_DEFAULTS, configOfEndpoint, DEFAULT_RESUMABLE_BYTES, envVariableOf, nonNegativeNumberOf, TASK_LIMIT_DEFAULTS } from '../../../src/runtime/server/common/config'
+import { serverConfigForTests } from '../../utils/server-config'
 import type { McpServerConfig } from '../../../src/runtime/server/common/config'
 
 // A numeric bound set through a NUXT_MCP_* env variable can be a word: compared with, it would be
 // NaN and lift the bound; in a Redis script `tonumber` would give nil and fail it (issue 48).
 
-const app: McpServerConfig = {
-  name: 'shop', version: '2.0.0', instructions: '', listChanged: false, tools: '*', legacy: true, observe: { answers: false },
+const app: McpServerConfig = serverConfigForTests({
+  version: '2.0.0',
   cache: { storage: '', maxEntryBytes: 1000, maxBytes: 2000, maxBytesPerCaller: 500 },
-  publicUrl: '', allowedHosts: [], allowedOrigins: [], maxBodySize: 1024, trustedProxies: [],
   sessions: { idleTimeoutMs: 1000, max: 10, maxPerPrincipal: 5, maxResumableBytes: 4096 },
-  elicitation: { timeoutMs: 1000, stateTtlSeconds: 60, maxAttempts: 3, progressIntervalMs: 1000, allowInsecureUrls: false },
   tasks: { ttlMs: 60_000, maxTtlMs: 60_000, maxAnonymousTtlMs: 30_000, minTtlMs: 1000, pollIntervalMs: 1000, maxPerPrincipal: 10, max: 100, maxResultBytes: 1024, maxArgumentBytes: 1024, maxCapabilitiesBytes: 512, maxAnswerBytes: 256, background: true },
-  auth: { issuers: [], resource: '', audiences: [], scopes: [], clockToleranceSeconds: 60, jwksMaxAgeSeconds: 3600, introspection: { clientId: '', clientSecret: '', endpoint: '', issuer: '' } },
-  stateSecret: '', redisUrl: '', redisPrefix: 'nuxt-mcp:',
-}
+})
 
 /** What NUXT_MCP_* env variables set to words make of the runtime config (Nuxt keeps a word a string). */
 function withWords(config: McpServerConfig, words: Record<string, Record<string, string>>): McpServerConfig {

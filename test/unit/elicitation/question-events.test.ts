@@ -4,6 +4,7 @@ import type { ServerContext } from '@modelcontextprotocol/server'
 import { H3Event } from 'h3'
 import { afterEach, describe, expect, it } from 'vitest'
 import { CACHE_BYTE_DEFAULTS } from '../../../src/runtime/server/common/config'
+import { serverConfigForTests } from '../../utils/server-config'
 import type { McpServerConfig } from '../../../src/runtime/server/common/config'
 import { createMemoryStore } from '../../../src/runtime/server/common/store/memory'
 import { McpElicitationError } from '../../../src/runtime/server/elicitation/error'
@@ -17,16 +18,7 @@ import type { McpQuestionEvent } from '../../../src/runtime/server/elicitation/q
 // `mcp:question` carries what the person answered only when the app opted in
 // (`mcp.observe.answers`): the engine's own events, told to a listener with the option off and on.
 
-const config: McpServerConfig = {
-  name: 'shop', version: '1.0.0', instructions: '', listChanged: false, tools: '*', legacy: true, observe: { answers: false },
-  cache: { storage: '', ...CACHE_BYTE_DEFAULTS },
-  publicUrl: '', allowedHosts: [], allowedOrigins: [], maxBodySize: 1024, trustedProxies: [],
-  sessions: { idleTimeoutMs: 1000, max: 10, maxPerPrincipal: 5, maxResumableBytes: 64 * 1024 * 1024 },
-  elicitation: { timeoutMs: 1000, stateTtlSeconds: 60, maxAttempts: 3, progressIntervalMs: 1000, allowInsecureUrls: false },
-  tasks: { ttlMs: 60_000, maxTtlMs: 60_000, maxAnonymousTtlMs: 60_000, minTtlMs: 0, pollIntervalMs: 1000, maxPerPrincipal: 10, max: 100, maxResultBytes: 1024, maxArgumentBytes: 1024, maxCapabilitiesBytes: 1024, maxAnswerBytes: 1024, background: true },
-  auth: { issuers: [], resource: '', audiences: [], scopes: [], clockToleranceSeconds: 60, jwksMaxAgeSeconds: 3600, introspection: { clientId: '', clientSecret: '', endpoint: '', issuer: '' } },
-  stateSecret: '', redisUrl: '', redisPrefix: 'nuxt-mcp:',
-}
+const config: McpServerConfig = serverConfigForTests()
 
 /** A legacy run of `tools/call deploy` on `/mcp/admin`, as the engine makes it for one call. */
 function legacyRun(): ElicitationRun {

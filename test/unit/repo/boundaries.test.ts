@@ -81,6 +81,18 @@ describe('the boundaries docs/architecture.md draws', () => {
     expect(reach('src/runtime/chat', /^common\//)).toEqual([])
   })
 
+  it('[view-apart] lets only the server\'s page/ reach the chat, and only its elicitation/ (the form\'s logic without Vue)', () => {
+    const reachChat = (use: ModuleUse) => use.specifier.startsWith('.') && relative(repoRoot, resolve(repoRoot, use.file, '..', use.specifier)).startsWith('src/runtime/chat/')
+    const target = (use: ModuleUse) => relative(repoRoot, resolve(repoRoot, use.file, '..', use.specifier))
+    const fromPage = server.filter(use => use.file.startsWith(`${SERVER}/page/`) && reachChat(use))
+    expect(fromPage.length).toBeGreaterThan(0)
+    expect(fromPage.filter(use => !target(use).startsWith('src/runtime/chat/elicitation/')).map(describeUse)).toEqual([])
+    expect(server.filter(use => !use.file.startsWith(`${SERVER}/page/`) && reachChat(use)).map(describeUse)).toEqual([])
+    // What page/ reaches of the chat stands on no Vue: the server renders the page without it.
+    const chatLogic = sourcesUnder('src/runtime/chat/elicitation').flatMap(readModuleUses)
+    expect(chatLogic.filter(use => /^(?:vue|@vue\/|nuxt|#app|#imports)/.test(use.specifier)).map(describeUse)).toEqual([])
+  })
+
   it('[view-apart] never imports build time from run time', () => {
     const targetOf = (use: ModuleUse) => relative(repoRoot, resolve(repoRoot, use.file, '..', use.specifier))
     const found = sourcesUnder('src/runtime').flatMap(readModuleUses).filter(use => use.specifier.startsWith('.') && targetOf(use).startsWith('src/') && !targetOf(use).startsWith('src/runtime/'))

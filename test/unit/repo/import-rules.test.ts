@@ -42,6 +42,8 @@ const WINGS: Wing[] = [
   { name: 'transport: shared', prefix: 'transport/shared/', rank: 5.3 },
   { name: 'transport: sessions', prefix: 'transport/sessions/', rank: 5.4 },
   { name: 'transport: door', prefix: 'transport/door/', rank: 5.5 },
+  // The question page (issue 50): a door for people, as pure functions the page's route calls.
+  { name: 'page', prefix: 'page/', rank: 5.8 },
   { name: 'devtools', prefix: 'devtools/', rank: 6 },
   { name: 'entry points', prefix: 'routes/', rank: 7 },
   { name: 'entry points', prefix: 'plugins/', rank: 7 },
@@ -92,7 +94,7 @@ describe('the server runtime keeps its shape', () => {
     const root = resolve(repoRoot, 'src/runtime/server')
     const found: string[] = []
     for (const file of graph.keys()) {
-      if (!/^(?:common|cluster|mcp|tasks|elicitation)\//.test(file)) continue
+      if (!/^(?:common|cluster|mcp|tasks|elicitation|page)\//.test(file)) continue
       for (const { specifier, line } of readSpecifiers(file, readFileSync(resolve(root, file), 'utf8'))) {
         if (specifier.startsWith('node:') && !allowed.has(`${file}:${specifier}`)) found.push(`${file}:${line} imports ${specifier}`)
       }

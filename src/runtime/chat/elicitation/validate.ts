@@ -3,6 +3,7 @@ import { FORMAT_MESSAGES, matchesFormat } from './formats'
 import type { McpElicitationContent, McpElicitationValue } from './types'
 // Browser-safe: a pure function without imports.
 import { isRecord } from '../../server/common/is-record'
+import { setOwn } from '../../server/common/own'
 
 /**
  * Validation of a form answer against its fields, with the spec's rules: JSON types, `enum` /
@@ -81,17 +82,17 @@ export function validateContent(fields: readonly McpFormField[], content: unknow
   const clean: McpElicitationContent = {}
   const names = new Set(fields.map(field => field.name))
   for (const key of Object.keys(given)) {
-    if (!names.has(key)) errors[key] = 'This field is not part of the form.'
+    if (!names.has(key)) setOwn(errors, key, 'This field is not part of the form.')
   }
   for (const field of fields) {
     const value = Object.hasOwn(given, field.name) ? given[field.name] : undefined
     if (value === undefined) {
-      if (field.required) errors[field.name] = field.kind === 'select' || field.kind === 'multiselect' ? 'Choose an option.' : 'This field is required.'
+      if (field.required) setOwn(errors, field.name, field.kind === 'select' || field.kind === 'multiselect' ? 'Choose an option.' : 'This field is required.')
       continue
     }
     const problem = checkValue(field, value)
-    if (problem !== undefined) errors[field.name] = problem
-    else clean[field.name] = toValue(value)
+    if (problem !== undefined) setOwn(errors, field.name, problem)
+    else setOwn(clean, field.name, toValue(value))
   }
   return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, content: clean }
 }

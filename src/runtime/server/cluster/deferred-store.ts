@@ -26,5 +26,6 @@ export function deferredStore(ready: Promise<McpStateStore>): McpStateStore {
     claim: async (key, ttlMs) => (await backing()).claim(key, ttlMs),
     put: async (key, value, ttlMs) => (await backing()).put(key, value, ttlMs),
     get: async key => (await backing()).get(key),
+    delete: async key => (await backing()).delete(key),
   }
 }

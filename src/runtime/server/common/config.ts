@@ -43,6 +43,23 @@ export interface McpServerConfig {
     progressIntervalMs: number
     /** Accept `http:` URL-mode targets on hosts other than localhost. */
     allowInsecureUrls: boolean
+    /**
+     * The app's own page, for a form or URL question the client cannot show (most hosts today):
+     * the call ends with a link for the person, and goes on when it is made again after they
+     * answered. Links point at `publicUrl`: without it there is no page.
+     */
+    page: {
+      /** Offer the page at all. */
+      enabled: boolean
+      /** Most questions one caller (principal, or legacy session) has waiting on the page at once. */
+      maxOpenPerCaller: number
+      /**
+       * Let whoever holds the link answer a consent question (`confirm()`, `form({ consent })`)
+       * when no principal is known. Off: such a question needs a person the `mcp:auth` hook
+       * recognises on the page, or the client's own dialog.
+       */
+      consentWithLinkOnly: boolean
+    }
   }
   /** Tasks: tools that run on after their call returned, and may wait for a person as long as their ttl (`execution.taskSupport`). */
   tasks: {

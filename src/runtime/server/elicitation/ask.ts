@@ -4,7 +4,7 @@ import type { CreateMessageRequestParams, CreateMessageResultWithTools, Root } f
 import { McpElicitationError } from './error'
 import { askLegacy, askUntilValid } from './legacy'
 import type { WaitOptions } from './legacy'
-import { askModern, questionDigest } from './modern'
+import { askModern, askReplay, questionDigest } from './modern'
 import { emitAsked } from './events'
 import { formQuestion, rootsQuestion, sampleQuestion, urlQuestion } from './question'
 import type { Question, Verdict } from './question'
@@ -15,21 +15,35 @@ import { formSchemaForRevision } from './schema/revision'
 import type { FormNode, FormOutput, FormShape } from './schema'
 import { runGuardedStep } from './replay-guard'
 import { checkElicitationUrl } from './url'
+import { openPage, runPageStep } from './page/flow'
+import type { PageFlow } from './page/flow'
 import { forgetUrlElicitation, rememberUrlElicitation } from './url-completion'
 
 /** The person's answer to a form. `content` exists only on accept, typed from the shape. */
 export type McpFormResult<S extends FormShape> =
-  | { action: 'accept', content: FormOutput<S> }
-  | { action: 'decline' | 'cancel', content?: undefined }
+  | { action: 'accept', content: FormOutput<S>, via?: McpAnswerVia }
+  | { action: 'decline' | 'cancel', content?: undefined, via?: McpAnswerVia }
 
 /** The person's answer to a URL-mode request. `elicitationId` is set on legacy sessions. */
 export interface McpUrlResult {
   action: 'accept' | 'decline' | 'cancel'
   elicitationId?: string
+  /** How the answer came: `'page'` when the person answered on the app's page. Absent on a `fallback`. */
+  via?: McpAnswerVia
+}
+
+/** Whether a question may wait on the app's page when the client cannot show it. */
+export interface PageOptions {
+  /**
+   * `false`: never send this question to the app's page; a client that cannot show it gets the
+   * `fallback`, or `'unsupported'`. Default: the page, where one is available (see the
+   * elicitation guide, "When the client cannot ask").
+   */
+  page?: boolean
 }
 
 /** Options every question takes. */
-export interface McpAskOptions extends WaitOptions {
+export interface McpAskOptions extends WaitOptions, PageOptions {
   /** Stable id of this question (the `inputRequests` key on modern). Default: its call order. */
   key?: string
 }
@@ -41,8 +55,13 @@ export interface McpFormOptions<S extends FormShape> extends McpAskOptions {
   schema: S
   /** Allow fields that look like secrets (password, token, card…). The spec forbids them: use `url()`. */
   allowSensitive?: boolean
-  /** Returned instead of asking when the client cannot show forms (instead of an `'unsupported'` error). */
+  /** Returned instead of asking when the client cannot show forms and the app's page cannot stand in (instead of an `'unsupported'` error). */
   fallback?: McpFormResult<S>
+  /**
+   * A consent question: only a person may answer it. On the app's page it needs a signed-in
+   * person (`mcp:auth`), unless `mcp.elicitation.page.consentWithLinkOnly`; `confirm()` is one.
+   */
+  consent?: boolean
   /**
    * Experimental (SEP-3118, a draft): an MCP App view (`app/mcp/<name>.vue`) that renders this
    * form in hosts that support app-rendered elicitation; every other client gets the plain form.
@@ -89,13 +108,51 @@ function unsupported(mode: McpAskMode): McpElicitationError {
   return new McpElicitationError('unsupported', `This client did not declare the ${mode === 'form' || mode === 'url' ? `elicitation ${mode} mode` : `${mode} capability`}, so it cannot be asked. Check \`supports('${mode}')\` first, or pass a \`fallback\` to proceed without asking.`)
 }
 
+/** How an answer reached the handler: the client's own dialog, or the app's page. */
+export type McpAnswerVia = 'client' | 'page'
+
 /**
- * Asks `question` in the run's era. When the client lacks `mode`: legacy throws `'unsupported'`;
- * modern asks anyway, so the SDK answers HTTP 400 `-32021` naming the missing capability. A
- * parked run (a task) has no round to end, so it throws as legacy does.
+ * The page a question of `mode` waits on, when it does: the client cannot show the mode, the run
+ * has a page, the question did not opt out, and a consent question has a principal to check (or
+ * the app allowed consent on a link alone).
  */
-function ask<R>(run: ElicitationRun, key: string, mode: McpAskMode, question: Question<R>, options: WaitOptions): Promise<R> {
-  if (!supportsMode(run, mode) && (run.parked || !run.modern)) return Promise.reject(unsupported(mode))
+function pageFor(run: ElicitationRun, mode: McpAskMode, question: Question<unknown>, options: PageOptions): PageFlow | undefined {
+  const page = run.page
+  if (!page || run.parked || options.page === false || (mode !== 'form' && mode !== 'url')) return undefined
+  if (question.consent && page.principal === undefined && !run.config.elicitation.page.consentWithLinkOnly) return undefined
+  return page
+}
+
+/**
+ * Asks `question` in the run's era and says how the answer came. When the client lacks `mode`:
+ * a run with a page keeps a form or URL question for the app's page (the call ends with its
+ * link); else legacy throws `'unsupported'`, and modern asks anyway, so the SDK answers HTTP 400
+ * `-32021` naming the missing capability. A parked run (a task) has no round to end, so it
+ * throws as legacy does.
+ */
+async function askVia<R>(run: ElicitationRun, key: string, mode: McpAskMode, question: Question<R>, options: WaitOptions & PageOptions): Promise<{ value: R, via: McpAnswerVia }> {
+  const supported = supportsMode(run, mode)
+  const page = pageFor(run, mode, question, options)
+  if (page) {
+    // An answer kept by an earlier call of this binding (through the page, or the client's own
+    // dialog before the call ended on another question) is not asked again.
+    await openPage(run, page)
+    if (!supported) {
+      page.timeoutMs = Math.max(page.timeoutMs, options.timeout ?? run.config.elicitation.timeoutMs)
+      const outcome = askReplay(run, page.replay, key, question)
+      emitAsked(run, key, question, outcome)
+      return { value: await outcome, via: 'page' }
+    }
+    const earlier = ownValue(page.replay.answers, key)
+    if (earlier && earlier.q === questionDigest(question)) {
+      const verdict = question.interpret(earlier.r)
+      if (verdict.ok) return { value: verdict.result, via: 'client' }
+    }
+  }
+  if (!supported && (run.parked || !run.modern)) throw unsupported(mode)
+  // A legacy page run keeps what the client's dialog answered: the call may end on a later
+  // question the client cannot show, and the call made again must not ask this one twice.
+  if (page && !run.modern) question = keepingAnswer(question, response => setOwn(page.replay.answers, key, { q: questionDigest(question), r: response }))
   const parked = run.parked
   let outcome: Promise<R>
   if (parked) {
@@ -104,7 +161,23 @@ function ask<R>(run: ElicitationRun, key: string, mode: McpAskMode, question: Qu
   }
   else outcome = run.modern ? askModern(run, key, question) : askLegacy(run, key, question, options)
   emitAsked(run, key, question, outcome)
-  return outcome
+  return { value: await outcome, via: 'client' }
+}
+
+/** `question`, telling `keep` the raw answer it accepts (what an earlier answer is replayed from). */
+function keepingAnswer<R>(question: Question<R>, keep: (response: unknown) => void): Question<R> {
+  return {
+    ...question,
+    interpret: (response) => {
+      const verdict = question.interpret(response)
+      if (verdict.ok) keep(response)
+      return verdict
+    },
+  }
+}
+
+function ask<R>(run: ElicitationRun, key: string, mode: McpAskMode, question: Question<R>, options: WaitOptions): Promise<R> {
+  return askVia(run, key, mode, question, options).then(answer => answer.value)
 }
 
 function interpretForm<S extends FormShape>(form: FormNode<S>, response: unknown): Verdict<McpFormResult<S>> {
@@ -131,10 +204,11 @@ export async function askForm<S extends FormShape>(run: ElicitationRun, options:
   const form = readForm(options.schema)
   // A legacy session on an older revision gets the form as that revision can show it.
   const requestedSchema = formSchemaForRevision(formSchemaOf(form, options.allowSensitive === true), run.protocolVersion)
-  if (options.fallback && !supportsMode(run, 'form')) return options.fallback
   const resourceUri = options.view === undefined ? undefined : formViewUri(run, options.view)
-  const question = formQuestion(options.message, requestedSchema, response => interpretForm(form, response), formAnswerError, resourceUri)
-  return ask(run, key, 'form', question, { timeout: options.timeout, signal: options.signal })
+  const question = { ...formQuestion(options.message, requestedSchema, response => interpretForm(form, response), formAnswerError, resourceUri), ...(options.consent && { consent: true }) }
+  if (options.fallback && !supportsMode(run, 'form') && !pageFor(run, 'form', question, options)) return options.fallback
+  const { value, via } = await askVia(run, key, 'form', question, options)
+  return { ...value, via }
 }
 
 function interpretAction(response: unknown): Verdict<{ action: McpUrlResult['action'] }> {
@@ -147,7 +221,8 @@ function interpretAction(response: unknown): Verdict<{ action: McpUrlResult['act
  * on modern one kept across rounds, so the URL — part of the question — does not change.
  */
 async function resolveUrlTarget(run: ElicitationRun, key: string, url: McpUrlOptions['url']): Promise<{ target: string, id?: string }> {
-  const id = run.modern
+  // A page run is made again too: its id is kept like a modern one's.
+  const id = run.modern || run.page
     ? (typeof url === 'function' ? await runOnce(run, `url-id:${key}`, () => crypto.randomUUID()) : undefined)
     : crypto.randomUUID()
   const raw = typeof url === 'function' ? url(id ?? '') : url
@@ -158,12 +233,16 @@ async function resolveUrlTarget(run: ElicitationRun, key: string, url: McpUrlOpt
 export async function askUrl(run: ElicitationRun, options: McpUrlOptions): Promise<McpUrlResult> {
   const key = nextKey(run, options.key)
   const { target, id } = await resolveUrlTarget(run, key, options.url)
-  if (options.fallback && !supportsMode(run, 'url')) return options.fallback
-  const remembered = id !== undefined && !run.modern
+  const question = urlQuestion(options.message, target, run.modern ? undefined : id, interpretAction)
+  const supported = supportsMode(run, 'url')
+  if (options.fallback && !supported && !pageFor(run, 'url', question, options)) return options.fallback
+  // Only a question the client's own dialog shows can be completed while the call waits.
+  const remembered = id !== undefined && !run.modern && supported
   if (remembered) rememberUrlElicitation(id, run)
   let action: McpUrlResult['action']
+  let via: McpAnswerVia
   try {
-    ({ action } = await ask(run, key, 'url', urlQuestion(options.message, target, run.modern ? undefined : id, interpretAction), options))
+    ({ value: { action }, via } = await askVia(run, key, 'url', question, options))
   }
   catch (error) {
     if (remembered) forgetUrlElicitation(id)
@@ -171,12 +250,12 @@ export async function askUrl(run: ElicitationRun, options: McpUrlOptions): Promi
   }
   // Only an accept can lead to a completion: the person agreed to open the page.
   if (remembered && action !== 'accept') forgetUrlElicitation(id)
-  return id ? { action, elicitationId: id } : { action }
+  return id ? { action, elicitationId: id, via } : { action, via }
 }
 
 /** `requireUrl()`: legacy raises the spec's `-32042`; modern and tasks ask like `url()`. */
 export async function requireUrl(run: ElicitationRun, options: Omit<McpUrlOptions, 'fallback'>): Promise<McpUrlResult> {
-  if (run.modern || run.parked) return askUrl(run, options)
+  if (run.modern || run.parked || (run.page && !supportsMode(run, 'url'))) return askUrl(run, options)
   const key = nextKey(run, options.key)
   const { target, id } = await resolveUrlTarget(run, key, options.url)
   if (!supportsMode(run, 'url')) throw unsupported('url')
@@ -210,9 +289,9 @@ export async function askRoots(run: ElicitationRun, options: McpAskOptions = {})
 export async function runOnce<T>(run: ElicitationRun, key: string, step: () => T | Promise<T>): Promise<T> {
   if (run.parked) return run.parked.once(key, step)
   const modern = run.modern
-  if (!modern) return step()
+  if (!modern && !run.page) return step()
   // Wrapped so that a step returning nothing is still remembered as done.
-  const done = ownValue(modern.steps, key)
+  const done = modern && ownValue(modern.steps, key)
   if (done) return done.v as T
   const checked = async () => {
     const value = await step()
@@ -221,6 +300,9 @@ export async function runOnce<T>(run: ElicitationRun, key: string, step: () => T
     }
     return value
   }
+  // A page run's steps are kept on the server with its questions.
+  if (run.page) return runPageStep(run, run.page, key, checked)
+  if (!modern) return checked()
   // From the second round on, the incoming state may be a replay of a round already served: the
   // step is claimed for this flow first. (The first round has no state to replay: a resent first
   // request is a new call.)

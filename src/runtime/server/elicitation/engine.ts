@@ -1,6 +1,6 @@
 import { inputRequired, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server'
 import { setOwn } from '../common/own'
-import type { InputRequiredResult, InputRequests } from '@modelcontextprotocol/server'
+import type { CallToolResult, InputRequiredResult, InputRequests } from '@modelcontextprotocol/server'
 import { getMcpScope } from '../common/context'
 import type { McpRequestScope } from '../common/context'
 import { runAsHandler } from './run'
@@ -9,6 +9,8 @@ import { digestJson, openRequestState, sealRequestState } from './state'
 import type { ModernFlowState, StateKey } from './state'
 import { checkAnswerShape } from './question'
 import { isRecord } from '../common/is-record'
+import { logUnavailableDetail } from '../common/store/store'
+import { closePage, endPageRound } from './page/flow'
 
 /**
  * Runs `fn` after the current macrotask: `setImmediate` where it exists (Node, Bun), else a zero
@@ -18,8 +20,14 @@ const nextMacrotask: (fn: () => void) => void = typeof globalThis.setImmediate =
   ? fn => void globalThis.setImmediate(fn)
   : fn => void setTimeout(fn, 0)
 
-/** How a handler execution ended: with its value, or with questions for the client (modern). */
-export type HandlerOutcome<T> = { kind: 'done', value: T } | { kind: 'input-required', result: InputRequiredResult }
+/**
+ * How a handler execution ended: with its value, with questions for the client (modern), or with
+ * questions waiting on the app's page (a tool result carrying the link).
+ */
+export type HandlerOutcome<T> =
+  | { kind: 'done', value: T }
+  | { kind: 'input-required', result: InputRequiredResult }
+  | { kind: 'page', result: CallToolResult }
 
 /**
  * What a modern `requestState` is bound to: the principal, the method, its target (tool or
@@ -96,14 +104,21 @@ function endRound(run: ElicitationRun, secret: string): InputRequiredResult {
  * ```
  */
 export function executeHandler<T>(run: ElicitationRun, secret: string, fn: () => T | Promise<T>): Promise<HandlerOutcome<T>> {
-  const modern = run.modern
-  if (!modern) return Promise.resolve().then(() => runAsHandler(run, fn)).then(value => ({ kind: 'done', value }))
-  assertWellFormedResponses(modern.state, modern.responses, run.ctx.mcpReq.droppedInputResponseKeys ?? [])
+  const { modern, page } = run
+  if (!modern && !page) return Promise.resolve().then(() => runAsHandler(run, fn)).then(value => ({ kind: 'done', value }))
+  if (modern) assertWellFormedResponses(modern.state, modern.responses, run.ctx.mcpReq.droppedInputResponseKeys ?? [])
+  const waiting = () => (modern?.pending.size ?? 0) + (page?.replay.pending.size ?? 0) > 0
   return new Promise((resolve, reject) => {
     let settled = false
     const finishWithQuestions = () => {
       if (settled) return
       settled = true
+      // Questions waiting on the page win: the client could not have shown them, and the page
+      // shows every question of the round it keeps.
+      if (page && page.replay.pending.size > 0) {
+        endPageRound(run, page).then(result => resolve({ kind: 'page', result }), reject)
+        return
+      }
       try {
         resolve({ kind: 'input-required', result: endRound(run, secret) })
       }
@@ -112,23 +127,30 @@ export function executeHandler<T>(run: ElicitationRun, secret: string, fn: () =>
       }
     }
     let scheduled = false
-    modern.onPending = () => {
+    const onPending = () => {
       if (scheduled) return
       scheduled = true
       nextMacrotask(finishWithQuestions)
     }
+    if (modern) modern.onPending = onPending
+    if (page) page.replay.onPending = onPending
+    // The handler finished: a page binding it continued ends, so a later identical call starts
+    // afresh. (A store that cannot forget it now lets it expire: the call's result stands.)
+    const finish = (outcome: () => void) => {
+      settled = true
+      if (!page?.record) return outcome()
+      closePage(run, page).catch(logUnavailableDetail).then(outcome)
+    }
     Promise.resolve().then(() => runAsHandler(run, fn)).then(
       (value) => {
         if (settled) return
-        if (modern.pending.size > 0) return finishWithQuestions()
-        settled = true
-        resolve({ kind: 'done', value })
+        if (waiting()) return finishWithQuestions()
+        finish(() => resolve({ kind: 'done', value }))
       },
       (error: unknown) => {
         if (settled) return
-        if (modern.pending.size > 0) return finishWithQuestions()
-        settled = true
-        reject(error)
+        if (waiting()) return finishWithQuestions()
+        finish(() => reject(error))
       },
     )
   })

@@ -14,6 +14,8 @@
  * - `unavailable`: the store that guards `once()` steps cannot be written (full or unreachable);
  *   the step did not run.
  * - `unknown-view`: `form({ view })` names an MCP App view that does not exist (`app/mcp/<name>.vue`).
+ * - `limit`: the caller already has `mcp.elicitation.page.maxOpenPerCaller` questions waiting on
+ *   the app's page.
  */
 export type McpElicitationErrorCode =
   | 'unsupported'
@@ -28,6 +30,7 @@ export type McpElicitationErrorCode =
   | 'in-progress'
   | 'unavailable'
   | 'unknown-view'
+  | 'limit'
 
 /** Extra facts carried by an {@link McpElicitationError}. */
 export interface McpElicitationErrorDetails {

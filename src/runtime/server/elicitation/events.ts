@@ -111,6 +111,7 @@ function emit(event: ElicitationEvent): void {
  * ```
  */
 export function goesOut(event: ElicitationAskedEvent): boolean {
+  if (event.run.page?.replay.pending.has(event.key)) return true
   return !event.run.modern || event.run.modern.pending.has(event.key)
 }
 

@@ -3,7 +3,7 @@ import { ownValue, setOwn } from '../common/own'
 import { emitAnswered } from './events'
 import { stayedInvalid } from './question'
 import type { Question } from './question'
-import type { ElicitationRun } from './run'
+import type { ElicitationRun, ReplayFlow } from './run'
 import { digestJson } from './state'
 
 const schemaDigests = new WeakMap<object, string>()
@@ -47,28 +47,40 @@ function waitForNextRound<R>(): Promise<R> {
  * ```
  */
 export function askModern<R>(run: ElicitationRun, key: string, question: Question<R>): Promise<R> {
-  const modern = run.modern!
+  return askReplay(run, run.modern!, key, question)
+}
+
+/**
+ * Answers one question of a flow that replays the handler each round (a modern run's, or a page
+ * run's): the same rules whoever keeps the state.
+ *
+ * @example
+ * ```ts
+ * const result = await askReplay(run, run.page.replay, 'q0', question)
+ * ```
+ */
+export function askReplay<R>(run: ElicitationRun, flow: ReplayFlow, key: string, question: Question<R>): Promise<R> {
   const q = questionDigest(question)
-  const queued = modern.pending.get(key)
+  const queued = flow.pending.get(key)
   if (queued && queued.q !== q) {
     throw new McpElicitationError('duplicate-key', `Two different questions use the key "${key}" in one handler. Give each call its own \`key\`.`)
   }
-  const earlier = ownValue(modern.answers, key)
+  const earlier = ownValue(flow.answers, key)
   if (earlier && earlier.q === q) {
     const verdict = question.interpret(earlier.r)
     if (verdict.ok) return Promise.resolve(verdict.result)
   }
-  const asked = modern.state && ownValue(modern.state.asked, key)
+  const asked = flow.state && ownValue(flow.state.asked, key)
   let attempt = 1
   let request = question.request
   if (asked && asked.q === q) {
     attempt = asked.n
-    if (Object.hasOwn(modern.responses, key)) {
-      const response = modern.responses[key]
+    if (Object.hasOwn(flow.responses, key)) {
+      const response = flow.responses[key]
       const verdict = question.interpret(response)
       emitAnswered(run, key, question, response, verdict.ok ? undefined : verdict.issues)
       if (verdict.ok) {
-        setOwn(modern.answers, key, { q, r: response })
+        setOwn(flow.answers, key, { q, r: response })
         return Promise.resolve(verdict.result)
       }
       if (asked.n >= run.config.elicitation.maxAttempts || !question.reask) throw stayedInvalid(question, asked.n, verdict.issues)
@@ -76,7 +88,7 @@ export function askModern<R>(run: ElicitationRun, key: string, question: Questio
       request = question.reask(verdict.issues.join('; ')).request
     }
   }
-  modern.pending.set(key, { request, q, n: attempt, kind: question.kind })
-  modern.onPending()
+  flow.pending.set(key, { request, q, n: attempt, kind: question.kind, ...(question.consent && { consent: true }) })
+  flow.onPending()
   return waitForNextRound<R>()
 }

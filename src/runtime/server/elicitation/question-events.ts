@@ -45,9 +45,10 @@ export interface McpQuestionEvent {
   kind: QuestionKind
   /**
    * How the question reaches the client: `push` (legacy, on the call's stream), `input-required`
-   * (a modern round's answer, brought by the client's retry) or `task` (parked with its task).
+   * (a modern round's answer, brought by the client's retry), `task` (parked with its task) or
+   * `page` (the client cannot show it: it waits on the app's page, the call made again brings it).
    */
-  via: 'push' | 'input-required' | 'task'
+  via: 'push' | 'input-required' | 'task' | 'page'
   /** `form` or `url` for an elicitation. */
   mode?: 'form' | 'url'
   /** What the question says to the person (an elicitation's `message`), as the server wrote it. */
@@ -113,7 +114,7 @@ function describe(event: ElicitationEvent, options: McpQuestionOptions): Omit<Mc
     ...(scope.sessionTag !== undefined && { sessionTag: scope.sessionTag }),
     ...(event.run.call && { call: event.run.call }),
     key: event.key,
-    via: event.run.parked ? 'task' : event.run.modern ? 'input-required' : 'push',
+    via: event.run.parked ? 'task' : event.run.page?.replay.pending.has(event.key) ? 'page' : event.run.modern ? 'input-required' : 'push',
     kind,
     ...(kind === 'elicit' && { mode: params.mode === 'url' ? 'url' : 'form' }),
     ...(typeof params.message === 'string' && { message: params.message }),
@@ -162,8 +163,9 @@ export function watchQuestions(hook: McpHook<McpQuestionEvent>, options: McpQues
     }
     if (!goesOut(event)) return
     hook.call({ ...about, stage: 'asked' })
-    // A legacy wait ends in this process; a modern round's promise never settles (the retry asks again).
-    if (!event.run.modern) {
+    // A legacy wait ends in this process; a modern round's or a page's promise never settles (the
+    // retry, or the call made again, asks again).
+    if (!event.run.modern && !event.run.page?.replay.pending.has(event.key)) {
       const times = askedAt.get(event.run) ?? new Map<string, number>()
       if (!times.has(event.key)) times.set(event.key, Date.now())
       askedAt.set(event.run, times)

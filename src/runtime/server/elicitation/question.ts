@@ -32,6 +32,8 @@ export interface Question<R> {
   interpret: (response: unknown) => Verdict<R>
   /** Names the fields at fault in an invalid answer (forms). */
   invalid?: (issues: string[]) => McpElicitationError
+  /** A consent question (`confirm()`, or a form marked `consent`): only a person answers it. */
+  consent?: boolean
 }
 
 /**

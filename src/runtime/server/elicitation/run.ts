@@ -3,18 +3,11 @@ import { getMcpFrame, runInMcpFrame } from '../common/context'
 import type { McpRequestScope } from '../common/context'
 import type { McpServerConfig } from '../common/config'
 import type { McpStateStore } from '../common/store/store'
-import type { ModernFlowState } from './state'
-import type { QuestionKind } from './question'
+import type { PageFlow } from './page/types'
+import type { ReplayFlow } from './replay'
 
-/** A question waiting for its answer in the current modern round. */
-export interface PendingQuestion {
-  request: InputRequest
-  /** Digest of the original question (mode, message, schema or URL): answers are bound to it. */
-  q: string
-  /** How many times it has been asked, counting this one. */
-  n: number
-  kind: QuestionKind
-}
+export type { PendingQuestion, ReplayFlow } from './replay'
+
 
 /** One question handed out by a parked run: the legacy push and the modern `inputRequests` entry, one of which goes out. */
 export interface ParkedQuestion {
@@ -51,6 +44,7 @@ export interface ParkedRun {
   progress: (progress: number, total?: number, message?: string) => Promise<void>
 }
 
+
 /**
  * One execution of one handler: what `useMcpElicitation()` reads. Legacy runs push questions on
  * the open stream; modern runs collect unanswered questions and end the round.
@@ -77,17 +71,13 @@ export interface ElicitationRun {
   calls: number
   /** The definition being run, for observers (`mcp:question`): its request method and name. */
   call?: { method: string, name: string }
-  modern?: {
-    state: ModernFlowState | undefined
-    responses: Record<string, unknown>
-    /** Answers accepted so far, carried into the next state. */
-    answers: ModernFlowState['answers']
-    /** `once()` results so far, carried into the next state. */
-    steps: Record<string, { v?: unknown }>
-    pending: Map<string, PendingQuestion>
-    /** Called when a question becomes pending: the engine ends the round soon after. */
-    onPending: () => void
-  }
+  /** A modern run's flow, its state carried by the client in the signed `requestState`. */
+  modern?: ReplayFlow
+  /**
+   * A `tools/call` whose client cannot show a form or a URL question: such questions wait on the
+   * server for the app's own page, and the call is made again once they are answered.
+   */
+  page?: PageFlow
   /**
    * Set while the run is detached from any request (a task): questions are parked with its
    * runner instead of pushed or ending a round. Set from the start, or when the handler begins

@@ -91,6 +91,8 @@ export function elicitationOf(run: ElicitationRun): McpElicitation {
         ...rest,
         message,
         schema: CONFIRM_SHAPE,
+        // A yes that lets something happen: a person gives it, never a model holding a link.
+        consent: true,
         fallback: fallback === undefined ? undefined : (fallback ? { action: 'accept', content: { confirm: true } } : { action: 'decline' }),
       })
       return result.action === 'accept' && result.content.confirm

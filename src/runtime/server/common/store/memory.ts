@@ -56,5 +56,8 @@ export function createMemoryStore(maxEntries = MEMORY_STORE_MAX_ENTRIES): McpSta
     async get(key) {
       return live(key, Date.now())?.value
     },
+    async delete(key) {
+      entries.delete(key)
+    },
   }
 }

@@ -13,6 +13,8 @@ export interface McpStateStore {
   put: (key: string, value: string, ttlMs: number) => Promise<void>
   /** The value under `key`, or `undefined` when there is none or it expired. */
   get: (key: string) => Promise<string | undefined>
+  /** Forgets `key` (a claim or a record) before its expiry; nothing when there is none. */
+  delete: (key: string) => Promise<void>
 }
 
 /** What a client is told when the shared state cannot be reached: which variable to look at, nothing of its value. */

@@ -20,6 +20,7 @@ import type { McpHook } from '../../common/hooks'
 import type { McpCacheStore } from '../caching/store'
 import type { McpTaskRuntime } from '../../tasks/calls/runtime'
 import { inlineModeOf } from '../../tasks/store/support'
+import { pageFlowOf } from '../../elicitation/page/flow'
 
 /** Everything the request handlers need besides the request. */
 export interface HandlerDeps extends RunDeps {
@@ -38,10 +39,18 @@ export interface HandlerDeps extends RunDeps {
   tasks?: McpTaskRuntime
   /** The tools the endpoint serves when its config narrows them (`mcp.tools`); absent: all. */
   toolSubset?: McpToolSubset
+  /** Where the app's page for questions a client cannot show is linked; absent without `publicUrl`, or with the page off. */
+  page?: { linkBase: string, endpointKey: string }
+}
+
+/** The modern round's questions of a resource or prompt: only a tool's run has a page. */
+function roundOf(outcome: Exclude<HandlerOutcome<unknown>, { kind: 'done' }>): InputRequiredResult {
+  if (outcome.kind === 'input-required') return outcome.result
+  throw new ProtocolError(ProtocolErrorCode.InternalError, 'A resource or prompt handler ended on a question for the app\'s page, which only tools use.')
 }
 
 function unwrap<T, R>(outcome: HandlerOutcome<T>, convert: (value: T) => R): R | InputRequiredResult {
-  return outcome.kind === 'done' ? convert(outcome.value) : outcome.result
+  return outcome.kind === 'done' ? convert(outcome.value) : roundOf(outcome)
 }
 
 /** What observers and spans read of a request. */
@@ -109,6 +118,7 @@ export function installMcpHandlers(server: Server, deps: HandlerDeps): void {
       if (isCallToolResult(hit)) return hit
     }
     const run = createRun(server, ctx, deps, { method: 'tools/call', name: tool.name })
+    if (deps.page) run.page = pageFlowOf(run, { tool: tool.name, arguments: request.params.arguments ?? {}, outputSchema: tool.output !== undefined, ...deps.page })
     try {
       const outcome = await executeHandler(run, deps.secret, () => tool.definition.handler(parsed.data, handlerContext(run)))
       if (outcome.kind !== 'done') return outcome.result
@@ -137,7 +147,7 @@ export function installMcpHandlers(server: Server, deps: HandlerDeps): void {
     }
     const run = createRun(server, ctx, deps, { method: 'resources/read', name: resource.name })
     const outcome = await executeHandler(run, deps.secret, () => resource.definition.handler(uri, variables, handlerContext(run)))
-    if (outcome.kind !== 'done') return outcome.result
+    if (outcome.kind !== 'done') return roundOf(outcome)
     const result = toResourceResult(outcome.value, request.params.uri, resource.definition.mimeType)
     if (!cache) return result
     // As for tools: a read that asked the person anything is theirs, for that moment, and not kept.

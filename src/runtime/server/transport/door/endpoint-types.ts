@@ -26,6 +26,8 @@ export interface McpEndpointOptions {
   toolsOption?: string
   /** Nuxt's `app.baseURL`, which Nitro serves every handler under: part of it too. */
   baseURL?: string
+  /** The endpoint's key (`server/mcp/<key>/`), empty for the default one: the app's page finds the endpoint by it. */
+  key?: string
   production: boolean
   /** The app's `mcp:auth` hooks. */
   authenticate?: McpHook<McpAuthContext, Promise<void>>
@@ -73,5 +75,21 @@ export interface McpEndpoint {
   sessions: LegacySessions | undefined
   /** The endpoint's tasks; absent without a task-capable tool, or where tasks cannot run. */
   tasks: McpTaskRuntime | undefined
+  /** What the app's page needs to show and take this endpoint's questions. */
+  page: McpEndpointPage
   close: () => Promise<void>
+}
+
+/**
+ * The part of an endpoint the question page stands on: where its questions wait, the endpoint's
+ * settings, and who the person on the page is (the app's `mcp:auth` hooks, without a bearer token:
+ * a browser following a link carries none).
+ */
+export interface McpEndpointPage {
+  store: McpStateStore
+  config: McpServerConfig
+  secret: string
+  route: string
+  /** The principal the app's `mcp:auth` hooks name for this browser request, or `undefined`. */
+  identify: (event: H3Event) => Promise<string | undefined>
 }

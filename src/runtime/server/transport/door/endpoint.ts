@@ -2,6 +2,7 @@ import type { H3Event } from 'h3'
 import { InMemoryServerEventBus, createMcpHandler } from '@modelcontextprotocol/server'
 import type { McpHttpHandler } from '@modelcontextprotocol/server'
 import { createAuthContext, McpUnauthorizedError, settlePrincipal } from './auth'
+import { pageLinkBase } from '../../elicitation/page/flow'
 import { resolveOAuthSettings } from '../oauth/settings'
 import type { McpAuthContext, McpCaller, McpTokenContext } from './auth'
 import { resolveStateSecret, toList } from '../../common/config'
@@ -90,7 +91,10 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   // Only an endpoint with a task-capable tool has tasks, and only where the build included them.
   const tasks = registry.tasks && config.tasks.background ? options.tasks?.(config.tasks, { announce: !options.production, keepEndedAnswers: !options.production, ...(shared && { shared }) }) : undefined
   const secret = resolveStateSecret(config, options.production)
-  const deps = { registry, config, secret, store, route: endpointRoute, observe: options.observe, serverHook: options.serverHook, ...(cacheStore && { cacheStore }), ...(tasks && { tasks }), ...(toolSubset && { toolSubset }) }
+  // Where a question the client cannot show is linked to: the configured public URL, never the request's Host.
+  const linkBase = config.elicitation.page.enabled ? pageLinkBase(config.publicUrl, options.baseURL ?? '/') : undefined
+  const page = linkBase === undefined ? undefined : { linkBase, endpointKey: options.key ?? '' }
+  const deps = { registry, config, secret, store, route: endpointRoute, observe: options.observe, serverHook: options.serverHook, ...(cacheStore && { cacheStore }), ...(tasks && { tasks }), ...(toolSubset && { toolSubset }), ...(page && { page }) }
   // No session table (and no idle sweeper) where legacy is off: on Workers a timer would belong
   // to the request that happened to create the endpoint.
   if (config.legacy !== false && !options.legacy) {
@@ -219,10 +223,27 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     return runInMcpScope(scope, () => modern.fetch(request, requestOptions)).finally(() => scopes.delete(request))
   }
 
+  /** The person on the question page, as the app's `mcp:auth` hooks name them (no bearer token: a browser has none). */
+  async function identifyPerson(event: H3Event): Promise<string | undefined> {
+    const authenticate = listeningHook(options.authenticate)
+    if (!authenticate) return undefined
+    const auth = createAuthContext(event, endpointRoute)
+    try {
+      await authenticate(auth)
+      settlePrincipal(auth)
+    }
+    catch (error) {
+      if (error instanceof McpUnauthorizedError) return undefined
+      throw error
+    }
+    return auth.principal
+  }
+
   return {
     registry,
     sessions,
     tasks,
+    page: { store, config, secret, route: endpointRoute, identify: identifyPerson },
     serve: async (event) => {
       if (isStandInResponse(event)) {
         // A legacy session's transport writes into a sink that becomes the web Response.
