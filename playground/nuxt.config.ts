@@ -6,6 +6,9 @@ export default defineNuxtConfig({
   mcp: {
     name: 'playground',
     instructions: 'A demo of human-in-the-loop tools: registration, release, deletion and account connection.',
+    // Where links to the app's question page point, for clients that cannot show a question
+    // (Claude Code, Claude Desktop): the playground's own address. In production: your public URL.
+    publicUrl: 'http://localhost:3000',
     // The other half: /chat is an MCP host that shows this server's elicitations (docs/host.md).
     host: {
       // MCP App views run in a sandbox on another origin, never the app's. `sandbox.localhost` is

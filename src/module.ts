@@ -186,8 +186,10 @@ export default defineNuxtModule<ModuleOptions>({
       // The Protected Resource Metadata document of the endpoint (RFC 9728); 404 while OAuth is off there.
       addServerHandler({ route: `/.well-known/oauth-protected-resource${plan.route}`, method: 'get', handler: runtime('server/routes/oauth-metadata') })
     }
-    // The app's own page for questions a client cannot show (mcp.elicitation.page): one route, the token names the endpoint.
-    if (serverConfig.elicitation.page.enabled) addServerHandler({ route: '/_mcp/question/:token', handler: runtime('server/routes/question') })
+    // The app's own page for questions a client cannot show: one route, the token names the
+    // endpoint. Registered whatever mcp.elicitation.page says: NUXT_MCP_ELICITATION_PAGE_ENABLED may
+    // turn it on at run time, and with it off no link exists, so the route answers 404.
+    addServerHandler({ route: '/_mcp/question/:token', handler: runtime('server/routes/question') })
     // Each endpoint's key by route: the one route handler finds its endpoint by the route it matched.
     const keys = Object.fromEntries(plans.map(plan => [plan.route, plan.key]))
     addVirtualModule('options', () => `export const route = ${JSON.stringify(options.route)}\nexport const endpointKeys = ${JSON.stringify(keys)}\n`, runtime)

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connectLegacy, connectModern, textOf } from '../../utils/clients'
-import { isRecord } from '../../../src/runtime/server/common/is-record'
-import { PAGE_META_KEY } from '../../../src/runtime/server/elicitation/page/flow'
-import { PAGE_ACTION_FIELD, PAGE_CSRF_FIELD, pageFieldName } from '../../../src/runtime/server/page/names'
+import { pageFieldName } from '../../../src/runtime/server/page/names'
+import { answerQuestionPage, linkOf, openQuestionPage, questionOf } from '../../utils/question-page'
 import { runsOf } from '../../utils/raw'
 import { startFixture } from '../../utils/fixture'
 import type { RunningFixture } from '../../utils/fixture'
@@ -32,44 +31,13 @@ afterAll(async () => {
   await Promise.all([app, shortApp].map(server => server?.stop()))
 })
 
-interface PageQuestionMeta { url: string, expiresAt: string, questions: { key: string, mode: string, message: string }[] }
-
-/** The machine-readable question a result carries, or `undefined`. */
-function questionOf(result: unknown): PageQuestionMeta | undefined {
-  const meta = isRecord(result) && isRecord(result._meta) ? result._meta[PAGE_META_KEY] : undefined
-  if (!isRecord(meta) || typeof meta.url !== 'string' || typeof meta.expiresAt !== 'string' || !Array.isArray(meta.questions)) return undefined
-  return { url: meta.url, expiresAt: meta.expiresAt, questions: meta.questions.filter(isRecord).map(question => ({ key: String(question.key), mode: String(question.mode), message: String(question.message) })) }
+/** The page of `link` on the fixture's own loopback address. */
+function openPage(server: RunningFixture, link: string, headers: Record<string, string> = {}) {
+  return openQuestionPage(server.origin, link, headers)
 }
 
-function linkOf(result: unknown): string {
-  const question = questionOf(result)
-  if (!question) throw new Error(`the result carries no question for the page: ${JSON.stringify(result)}`)
-  return question.url
-}
-
-/** The link, on the fixture's own loopback address. */
-function onServer(server: RunningFixture, link: string): URL {
-  return new URL(new URL(link).pathname, server.origin)
-}
-
-async function openPage(server: RunningFixture, link: string, headers: Record<string, string> = {}): Promise<{ status: number, html: string, headers: Headers }> {
-  const response = await fetch(onServer(server, link), { headers })
-  return { status: response.status, html: await response.text(), headers: response.headers }
-}
-
-function csrfOf(html: string): string {
-  const token = new RegExp(`name="${PAGE_CSRF_FIELD}" value="([^"]+)"`).exec(html)?.[1]
-  if (!token) throw new Error(`the page has no ${PAGE_CSRF_FIELD} field:\n${html.slice(0, 2000)}`)
-  return token
-}
-
-/** Answers the page as its form does: the fields, the CSRF token it was rendered with, from the app's origin. */
-async function answerPage(server: RunningFixture, link: string, fields: Record<string, string | string[]>, options: { action?: string, headers?: Record<string, string>, csrf?: string } = {}): Promise<{ status: number, html: string }> {
-  const page = await openPage(server, link, options.headers)
-  const form = new URLSearchParams({ [PAGE_CSRF_FIELD]: options.csrf ?? csrfOf(page.html), [PAGE_ACTION_FIELD]: options.action ?? 'accept' })
-  for (const [name, value] of Object.entries(fields)) for (const item of [value].flat()) form.append(name, item)
-  const response = await fetch(onServer(server, link), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'origin': PUBLIC, ...options.headers }, body: form.toString() })
-  return { status: response.status, html: await response.text() }
+function answerPage(server: RunningFixture, link: string, fields: Record<string, string | string[]>, options: { action?: string, headers?: Record<string, string>, csrf?: string } = {}) {
+  return answerQuestionPage(server.origin, PUBLIC, link, fields, options)
 }
 
 describe('a question the client cannot show waits on the app\'s page', () => {

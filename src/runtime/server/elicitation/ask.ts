@@ -28,7 +28,7 @@ export type McpFormResult<S extends FormShape> =
 export interface McpUrlResult {
   action: 'accept' | 'decline' | 'cancel'
   elicitationId?: string
-  /** How the answer came: `'page'` when the person answered on the app's page. Absent on a `fallback`. */
+  /** `'page'` when the person answered on the app's page; absent when the client's dialog answered (or on a `fallback`). */
   via?: McpAnswerVia
 }
 
@@ -108,8 +108,11 @@ function unsupported(mode: McpAskMode): McpElicitationError {
   return new McpElicitationError('unsupported', `This client did not declare the ${mode === 'form' || mode === 'url' ? `elicitation ${mode} mode` : `${mode} capability`}, so it cannot be asked. Check \`supports('${mode}')\` first, or pass a \`fallback\` to proceed without asking.`)
 }
 
-/** How an answer reached the handler: the client's own dialog, or the app's page. */
-export type McpAnswerVia = 'client' | 'page'
+/**
+ * How an answer reached the handler when not through the client's own dialog: `'page'`, the
+ * app's page (the client could not show the question). Absent on a result: the client's dialog.
+ */
+export type McpAnswerVia = 'page'
 
 /**
  * The page a question of `mode` waits on, when it does: the client cannot show the mode, the run
@@ -130,7 +133,7 @@ function pageFor(run: ElicitationRun, mode: McpAskMode, question: Question<unkno
  * `-32021` naming the missing capability. A parked run (a task) has no round to end, so it
  * throws as legacy does.
  */
-async function askVia<R>(run: ElicitationRun, key: string, mode: McpAskMode, question: Question<R>, options: WaitOptions & PageOptions): Promise<{ value: R, via: McpAnswerVia }> {
+async function askVia<R>(run: ElicitationRun, key: string, mode: McpAskMode, question: Question<R>, options: WaitOptions & PageOptions): Promise<{ value: R, via?: McpAnswerVia }> {
   const supported = supportsMode(run, mode)
   const page = pageFor(run, mode, question, options)
   if (page) {
@@ -146,7 +149,7 @@ async function askVia<R>(run: ElicitationRun, key: string, mode: McpAskMode, que
     const earlier = ownValue(page.replay.answers, key)
     if (earlier && earlier.q === questionDigest(question)) {
       const verdict = question.interpret(earlier.r)
-      if (verdict.ok) return { value: verdict.result, via: 'client' }
+      if (verdict.ok) return { value: verdict.result }
     }
   }
   if (!supported && (run.parked || !run.modern)) throw unsupported(mode)
@@ -161,7 +164,7 @@ async function askVia<R>(run: ElicitationRun, key: string, mode: McpAskMode, que
   }
   else outcome = run.modern ? askModern(run, key, question) : askLegacy(run, key, question, options)
   emitAsked(run, key, question, outcome)
-  return { value: await outcome, via: 'client' }
+  return { value: await outcome }
 }
 
 /** `question`, telling `keep` the raw answer it accepts (what an earlier answer is replayed from). */
@@ -208,7 +211,7 @@ export async function askForm<S extends FormShape>(run: ElicitationRun, options:
   const question = { ...formQuestion(options.message, requestedSchema, response => interpretForm(form, response), formAnswerError, resourceUri), ...(options.consent && { consent: true }) }
   if (options.fallback && !supportsMode(run, 'form') && !pageFor(run, 'form', question, options)) return options.fallback
   const { value, via } = await askVia(run, key, 'form', question, options)
-  return { ...value, via }
+  return via ? { ...value, via } : value
 }
 
 function interpretAction(response: unknown): Verdict<{ action: McpUrlResult['action'] }> {
@@ -240,7 +243,7 @@ export async function askUrl(run: ElicitationRun, options: McpUrlOptions): Promi
   const remembered = id !== undefined && !run.modern && supported
   if (remembered) rememberUrlElicitation(id, run)
   let action: McpUrlResult['action']
-  let via: McpAnswerVia
+  let via: McpAnswerVia | undefined
   try {
     ({ value: { action }, via } = await askVia(run, key, 'url', question, options))
   }
@@ -250,7 +253,7 @@ export async function askUrl(run: ElicitationRun, options: McpUrlOptions): Promi
   }
   // Only an accept can lead to a completion: the person agreed to open the page.
   if (remembered && action !== 'accept') forgetUrlElicitation(id)
-  return id ? { action, elicitationId: id, via } : { action, via }
+  return { action, ...(id && { elicitationId: id }), ...(via && { via }) }
 }
 
 /** `requireUrl()`: legacy raises the spec's `-32042`; modern and tasks ask like `url()`. */
