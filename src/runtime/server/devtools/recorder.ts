@@ -144,7 +144,8 @@ export function recordQuestion(event: McpQuestionEvent): void {
       open.delete(id)
     }
     else if (held) held.record.outcome = 'waiting'
-    else keepOpen(id, newRecord(event, event.via === 'input-required' ? 'sent' : 'waiting'), 'asked')
+    // A question the client could not show waits on the app's page: the tab says so.
+    else keepOpen(id, newRecord(event, event.via === 'input-required' ? 'sent' : event.via === 'page' ? 'on the app\'s page' : 'waiting'), 'asked')
     return
   }
   // A modern answer arrives in the retry, a run of its own: a new row.
