@@ -10,6 +10,13 @@ export default defineNuxtConfig({
     // (Claude Code, Claude Desktop): the playground's own address. In production: your public URL.
     publicUrl: 'http://localhost:3000',
     // The other half: /chat is an MCP host that shows this server's elicitations (docs/host.md).
-    host: true,
+    host: {
+      // MCP App views run in a sandbox on another origin, never the app's. `sandbox.localhost` is
+      // loopback in Chromium and Firefox (RFC 6761) and another origin than both `localhost` and
+      // `127.0.0.1`, so views show out of the box in `npm run dev` and built, whichever loopback
+      // name the page is opened on. In production set NUXT_MCP_HOST_APPS_SANDBOX_ORIGIN to an
+      // origin of your own that reaches this server (README, docs/host.md).
+      apps: { sandboxOrigin: 'sandbox.localhost' },
+    },
   },
 })

@@ -66,7 +66,8 @@ export async function launchBrowser(): Promise<LaunchedBrowser> {
   const blocked: string[] = []
   await context.route('**/*', (route) => {
     const url = new URL(route.request().url())
-    if (url.protocol === 'blob:' || url.protocol === 'data:' || LOOPBACK.has(url.hostname)) return route.continue()
+    // `*.localhost` is loopback too (RFC 6761; Chromium resolves it without DNS): the playground's views' sandbox.
+    if (url.protocol === 'blob:' || url.protocol === 'data:' || LOOPBACK.has(url.hostname) || url.hostname.endsWith('.localhost')) return route.continue()
     blocked.push(url.href)
     return route.abort()
   })

@@ -17,7 +17,7 @@ export function serverConfigForTests(overrides: Partial<McpServerConfig> = {}): 
     publicUrl: '', allowedHosts: [], allowedOrigins: [], maxBodySize: 1024, trustedProxies: [],
     sessions: { idleTimeoutMs: 1000, max: 10, maxPerPrincipal: 5, maxResumableBytes: 64 * 1024 * 1024 },
     elicitation: { timeoutMs: 1000, stateTtlSeconds: 60, maxAttempts: 3, progressIntervalMs: 1000, allowInsecureUrls: false, page: { enabled: true, maxOpenPerCaller: 5, consentWithLinkOnly: false, afterFastDecline: false } },
-    tasks: { ttlMs: 60_000, maxTtlMs: 60_000, maxAnonymousTtlMs: 60_000, pollIntervalMs: 1000, maxPerPrincipal: 10, max: 100, maxResultBytes: 1024, maxArgumentBytes: 1024, maxCapabilitiesBytes: 1024, maxAnswerBytes: 1024, detachAfterMs: 30_000, background: true },
+    tasks: { ttlMs: 60_000, maxTtlMs: 60_000, maxAnonymousTtlMs: 60_000, minTtlMs: 0, pollIntervalMs: 1000, maxPerPrincipal: 10, max: 100, maxResultBytes: 1024, maxArgumentBytes: 1024, maxCapabilitiesBytes: 1024, maxAnswerBytes: 1024, detachAfterMs: 30_000, background: true },
     auth: { issuers: [], resource: '', audiences: [], scopes: [], clockToleranceSeconds: 60, jwksMaxAgeSeconds: 3600, introspection: { clientId: '', clientSecret: '', endpoint: '', issuer: '' } },
     stateSecret: '', redisUrl: '', redisPrefix: 'nuxt-mcp:',
     ...overrides,

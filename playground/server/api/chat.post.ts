@@ -1,7 +1,7 @@
 import { convertToModelMessages, createUIMessageStream, createUIMessageStreamResponse, simulateReadableStream, stepCountIs, streamText } from 'ai'
 import type { LanguageModel, UIMessage } from 'ai'
 import { MockLanguageModelV4 } from 'ai/test'
-import { getRequestURL, readBody } from 'h3'
+import { readBody } from 'h3'
 
 // The playground's chat: an MCP host that talks to the playground's own MCP server (/mcp, over
 // loopback) with @ai-sdk/mcp, and shows that server's elicitations in the page.
@@ -9,19 +9,18 @@ import { getRequestURL, readBody } from 'h3'
 // - With AI_GATEWAY_API_KEY set, a real model (NUXT_PLAYGROUND_MODEL, default openai/gpt-5-mini,
 //   through the AI SDK's gateway) reads the conversation and decides which tool to call.
 // - Without it, a scripted model (the AI SDK's MockLanguageModelV4) calls the tool picked in the
-//   page with sample arguments, then says it is done (the page shows the tool's result).
+//   page (any tool the server lists: /api/chat-tools) with sample arguments, then says it is done
+//   (the page shows the tool's result).
 
-/** Sample arguments of each tool for the scripted mode. */
+/**
+ * Hand-picked arguments for some of the playground's tools in the scripted mode; any other tool
+ * gets arguments made from its own `inputSchema` (`sampleArguments`, server/utils/).
+ */
 const SAMPLE_ARGS: Record<string, Record<string, unknown>> = {
-  register: {},
   create_release: { name: 'v1.2.0' },
   delete_project: { project: 'demo' },
-  connect_account: {},
   echo: { text: 'hello from the scripted model' },
   show_weather: { city: 'Lyon' },
-  book_stay: {},
-  // The MCP Apps example servers' tool (NUXT_PLAYGROUND_MCP_URL, below).
-  'get-time': {},
 }
 
 interface ChatBody {
@@ -40,7 +39,7 @@ function scriptedModel(tool: string | undefined): LanguageModel {
   return new MockLanguageModelV4({
     provider: 'playground',
     modelId: 'scripted',
-    doStream: async ({ prompt }) => {
+    doStream: async ({ prompt, tools }) => {
       const last = prompt.at(-1)
       const finish = (unified: 'stop' | 'tool-calls') => ({ type: 'finish' as const, usage, finishReason: { unified, raw: undefined } })
       if (last?.role === 'tool') {
@@ -55,18 +54,20 @@ function scriptedModel(tool: string | undefined): LanguageModel {
           finish('stop'),
         ] }) }
       }
-      if (!tool || !(tool in SAMPLE_ARGS)) {
+      // The tool as the chat's MCP server lists it, with its input schema.
+      const offered = tools?.find(each => each.type === 'function' && each.name === tool)
+      if (!tool || !offered || offered.type !== 'function') {
         return { stream: simulateReadableStream({ chunks: [
           { type: 'stream-start' as const, warnings: [] },
           { type: 'text-start' as const, id: 't0' },
-          { type: 'text-delta' as const, id: 't0', delta: 'Scripted mode: pick a tool and press "Run tool" (set AI_GATEWAY_API_KEY to chat with a real model).' },
+          { type: 'text-delta' as const, id: 't0', delta: tool ? `Scripted mode: the server has no tool "${tool}"; pick one of the list and press "Run tool".` : 'Scripted mode: pick a tool and press "Run tool" (set AI_GATEWAY_API_KEY to chat with a real model).' },
           { type: 'text-end' as const, id: 't0' },
           finish('stop'),
         ] }) }
       }
       return { stream: simulateReadableStream({ chunks: [
         { type: 'stream-start' as const, warnings: [] },
-        { type: 'tool-call' as const, toolCallId: `call-${Date.now()}`, toolName: tool, input: JSON.stringify(SAMPLE_ARGS[tool]) },
+        { type: 'tool-call' as const, toolCallId: `call-${Date.now()}`, toolName: tool, input: JSON.stringify(SAMPLE_ARGS[tool] ?? sampleArguments(offered.inputSchema)) },
         finish('tool-calls'),
       ] }) }
     },
@@ -75,9 +76,7 @@ function scriptedModel(tool: string | undefined): LanguageModel {
 
 export default defineEventHandler(async (event) => {
   const body = await readBody<ChatBody>(event)
-  // NUXT_PLAYGROUND_MCP_URL: another MCP server for the chat (the tests point it at the MCP Apps
-  // examples from npm); by default the playground's own /mcp.
-  const mcpUrl = new URL(process.env.NUXT_PLAYGROUND_MCP_URL || '/mcp', getRequestURL(event).origin)
+  const mcpUrl = chatServerUrl(event)
   const real = Boolean(process.env.AI_GATEWAY_API_KEY)
   const model: LanguageModel = real ? (process.env.NUXT_PLAYGROUND_MODEL || 'openai/gpt-5-mini') : scriptedModel(body.tool)
 

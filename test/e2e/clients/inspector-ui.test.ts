@@ -64,6 +64,15 @@ async function step(name: string, body: () => Promise<void>): Promise<void> {
   }
 }
 
+/** The confirm tool's answer as the Results panel shows it: a text result, not JSON (no editor). */
+async function confirmResult(): Promise<string> {
+  const screen = page.getByTestId('tools-screen')
+  await screen.getByRole('heading', { name: 'Results' }).waitFor({ timeout: 30_000 })
+  const line = screen.getByText(/^(not )?confirmed$/)
+  await line.waitFor({ timeout: 30_000 })
+  return (await line.innerText()).trim()
+}
+
 describe('MCP Inspector web UI (headless chromium)', () => {
   beforeAll(async () => {
     try {
@@ -132,6 +141,38 @@ describe('MCP Inspector web UI (headless chromium)', () => {
       expect(text).toContain('pro')
       expect(text).toContain('"subscribe":false')
       await screenshot(page, 'inspector-ask_form-result')
+    })
+  }, TEST_TIMEOUT)
+
+  it('confirm(): the box starts unticked, Submit is enabled, and submitting it unticked is "no"', async () => {
+    await step('confirm-unticked', async () => {
+      await openTool(page, 'ask_confirm')
+      await page.getByTestId('tools-screen').getByRole('button', { name: 'Execute Tool' }).click()
+      const dialog = elicitationDialog(page)
+      await dialog.waitFor({ timeout: 30_000 })
+      await expect.poll(() => dialog.getByText('Delete everything?').count()).toBeGreaterThan(0)
+      const box = dialog.getByRole('checkbox', { name: 'Confirm' })
+      await box.waitFor()
+      // `default: false` on a field that is not required: the Inspector shows it unticked and
+      // lets the person submit (a required box with no default kept Submit disabled).
+      expect(await box.isChecked()).toBe(false)
+      expect(await dialog.getByRole('button', { name: 'Submit' }).isDisabled()).toBe(false)
+      await screenshot(page, 'inspector-ask_confirm-unticked')
+      await clickToClose(dialog, 'Submit')
+      expect(await confirmResult()).toBe('not confirmed')
+    })
+  }, TEST_TIMEOUT)
+
+  it('confirm(): ticking the box and submitting is "yes"', async () => {
+    await step('confirm-ticked', async () => {
+      await openTool(page, 'ask_confirm')
+      await page.getByTestId('tools-screen').getByRole('button', { name: 'Execute Tool' }).click()
+      const dialog = elicitationDialog(page)
+      await dialog.waitFor({ timeout: 30_000 })
+      await dialog.getByRole('checkbox', { name: 'Confirm' }).check()
+      await clickToClose(dialog, 'Submit')
+      // The previous call's "not confirmed" is replaced by this one's answer.
+      await expect.poll(() => confirmResult(), { timeout: 30_000 }).toBe('confirmed')
     })
   }, TEST_TIMEOUT)
 

@@ -144,7 +144,9 @@ describe.each(eras)('mcp-remote $flags ($era era on the wire)', ({ era, flags, w
     const { text, wire: traffic } = await call('ask_confirm', () => ({ action: 'accept', content: { confirm: true } }))
     expect(text).toBe('confirmed')
     expect(received).toHaveLength(1)
-    expect(received[0]).toMatchObject({ message: 'Delete everything?', requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] } })
+    expect(received[0]).toMatchObject({ message: 'Delete everything?', requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean', default: false } } } })
+    // The box defaults to unticked, so it is not required: a person can submit "no".
+    expect(received[0]?.requestedSchema).not.toHaveProperty('required')
     const calls = traffic.filter(exchange => exchange.rpc.includes('tools/call'))
     if (era === 'legacy') {
       // One tools/call; the host's answer travels back as a JSON-RPC response POSTed on the session.

@@ -64,8 +64,12 @@ describe.each(eras)('$era era ($client)', ({ era, connect }) => {
   })
 
   it('confirm() is true only for an accepted true', async () => {
-    expect(textOf(await callWith(connect, () => ({ action: 'accept', content: { confirm: true } }), 'ask_confirm'))).toBe('confirmed')
+    const received: Record<string, unknown>[] = []
+    expect(textOf(await callWith(connect, () => ({ action: 'accept', content: { confirm: true } }), 'ask_confirm', {}, received))).toBe('confirmed')
+    // One boolean defaulting to "no", not required: an unticked box can be submitted, as "no".
+    expect(received[0]!.requestedSchema).toEqual({ type: 'object', properties: { confirm: { type: 'boolean', title: 'Confirm', default: false } } })
     expect(textOf(await callWith(connect, () => ({ action: 'accept', content: { confirm: false } }), 'ask_confirm'))).toBe('not confirmed')
+    expect(textOf(await callWith(connect, () => ({ action: 'accept', content: {} }), 'ask_confirm'))).toBe('not confirmed')
     expect(textOf(await callWith(connect, () => ({ action: 'decline' }), 'ask_confirm'))).toBe('not confirmed')
   })
 

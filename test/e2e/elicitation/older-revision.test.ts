@@ -56,6 +56,21 @@ describe(`a legacy session on ${REVISION}`, () => {
     await session.close()
   })
 
+  it('gets confirm()\'s default "no" too (booleans had defaults from the first revision), and an unticked answer is "no"', async () => {
+    const session = await openRawLegacy(app, { elicitation: {} }, REVISION)
+    const call = await session.post({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'ask_confirm', arguments: {} } })
+    const messages = sseMessages(call)
+    const asked = await nextMessage(messages, 'the elicitation')
+    const schema = asked.params?.requestedSchema
+    expect(validate(schema), JSON.stringify(validate.errors)).toBe(true)
+    expect(schema).toEqual({ type: 'object', properties: { confirm: { type: 'boolean', title: 'Confirm', default: false } } })
+    const answered = await session.post({ jsonrpc: '2.0', id: asked.id, result: { action: 'accept', content: { confirm: false } } })
+    await answered.body?.cancel()
+    const done = await nextMessage(messages, 'the result')
+    expect((done.result?.content as { text: string }[])[0]!.text).toBe('not confirmed')
+    await session.close()
+  })
+
   it('refuses a multi-select with invalid-schema naming the field and the revision', async () => {
     const session = await openRawLegacy(app, { elicitation: {} }, REVISION)
     const message = await singleMessage(await session.post({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'ask_form', arguments: {} } }))

@@ -23,8 +23,10 @@ let setupError: Error | undefined
 beforeAll(async () => {
   try {
     assertChromium()
-    // MCP App views run in a sandbox on another origin: here the other loopback name, same server.
-    ;[app, shortTimeout] = await Promise.all([startFixture('host', { NUXT_MCP_HOST_APPS_SANDBOX_ORIGIN: 'localhost' }), startFixture('host', { NUXT_MCP_HOST_TIMEOUT_MS: '4000' })])
+    // MCP App views run in a sandbox on another origin: the playground's own default,
+    // sandbox.localhost (same server), with no setting; the other app has none, as a production
+    // app that sets nothing.
+    ;[app, shortTimeout] = await Promise.all([startFixture('host'), startFixture('host', { NUXT_MCP_HOST_TIMEOUT_MS: '4000', NUXT_MCP_HOST_APPS_SANDBOX_ORIGIN: '' })])
     browser = await launchBrowser()
     page = browser.page
     page.setDefaultTimeout(30_000)
@@ -217,6 +219,25 @@ describe('playground /chat: an MCP host showing its server\'s elicitations', () 
   }, TEST_TIMEOUT)
 })
 
+describe('playground /chat: every tool the app defines, with the scripted model', () => {
+  it('offers a tool added to the app (not in any list), but not a tool only a view may call, and runs it with arguments made from its schema', async () => {
+    await step('added-tool', async () => {
+      if (!app) throw new Error('server not started')
+      await page.goto(`${app.origin}/chat`, { waitUntil: 'networkidle' })
+      const offered = await page.getByLabel('Tool', { exact: true }).locator('option').allTextContents()
+      // plan_trip comes from a layer the playground knows nothing of; refresh_weather is ['app'] only.
+      expect(offered).toEqual(expect.arrayContaining(['plan_trip', 'register', 'show_weather', 'book_stay', 'echo']))
+      expect(offered).not.toContain('refresh_weather')
+      await page.getByLabel('Tool', { exact: true }).selectOption('plan_trip')
+      await page.getByRole('button', { name: 'Run tool' }).click()
+      // Each argument within its schema: a string of 2+, an integer of at least 2, the first
+      // choice, a date, a boolean; the optional one left out.
+      expect(await toolOutput(/Planned/)).toBe('Planned sample city for 2 by train from 2026-12-24 (pets: false, note: none)')
+      expect(await page.getByRole('alert').count()).toBe(0)
+    })
+  }, TEST_TIMEOUT)
+})
+
 describe('playground /chat: MCP Apps', () => {
   it('shows show_weather\'s view in a sandbox on another origin, and its button calls refresh_weather through the host', async () => {
     await step('app-view', async () => {
@@ -226,8 +247,8 @@ describe('playground /chat: MCP Apps', () => {
       await page.getByRole('button', { name: 'Run tool' }).click()
       const frame = page.getByTestId('mcp-view-frame')
       await frame.waitFor()
-      // The proxy is on the other loopback name: another origin than the page's.
-      expect(new URL((await frame.getAttribute('src')) ?? '').origin).toBe(app.origin.replace('127.0.0.1', 'localhost'))
+      // Out of the box, built: the proxy is on sandbox.localhost, another origin than the page's.
+      expect(new URL((await frame.getAttribute('src')) ?? '').origin).toBe(app.origin.replace('127.0.0.1', 'sandbox.localhost'))
       const view = page.frameLocator('[data-testid="mcp-view-frame"]').frameLocator('iframe')
       await expect.poll(() => view.getByTestId('weather-now').innerText(), { timeout: 30_000 }).toBe('Lyon: 14 °C')
       await screenshot(page, 'host-app-view')

@@ -23,7 +23,9 @@ let proxied: RunningFixture
 
 beforeAll(async () => {
   ;[app, proxied] = await Promise.all([
-    startFixture('elicitation', { NUXT_MCP_TASKS_MAX_PER_PRINCIPAL: String(CAP) }),
+    // No floor under a requested ttl here (tasks.minTtlMs, 10 minutes by default): the records
+    // must go SHORT_TTL_MS after their creation.
+    startFixture('elicitation', { NUXT_MCP_TASKS_MAX_PER_PRINCIPAL: String(CAP), NUXT_MCP_TASKS_MIN_TTL_MS: '0' }),
     startFixture('elicitation', { NUXT_MCP_TRUSTED_PROXIES: '127.0.0.1' }),
   ])
 })
@@ -135,6 +137,20 @@ describe('task limits of anonymous callers (by client address) and the size of w
     expect(foreign.message.error).toMatchObject({ code: -32602, message: expect.stringContaining('Task not found') })
     expect((await anonymous('203.0.113.5', 'tasks/cancel', { taskId })).message.error).toMatchObject({ code: -32602 })
     expect((await anonymous('203.0.113.4', 'tasks/get', { taskId })).message.result).toMatchObject({ status: 'working' })
+  })
+
+  it('keeps a 2025-11-25 task at least tasks.minTtlMs (10 minutes) when its client asks less, and says so in the task', async () => {
+    const session = await openRawLegacy(proxied)
+    try {
+      const created = await singleMessage(await session.post({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'task_wait', arguments: { ms: 0 }, task: { ttl: 60_000 } } }))
+      expect(created.result?.task).toMatchObject({ ttl: 600_000 })
+      const taskId = String((created.result?.task as { taskId: string }).taskId)
+      const got = await singleMessage(await session.post({ jsonrpc: '2.0', id: 4, method: 'tasks/get', params: { taskId } }))
+      expect(got.result).toMatchObject({ taskId, ttl: 600_000 })
+    }
+    finally {
+      await session.close()
+    }
   })
 
   it('keeps an anonymous 2025-11-25 task at most an hour (tasks.maxAnonymousTtlMs), whatever ttl it asked for, and says so in the task', async () => {

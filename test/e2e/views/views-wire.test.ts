@@ -56,7 +56,11 @@ describe('MCP Apps on a 2025-11-25 session (v1 SDK client)', () => {
     const greeting = resources.find(resource => resource.uri === 'ui://greeting')
     expect(greeting).toMatchObject({ name: 'greeting', mimeType: MIME, title: 'Greeting card', description: 'Shows a greeting and counts the visits' })
     const bordered = resources.find(resource => resource.uri === 'ui://bordered')
-    expect(bordered?._meta).toEqual({ ui: { prefersBorder: true, csp: { connectDomains: ['https://api.example.com'], resourceDomains: ['https://cdn.example.com'] }, permissions: { clipboardWrite: {} } } })
+    expect(bordered?._meta).toEqual({
+      'ui': { prefersBorder: true, csp: { connectDomains: ['https://api.example.com'], resourceDomains: ['https://cdn.example.com'] }, permissions: { clipboardWrite: {} } },
+      // ChatGPT widens its sandbox's CSP only from its own key, snake_case.
+      'openai/widgetCSP': { connect_domains: ['https://api.example.com'], resource_domains: ['https://cdn.example.com'] },
+    })
     expectValid('ext-apps', 'McpUiResourceMeta', bordered?._meta?.ui)
   })
 
@@ -74,7 +78,7 @@ describe('MCP Apps on a 2025-11-25 session (v1 SDK client)', () => {
     expect(html).toMatch(/\.badge\[data-v-[0-9a-f]+\]/)
     // The view's `defineMcpView` reached the content too, where hosts look first.
     const bordered = await legacy.readResource({ uri: 'ui://bordered' })
-    expect(bordered.contents[0]?._meta).toEqual({ ui: expect.objectContaining({ prefersBorder: true }) })
+    expect(bordered.contents[0]?._meta).toEqual({ 'ui': expect.objectContaining({ prefersBorder: true }), 'openai/widgetCSP': expect.objectContaining({ connect_domains: ['https://api.example.com'] }) })
     console.info(`[apps] ui://greeting: ${html.length} bytes, ${gzipSync(html).length} gzip`)
   })
 
@@ -131,6 +135,11 @@ describe('MCP Apps on 2026-07-28 (stateless)', () => {
     const read = await postModern(fixture.url, 'resources/read', { uri: 'ui://greeting' })
     expectValid('2026-07-28', 'ReadResourceResult', read.message.result)
     expect((read.message.result?.contents as { mimeType: string, text: string }[])[0]).toMatchObject({ mimeType: MIME, text: expect.stringContaining('Count a visit') })
+    const bordered = await postModern(fixture.url, 'resources/read', { uri: 'ui://bordered' })
+    expect((bordered.message.result?.contents as { _meta?: Record<string, unknown> }[])[0]?._meta).toMatchObject({
+      'ui': { csp: { connectDomains: ['https://api.example.com'], resourceDomains: ['https://cdn.example.com'] } },
+      'openai/widgetCSP': { connect_domains: ['https://api.example.com'], resource_domains: ['https://cdn.example.com'] },
+    })
     const tools = await postModern(fixture.url, 'tools/list', {})
     expectValid('2026-07-28', 'ListToolsResult', tools.message.result)
     const greet = (tools.message.result?.tools as { name: string, _meta?: Record<string, unknown> }[]).find(tool => tool.name === 'greet')

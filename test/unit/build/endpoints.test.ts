@@ -55,7 +55,7 @@ describe('planEndpoints', () => {
 
 const app: McpServerConfig = serverConfigForTests({
   version: '2.0.0', instructions: 'Shop tools.', publicUrl: 'https://shop.example.com',
-  tasks: { ttlMs: 60_000, maxTtlMs: 60_000, maxAnonymousTtlMs: 60_000, pollIntervalMs: 1000, maxPerPrincipal: 10, max: 100, maxResultBytes: 1024, maxArgumentBytes: 1024, maxCapabilitiesBytes: 1024, maxAnswerBytes: 1024, detachAfterMs: 30_000, background: true },
+  tasks: { ttlMs: 60_000, maxTtlMs: 60_000, maxAnonymousTtlMs: 60_000, minTtlMs: 0, pollIntervalMs: 1000, maxPerPrincipal: 10, max: 100, maxResultBytes: 1024, maxArgumentBytes: 1024, maxCapabilitiesBytes: 1024, maxAnswerBytes: 1024, detachAfterMs: 30_000, background: true },
   auth: { issuers: ['https://auth.example.com'], resource: 'https://shop.example.com/mcp', audiences: ['shop'], scopes: ['mcp'], clockToleranceSeconds: 60, jwksMaxAgeSeconds: 3600, introspection: { clientId: '', clientSecret: '', endpoint: '', issuer: '' } },
 })
 

@@ -11,7 +11,7 @@ const app: McpServerConfig = serverConfigForTests({
   version: '2.0.0',
   cache: { storage: '', maxEntryBytes: 1000, maxBytes: 2000, maxBytesPerCaller: 500 },
   sessions: { idleTimeoutMs: 1000, max: 10, maxPerPrincipal: 5, maxResumableBytes: 4096 },
-  tasks: { ttlMs: 60_000, maxTtlMs: 60_000, maxAnonymousTtlMs: 30_000, pollIntervalMs: 1000, maxPerPrincipal: 10, max: 100, maxResultBytes: 1024, maxArgumentBytes: 1024, maxCapabilitiesBytes: 512, maxAnswerBytes: 256, detachAfterMs: 30_000, background: true },
+  tasks: { ttlMs: 60_000, maxTtlMs: 60_000, maxAnonymousTtlMs: 30_000, minTtlMs: 1000, pollIntervalMs: 1000, maxPerPrincipal: 10, max: 100, maxResultBytes: 1024, maxArgumentBytes: 1024, maxCapabilitiesBytes: 512, maxAnswerBytes: 256, detachAfterMs: 30_000, background: true },
 })
 
 /** What NUXT_MCP_* env variables set to words make of the runtime config (Nuxt keeps a word a string). */
@@ -67,7 +67,7 @@ describe('an endpoint\'s bounds', () => {
   it('replaces each bound that is a word by its default, on every endpoint, saying each once', () => {
     const words = withWords(app, {
       cache: { maxEntryBytes: 'big', maxBytes: 'big', maxBytesPerCaller: 'big' },
-      tasks: { max: 'many', maxArgumentBytes: 'many', maxCapabilitiesBytes: 'many', maxAnswerBytes: 'many', maxAnonymousTtlMs: 'long' },
+      tasks: { max: 'many', maxArgumentBytes: 'many', maxCapabilitiesBytes: 'many', maxAnswerBytes: 'many', maxAnonymousTtlMs: 'long', minTtlMs: 'short' },
       sessions: { maxResumableBytes: 'lots' },
     })
     const withAdmin = { ...words, endpoints: { admin: { route: '/mcp/admin', name: 'admin', version: '1', instructions: '', listChanged: false, tools: '*', auth: {} } } }
@@ -77,11 +77,11 @@ describe('an endpoint\'s bounds', () => {
       expect(config.sessions.maxResumableBytes).toBe(DEFAULT_RESUMABLE_BYTES)
     }
     const said = warn.mock.calls.map(call => String(call[0]))
-    expect(said).toHaveLength(9)
+    expect(said).toHaveLength(10)
     for (const [option, variable] of [
       ['cache.maxEntryBytes', 'NUXT_MCP_CACHE_MAX_ENTRY_BYTES'], ['cache.maxBytes', 'NUXT_MCP_CACHE_MAX_BYTES'], ['cache.maxBytesPerCaller', 'NUXT_MCP_CACHE_MAX_BYTES_PER_CALLER'],
       ['tasks.max', 'NUXT_MCP_TASKS_MAX'], ['tasks.maxArgumentBytes', 'NUXT_MCP_TASKS_MAX_ARGUMENT_BYTES'], ['tasks.maxCapabilitiesBytes', 'NUXT_MCP_TASKS_MAX_CAPABILITIES_BYTES'],
-      ['tasks.maxAnswerBytes', 'NUXT_MCP_TASKS_MAX_ANSWER_BYTES'], ['tasks.maxAnonymousTtlMs', 'NUXT_MCP_TASKS_MAX_ANONYMOUS_TTL_MS'], ['sessions.maxResumableBytes', 'NUXT_MCP_SESSIONS_MAX_RESUMABLE_BYTES'],
+      ['tasks.maxAnswerBytes', 'NUXT_MCP_TASKS_MAX_ANSWER_BYTES'], ['tasks.maxAnonymousTtlMs', 'NUXT_MCP_TASKS_MAX_ANONYMOUS_TTL_MS'], ['tasks.minTtlMs', 'NUXT_MCP_TASKS_MIN_TTL_MS'], ['sessions.maxResumableBytes', 'NUXT_MCP_SESSIONS_MAX_RESUMABLE_BYTES'],
     ]) {
       expect(said.filter(line => line.includes(`mcp.${option} is "`) && line.includes(`(or ${variable})`))).toHaveLength(1)
     }

@@ -67,12 +67,17 @@ export interface McpServerConfig {
       afterFastDecline: boolean
     }
   }
-  /** Tasks: tools that run on after their call returned, and may wait for a person for hours (`execution.taskSupport`). */
+  /** Tasks: tools that run on after their call returned, and may wait for a person as long as their ttl (`execution.taskSupport`). */
   tasks: {
-    /** How long a task is kept from its creation (2025-11-25 clients may ask for less, or more up to `maxTtlMs`). */
+    /** How long a task is kept from its creation (2025-11-25 clients may ask for less, down to `minTtlMs`, or more, up to `maxTtlMs`). */
     ttlMs: number
     /** The longest a 2025-11-25 client may ask a task to be kept. */
     maxTtlMs: number
+    /**
+     * The shortest a 2025-11-25 client may ask a task to be kept: a shorter `ttl` (the MCP
+     * Inspector asks 60 s) is raised to it, so a question the task asks gets a person's time.
+     */
+    minTtlMs: number
     /** The longest an anonymous caller's task is kept (the default `ttlMs` included): a longer `ttl` is cut to it. */
     maxAnonymousTtlMs: number
     /** How often clients are told to poll a task. */
@@ -216,16 +221,17 @@ export const CACHE_BYTE_DEFAULTS = { maxEntryBytes: 1024 * 1024, maxBytes: 64 * 
 
 /**
  * The tasks' count and size bounds unless `mcp.tasks` sets them: 10,000 tasks an endpoint, an
- * hour for an anonymous caller's, 256 KiB of arguments, 64 KiB of capabilities, 1 MiB an answer,
- * and 30 s inline before a call of a client without tasks goes on as a job (half the 60 s
- * request timeout of the v1 and v2 SDK clients, and of nginx's and AWS ALB's idle defaults).
+ * hour for an anonymous caller's, ten minutes at least for one a client asks a `ttl` for, 256 KiB
+ * of arguments, 64 KiB of capabilities, 1 MiB an answer, and 30 s inline before a call of a client
+ * without tasks goes on as a job (half the 60 s request timeout of the v1 and v2 SDK clients, and of
+ * nginx's and AWS ALB's idle defaults).
  *
  * @example
  * ```ts
  * const tasks = { ttlMs: 60 * 60_000, ...TASK_LIMIT_DEFAULTS, ...options.tasks }
  * ```
  */
-export const TASK_LIMIT_DEFAULTS = { detachAfterMs: 30_000, max: 10_000, maxAnonymousTtlMs: 60 * 60_000, maxArgumentBytes: 256 * 1024, maxCapabilitiesBytes: 64 * 1024, maxAnswerBytes: 1024 * 1024 } as const
+export const TASK_LIMIT_DEFAULTS = { max: 10_000, maxAnonymousTtlMs: 60 * 60_000, minTtlMs: 10 * 60_000, maxArgumentBytes: 256 * 1024, maxCapabilitiesBytes: 64 * 1024, maxAnswerBytes: 1024 * 1024, detachAfterMs: 30_000 } as const
 
 /**
  * The default of `mcp.sessions.maxResumableBytes` (64 MiB): what one process keeps of all its

@@ -35,7 +35,14 @@ export interface McpElicitation {
   once: <T>(key: string, step: () => T | Promise<T>) => Promise<T>
 }
 
-const CONFIRM_SHAPE = { confirm: z.boolean().meta({ title: 'Confirm' }) }
+/**
+ * `confirm()`'s one field. Defaulted to `false`, so it is optional on the wire and carries
+ * `default: false` (booleans have had `default` since 2025-06-18, the first revision with
+ * elicitation): a client can submit the box unticked, and that answer, or one without the field,
+ * is "no". Required with no default, the MCP Inspector keeps Submit disabled until the box is
+ * ticked, and a person can only say no by declining.
+ */
+const CONFIRM_SHAPE = { confirm: z.boolean().default(false).meta({ title: 'Confirm' }) }
 
 /**
  * Asks the person in front of the MCP client for input, from inside a tool, resource or prompt

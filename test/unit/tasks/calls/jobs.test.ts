@@ -8,7 +8,7 @@ import { JOB_META } from '../../../../src/runtime/server/tasks/store/wire'
 
 // What a job's call answers, without HTTP: which calls become jobs, and the results' shapes.
 
-const LIMITS = { ttlMs: 60_000, maxTtlMs: 60_000, maxAnonymousTtlMs: 30_000, pollIntervalMs: 2000, maxPerPrincipal: 2, max: 5, maxResultBytes: 2000, maxArgumentBytes: 100, maxCapabilitiesBytes: 100, maxAnswerBytes: 100, detachAfterMs: 30_000 }
+const LIMITS = { ttlMs: 60_000, maxTtlMs: 60_000, maxAnonymousTtlMs: 30_000, minTtlMs: 0, pollIntervalMs: 2000, maxPerPrincipal: 2, max: 5, maxResultBytes: 2000, maxArgumentBytes: 100, maxCapabilitiesBytes: 100, maxAnswerBytes: 100, detachAfterMs: 30_000 }
 
 function record() {
   return new TaskTable(LIMITS).create({ principal: 'ana' }, 'modern', 'report', { arguments: '{}' })

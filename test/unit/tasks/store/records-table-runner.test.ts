@@ -10,7 +10,7 @@ import { detailedTask } from '../../../../src/runtime/server/tasks/store/wire'
 
 // The tasks wing without HTTP: records, the table's bounds, and the runner's parked questions.
 
-const LIMITS: TaskLimits = { ttlMs: 60_000, maxTtlMs: 60_000, maxAnonymousTtlMs: 30_000, pollIntervalMs: 500, maxPerPrincipal: 2, max: 5, maxResultBytes: 200, maxArgumentBytes: 100, maxCapabilitiesBytes: 100, maxAnswerBytes: 100, detachAfterMs: 30_000 }
+const LIMITS: TaskLimits = { ttlMs: 60_000, maxTtlMs: 60_000, maxAnonymousTtlMs: 30_000, minTtlMs: 0, pollIntervalMs: 500, maxPerPrincipal: 2, max: 5, maxResultBytes: 200, maxArgumentBytes: 100, maxCapabilitiesBytes: 100, maxAnswerBytes: 100 , detachAfterMs: 30_000}
 
 function question(key: string, message = `${key}?`): ParkedQuestion {
   const requestedSchema = { type: 'object' as const, properties: { ok: { type: 'boolean' as const } } }
@@ -129,6 +129,22 @@ describe('the task table', () => {
     expect(() => callRecordOf(LIMITS, { padding: 'x'.repeat(200) }, undefined)).toThrow(TaskSizeError)
     expect(() => callRecordOf(LIMITS, { padding: 'x'.repeat(200) }, undefined)).toThrow(/mcp\.tasks\.maxArgumentBytes = 100/)
     expect(() => callRecordOf(LIMITS, {}, { experimental: { blob: 'x'.repeat(200) } })).toThrow(/mcp\.tasks\.maxCapabilitiesBytes = 100/)
+  })
+
+  it('raises a requested ttl shorter than minTtlMs to it, never above ttlMs nor an anonymous caller\'s bound', () => {
+    const table = new TaskTable({ ...LIMITS, minTtlMs: 20_000 })
+    // The MCP Inspector asks 60 s; here, with these limits, 1 s: the task gets the floor and says so.
+    expect(table.create({ principal: 'fy' }, 'legacy', 'deploy', { arguments: '{}' }, 1000).ttlMs).toBe(20_000)
+    expect(table.create({ principal: 'fy' }, 'legacy', 'deploy', { arguments: '{}' }, 45_000).ttlMs).toBe(45_000)
+    // Asking nothing gets ttlMs, as before.
+    expect(table.create({ principal: 'gy' }, 'legacy', 'deploy', { arguments: '{}' }).ttlMs).toBe(60_000)
+    // The floor is at most what asking nothing gets.
+    const short = new TaskTable({ ...LIMITS, ttlMs: 5000, minTtlMs: 20_000 })
+    expect(short.create({ principal: 'hy' }, 'legacy', 'deploy', { arguments: '{}' }, 1000).ttlMs).toBe(5000)
+    // An anonymous caller's bound still cuts it.
+    const anonymous = new TaskTable({ ...LIMITS, minTtlMs: 50_000 })
+    expect(anonymous.create({ principal: '', address: '203.0.113.9' }, 'modern', 'deploy', { arguments: '{}' }, 1000).ttlMs).toBe(30_000)
+    for (const each of [table, short, anonymous]) each.clear()
   })
 
   it('bounds a requested ttl by maxTtlMs', () => {

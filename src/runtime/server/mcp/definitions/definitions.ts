@@ -122,7 +122,8 @@ export interface McpToolDefinition<I extends McpToolInput = McpZodShape, O exten
   cache?: McpToolCache
   /**
    * Run as a task (`{ taskSupport: 'optional' | 'required' }`): the call returns a task at once,
-   * the handler goes on in the background and may wait for a person for hours. See the tasks guide.
+   * the handler goes on in the background and may wait for a person as long as the task's ttl
+   * (`mcp.tasks.ttlMs`, an hour by default; hours if you set it). See the tasks guide.
    */
   execution?: McpToolExecution
   /**

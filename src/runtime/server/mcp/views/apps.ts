@@ -1,6 +1,6 @@
 /**
  * The views room (`mcp/views/`): the server side of MCP Apps views, `ui://` resources built from
- * `app/mcp/*.vue`, a tool's `_meta.ui` from its `app`, the extension and what it advertises, and
+ * `app/mcp/*.vue` (their `_meta` for MCP Apps hosts and ChatGPT's own keys), a tool's `_meta.ui` from its `app`, the extension and what it advertises, and
  * a run's `formApp` (this file); and a tool a view declares (`view-tools.ts`, which stands on the
  * registry). It must not know how views are built (build time) nor the server's handlers.
  */
@@ -60,9 +60,58 @@ export function viewUri(name: string): string {
   return `ui://${name}`
 }
 
+/** ChatGPT's own key for a view's external origins, snake_case (OpenAI Apps SDK reference). */
+export const OPENAI_WIDGET_CSP = 'openai/widgetCSP'
+/** ChatGPT's own key for a view's dedicated origin, the alias of `_meta.ui.domain`. */
+export const OPENAI_WIDGET_DOMAIN = 'openai/widgetDomain'
+
+/**
+ * `openai/widgetCSP` as ChatGPT reads it: `ui.csp`'s lists under snake_case names.
+ *
+ * @example
+ * ```ts
+ * const csp: OpenAiWidgetCsp = { connect_domains: ['https://api.example.com'], resource_domains: [] }
+ * ```
+ */
+export interface OpenAiWidgetCsp {
+  connect_domains: string[]
+  resource_domains: string[]
+  frame_domains?: string[]
+}
+
+/**
+ * The `_meta` of a view's resource, for every host from the one declaration: MCP Apps' `ui`
+ * as declared, plus the keys ChatGPT reads for the same things. ChatGPT renders MCP Apps but
+ * widens its sandbox's CSP only from its own `openai/widgetCSP` (snake_case), not from
+ * `ui.csp`, so a view that declares domains gets both; `ui.domain` is mirrored as
+ * `openai/widgetDomain`. `baseUriDomains` has no ChatGPT key and stays in `ui.csp` only.
+ * `connect_domains` and `resource_domains` are always both written when `csp` is declared
+ * (ChatGPT's own examples do), so `csp: {}` states "nothing external" to both hosts.
+ * `undefined` for a view that declares nothing.
+ *
+ * @example
+ * ```ts
+ * viewResourceMeta({ csp: { connectDomains: ['https://api.example.com'] } })
+ * // { ui: { csp: { connectDomains: ['https://api.example.com'] } },
+ * //   'openai/widgetCSP': { connect_domains: ['https://api.example.com'], resource_domains: [] } }
+ * ```
+ */
+export function viewResourceMeta(ui: McpUiResourceMeta): Record<string, unknown> | undefined {
+  if (Object.keys(ui).length === 0) return undefined
+  const meta: Record<string, unknown> = { ui }
+  if (ui.csp) {
+    const csp: OpenAiWidgetCsp = { connect_domains: [...ui.csp.connectDomains ?? []], resource_domains: [...ui.csp.resourceDomains ?? []] }
+    if (ui.csp.frameDomains) csp.frame_domains = [...ui.csp.frameDomains]
+    meta[OPENAI_WIDGET_CSP] = csp
+  }
+  if (ui.domain !== undefined) meta[OPENAI_WIDGET_DOMAIN] = ui.domain
+  return meta
+}
+
 /**
  * Each view as a resource definition: listed in `resources/list` with its mime type and
- * `_meta.ui`, read as its HTML (with the same `_meta.ui` on the content, where hosts look first).
+ * `_meta` (`viewResourceMeta`: MCP Apps' `ui` and ChatGPT's keys), read as its HTML (with the
+ * same `_meta` on the content, where hosts look first).
  *
  * @example
  * ```ts
@@ -73,7 +122,7 @@ export function viewUri(name: string): string {
 export function viewResources(views: McpView[]): ViewResource[] {
   return views.map((view) => {
     const uri = viewUri(view.name)
-    const meta = Object.keys(view.ui).length > 0 ? { ui: view.ui } : undefined
+    const meta = viewResourceMeta(view.ui)
     const contents = [{ uri, mimeType: RESOURCE_MIME_TYPE, text: view.html, ...(meta && { _meta: meta }) }]
     return {
       file: view.file,

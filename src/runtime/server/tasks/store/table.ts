@@ -122,7 +122,9 @@ export class TaskTable {
 
   /**
    * Creates a `working` task for `owner`, kept `ttlMs` (bounded by `maxTtlMs`, and for an
-   * anonymous caller by `maxAnonymousTtlMs`: cut, not refused; the task says what it got).
+   * anonymous caller by `maxAnonymousTtlMs`: cut, not refused; the task says what it got). A
+   * client's shorter `ttl` is raised to `minTtlMs` (within those bounds): the task may ask a
+   * person, and a person needs minutes where a client asks seconds.
    * Throws {@link TaskLimitError} at the owner's cap or the table's.
    */
   create(owner: TaskOwner, era: TaskRecord['era'], tool: string, call: TaskRecord['call'], requestedTtlMs?: number): TaskRecord {
@@ -144,7 +146,9 @@ export class TaskTable {
     }
     const now = Date.now()
     const longest = owner.address === undefined ? this.limits.maxTtlMs : Math.min(this.limits.maxTtlMs, this.limits.maxAnonymousTtlMs)
-    const ttlMs = Math.min(Math.max(1, Math.floor(requestedTtlMs ?? this.limits.ttlMs)), longest)
+    // The floor never exceeds what a client that asks nothing gets (`ttlMs`).
+    const wanted = requestedTtlMs === undefined ? this.limits.ttlMs : Math.max(Math.floor(requestedTtlMs), Math.min(this.limits.minTtlMs, this.limits.ttlMs))
+    const ttlMs = Math.min(Math.max(1, wanted), longest)
     const record: TaskRecord = {
       id: crypto.randomUUID(),
       owner: { principal: owner.principal, ...(owner.sessionId !== undefined && { sessionId: owner.sessionId }), ...(owner.address !== undefined && { address: owner.address }) },
