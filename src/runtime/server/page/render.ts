@@ -12,9 +12,9 @@ import { PAGE_STYLESHEET, PAGE_STYLESHEET_HASH } from './style'
 /**
  * The app's own question page, for a person whose MCP client cannot show a question (issue 50):
  * the HTML of the page and of its notices (`render.ts`, `fields.ts`, `html.ts`, `style.ts`), whether
- * a POST may be read (`post.ts`), the reading of it (`answers.ts`) and the headers it is sent with. Pure functions of plain
- * data: this folder knows no h3, Nitro, store, run or token; the route that serves the page owns
- * those. The form is read and checked by the chat's form logic (`src/runtime/chat/elicitation/`),
+ * a POST may be read (`post.ts`), the reading of it (`answers.ts`) and the headers it is sent with: pure functions of plain
+ * data. `serve.ts` joins them to the question kept for the link (`elicitation/page/`); the route
+ * (`routes/question.ts`) hands it a plain request: this folder knows no h3 or Nitro. The form is read and checked by the chat's form logic (`src/runtime/chat/elicitation/`),
  * so the page validates exactly as the host's native form does. The page runs no script at all.
  */
 
