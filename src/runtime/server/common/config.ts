@@ -362,3 +362,21 @@ export function resolveStateSecret(config: McpServerConfig, production: boolean)
   }
   return generatedSecret
 }
+
+/**
+ * Where clients reach this app, from configuration only (never a request's `Host`): the origin of
+ * `publicUrl`, its path (a proxy's prefix), then Nuxt's `app.baseURL`, with no trailing slash;
+ * `undefined` without `publicUrl`. What OAuth's resource and the question page's links stand on.
+ *
+ * @example
+ * ```ts
+ * publicBaseOf('https://host.example/app1/', '/shop/') // 'https://host.example/app1/shop'
+ * ```
+ */
+export function publicBaseOf(publicUrl: string, baseURL = '/'): string | undefined {
+  if (!publicUrl) return undefined
+  const url = new URL(publicUrl)
+  const trim = (path: string) => path.replace(/\/+$/, '')
+  const base = trim(baseURL)
+  return `${url.origin}${trim(url.pathname)}${base && !base.startsWith('/') ? `/${base}` : base}`
+}

@@ -1,5 +1,6 @@
 import { ownValue, setOwn } from '../common/own'
 import { isRecord } from '../common/is-record'
+import { logUnavailableDetail, McpStoreUnavailableError } from '../common/store/store'
 import { UrlElicitationRequiredError } from '@modelcontextprotocol/server'
 import type { CreateMessageRequestParams, CreateMessageResultWithTools, Root } from '@modelcontextprotocol/server'
 import { McpElicitationError } from './error'
@@ -33,7 +34,14 @@ export interface McpUrlResult {
   via?: McpAnswerVia
 }
 
-/** Whether a question may wait on the app's page when the client cannot show it. */
+/**
+ * Whether a question may wait on the app's page when the client cannot show it.
+ *
+ * @example
+ * ```ts
+ * await elicit.form({ message: 'Deploy?', schema, page: false, fallback: { action: 'decline' } })
+ * ```
+ */
 export interface PageOptions {
   /**
    * `false`: never send this question to the app's page; a client that cannot show it gets the
@@ -112,6 +120,11 @@ function unsupported(mode: McpAskMode): McpElicitationError {
 /**
  * How an answer reached the handler when not through the client's own dialog: `'page'`, the
  * app's page (the client could not show the question). Absent on a result: the client's dialog.
+ *
+ * @example
+ * ```ts
+ * if (r.via === 'page') console.info('answered on the app\'s page')
+ * ```
  */
 export type McpAnswerVia = 'page'
 
@@ -134,17 +147,29 @@ function pageFor(run: ElicitationRun, mode: McpAskMode, question: Question<unkno
  * `-32021` naming the missing capability. A parked run (a task) has no round to end, so it
  * throws as legacy does.
  */
-async function askVia<R>(run: ElicitationRun, key: string, mode: McpAskMode, question: Question<R>, options: WaitOptions & PageOptions): Promise<{ value: R, via?: McpAnswerVia }> {
+async function askVia<R>(run: ElicitationRun, key: string, mode: McpAskMode, question: Question<R>, options: WaitOptions & PageOptions & { beforePage?: () => void }): Promise<{ value: R, via?: McpAnswerVia }> {
   const supported = supportsMode(run, mode)
-  const page = pageFor(run, mode, question, options)
+  let page = pageFor(run, mode, question, options)
   if (page) {
     // An answer kept by an earlier call of this binding (through the page, or the client's own
     // dialog before the call ended on another question) is not asked again.
-    await openPage(run, page)
+    try {
+      await openPage(run, page)
+    }
+    catch (error) {
+      if (!(error instanceof McpStoreUnavailableError)) throw error
+      logUnavailableDetail(error)
+      // The client's own dialog needs no store: it asks as before. Only the page cannot.
+      if (!supported) throw new McpElicitationError('unavailable', `The question could not be kept for the app's page: ${error.message}.`, { cause: error })
+      page = undefined
+    }
+  }
+  if (page) {
     // Asked on the page by an earlier call (the client could not, or declined too fast): its
     // answer is there, not in the client's dialog.
     const onPage = ownValue(page.replay.state?.asked ?? {}, key)?.q === questionDigest(question)
     if (!supported || onPage) {
+      options.beforePage?.()
       page.timeoutMs = Math.max(page.timeoutMs, options.timeout ?? run.config.elicitation.timeoutMs)
       const outcome = askReplay(run, page.replay, key, question)
       emitAsked(run, key, question, outcome)
@@ -174,6 +199,7 @@ async function askVia<R>(run: ElicitationRun, key: string, mode: McpAskMode, que
   // asks the person instead (the decline is not kept as the answer).
   if (page && !run.modern && !run.parked && run.config.elicitation.page.afterFastDecline && Date.now() - askedAt < FAST_DECLINE_MS && refusedAnswer(value)) {
     delete page.replay.answers[key]
+    options.beforePage?.()
     page.timeoutMs = Math.max(page.timeoutMs, options.timeout ?? run.config.elicitation.timeoutMs)
     const retried = askReplay(run, page.replay, key, question)
     emitAsked(run, key, question, retried)
@@ -265,7 +291,8 @@ export async function askUrl(run: ElicitationRun, options: McpUrlOptions): Promi
   let action: McpUrlResult['action']
   let via: McpAnswerVia | undefined
   try {
-    ({ value: { action }, via } = await askVia(run, key, 'url', question, options))
+    // A question that goes to the page is never completed while this call waits: forgotten then.
+    ({ value: { action }, via } = await askVia(run, key, 'url', question, { ...options, beforePage: () => remembered && forgetUrlElicitation(id) }))
   }
   catch (error) {
     if (remembered) forgetUrlElicitation(id)

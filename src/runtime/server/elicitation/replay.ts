@@ -4,7 +4,14 @@ import type { QuestionKind } from './question'
 
 // What a flow that replays the handler each round holds (a modern run's, a page run's).
 
-/** A question waiting for its answer in the current modern round. */
+/**
+ * A question waiting for its answer in the current modern round.
+ *
+ * @example
+ * ```ts
+ * flow.pending.set('q0', { request, q: digest, n: 1, kind: 'elicit' })
+ * ```
+ */
 export interface PendingQuestion {
   request: InputRequest
   /** Digest of the original question (mode, message, schema or URL): answers are bound to it. */
@@ -20,6 +27,11 @@ export interface PendingQuestion {
  * A flow that replays the handler from the top each round: what the earlier rounds left (their
  * state, answers and `once()` results), this round's answers, and the questions it leaves open.
  * A modern run's state travels with the client; a page run's stays on the server.
+ *
+ * @example
+ * ```ts
+ * const result = await askReplay(run, run.page.replay, 'q0', question)
+ * ```
  */
 export interface ReplayFlow {
   state: ModernFlowState | undefined

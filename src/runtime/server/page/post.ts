@@ -10,7 +10,14 @@ import { PAGE_CSRF_FIELD } from './names'
  * refused; `Sec-Fetch-Site`, which the policy leaves alone, and the token carry the check.
  */
 
-/** What the check reads of the request (lower-case header values as sent, or undefined). */
+/**
+ * What the check reads of the request (lower-case header values as sent, or undefined).
+ *
+ * @example
+ * ```ts
+ * checkPagePost({ contentType, origin, secFetchSite, expectedOrigin: 'https://app.example.com', token: form.get('_csrf'), expectedToken: csrf })
+ * ```
+ */
 export interface McpPagePost {
   contentType: string | undefined
   origin: string | undefined
@@ -23,7 +30,14 @@ export interface McpPagePost {
   expectedToken: string
 }
 
-/** A refusal: the status and the message (for the `refused` notice and the log, never the token). */
+/**
+ * A refusal: the status and the message (for the `refused` notice and the log, never the token).
+ *
+ * @example
+ * ```ts
+ * const refusal: McpPagePostRefusal = { status: 403, error: 'The answer came from another site' }
+ * ```
+ */
 export interface McpPagePostRefusal { status: 403 | 415, error: string }
 
 /**

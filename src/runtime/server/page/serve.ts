@@ -3,8 +3,9 @@ import { sha256 } from '@noble/hashes/sha2.js'
 import { encodeBase64Url } from '../common/base64url'
 import { isRecord } from '../common/is-record'
 import { logUnavailableDetail, McpStoreUnavailableError } from '../common/store/store'
-import { answerPage, findPage } from '../elicitation/page/flow'
-import type { OpenPage, PageRecord } from '../elicitation/page/flow'
+import { answerPage, askedQuestionsOf, findPage } from '../elicitation/page/flow'
+import type { PageRecord } from '../elicitation/page/flow'
+import { publicBaseOf } from '../common/config'
 import type { McpEndpointPage } from '../transport/door/endpoint-types'
 import { readPageAnswers } from './answers'
 import { PAGE_CSRF_FIELD } from './names'
@@ -58,17 +59,6 @@ export function pageCsrfOf(secret: string, record: Pick<PageRecord, 'id' | 'roun
   return encodeBase64Url(hmac(sha256, encoder.encode(secret), encoder.encode(`question-page|${record.id}|${record.round}`)))
 }
 
-/** The record's open questions as the page shows them (the `inputRequests` entry says it all). */
-function questionsOf(record: PageRecord): McpPageQuestion[] {
-  return Object.entries(record.asked).map(([key, asked]) => {
-    const params: Record<string, unknown> = isRecord(asked.request.params) ? asked.request.params : {}
-    const message = typeof params.message === 'string' ? params.message : ''
-    const consent = asked.consent === true ? { consent: true } : {}
-    if (params.mode === 'url') return { key, mode: 'url', message, ...(typeof params.url === 'string' && { url: params.url }), ...consent }
-    return { key, mode: 'form', message, ...(isRecord(params.requestedSchema) && { requestedSchema: params.requestedSchema }), ...consent }
-  })
-}
-
 function notice(kind: McpPageNotice, detail: string, serverName: string): McpPageReply {
   return { status: pageNoticeStatus(kind), headers: pageHeaders(), body: renderPageNotice(kind, detail, serverName) }
 }
@@ -84,32 +74,43 @@ function notice(kind: McpPageNotice, detail: string, serverName: string): McpPag
  * ```
  */
 export async function serveQuestionPage(request: McpPageRequest, endpoint: McpEndpointPage, identify: () => Promise<string | undefined>): Promise<McpPageReply> {
+  try {
+    return await servePage(request, endpoint, identify)
+  }
+  catch (error) {
+    // Answered here, never thrown to Nitro: its error log would print the URL, and the URL holds the token.
+    const serverName = endpoint.config.name
+    if (error instanceof McpStoreUnavailableError) {
+      logUnavailableDetail(error)
+      return { status: 503, headers: { ...pageHeaders(), 'Retry-After': '5' }, body: renderPageNotice('refused', `The question cannot be read or answered right now (${error.message}). Try the link again in a moment: nothing was lost.`, serverName) }
+    }
+    console.error(`[nuxt-mcp-elicitation] The question page of ${endpoint.route} failed: ${error instanceof Error ? error.message : String(error)}`)
+    return { status: 500, headers: pageHeaders(), body: renderPageNotice('refused', 'The question page failed; the server log says why. Try the link again later.', serverName) }
+  }
+}
+
+async function servePage(request: McpPageRequest, endpoint: McpEndpointPage, identify: () => Promise<string | undefined>): Promise<McpPageReply> {
   const serverName = endpoint.config.name
   if (request.method !== 'GET' && request.method !== 'POST') {
     return { status: 405, headers: { ...pageHeaders(), 'Allow': 'GET, POST' }, body: renderPageNotice('refused', `${request.method} is not used here: open the link in a browser (GET) and answer with the page's form (POST).`, serverName) }
   }
-  let found: OpenPage | undefined
-  try {
-    found = await findPage(endpoint.store, request.token)
-  }
-  catch (error) {
-    if (!(error instanceof McpStoreUnavailableError)) throw error
-    logUnavailableDetail(error)
-    return { status: 503, headers: { ...pageHeaders(), 'Retry-After': '5' }, body: renderPageNotice('refused', `The question cannot be read right now (${error.message}). Try the link again in a moment: nothing was lost.`, serverName) }
-  }
+  const found = await findPage(endpoint.store, request.token)
   if (!found) return notice('unknown', 'This link is not (or no longer) a question waiting for an answer: it expired, or the tool has finished with it. Ask the assistant to call the tool again for a new link.', serverName)
   const { record } = found
   if (record.principal !== undefined && await identify() !== record.principal) {
     return notice('sign-in', `This question was asked for a signed-in account. Sign in to ${serverName} as that account in this browser, then open the link again.`, serverName)
   }
   if (found.answered) return notice('answered', 'This question was answered already: a page is answered once. Go back to the chat and ask the assistant to go on.', serverName)
-  const questions = questionsOf(record)
+  const questions: McpPageQuestion[] = askedQuestionsOf(record)
   const csrf = pageCsrfOf(endpoint.secret, record)
   const view: McpPageView = { serverName, tool: record.tool, arguments: isRecord(record.args) ? record.args : {}, questions, csrf, expiresAt: record.exp }
   if (request.method === 'GET') return { status: 200, headers: pageHeaders(), body: renderQuestionPage(view) }
   if (request.body === undefined) return notice('refused', `The answer is larger than this server accepts (mcp.maxBodySize, ${endpoint.config.maxBodySize} bytes).`, serverName)
   const form = new URLSearchParams(request.body)
-  const refusal = checkPagePost({ ...request.headers, expectedOrigin: new URL(endpoint.config.publicUrl).origin, token: form.get(PAGE_CSRF_FIELD), expectedToken: csrf })
+  // Links are made only with a public URL; an instance without one (its config differs) takes no answer.
+  const origin = publicBaseOf(endpoint.config.publicUrl)
+  if (origin === undefined) return notice('refused', 'This instance has no public URL (NUXT_MCP_PUBLIC_URL), so it cannot check where the answer comes from. Set the same public URL on every instance.', serverName)
+  const refusal = checkPagePost({ ...request.headers, expectedOrigin: new URL(origin).origin, token: form.get(PAGE_CSRF_FIELD), expectedToken: csrf })
   if (refusal) return { status: refusal.status, headers: pageHeaders(), body: renderPageNotice('refused', refusal.error, serverName) }
   const read = readPageAnswers(questions, form)
   if (!read.ok) return { status: 422, headers: pageHeaders(), body: renderQuestionPage({ ...view, errors: read.errors, values: read.values }) }

@@ -21,18 +21,25 @@ export default defineEventHandler(async (event) => {
     reply = { status: 404, headers: pageHeaders(), body: renderPageNotice('unknown', 'This link names no MCP endpoint of this app: ask the assistant to call the tool again for a new link.', config.name) }
   }
   else {
-    const endpoint = useMcpEndpointAt(route, config)
-    let body: string | undefined
-    if (event.method === 'POST') {
-      const read = await readLimitedBody(event, endpoint.page.config.maxBodySize)
-      body = read.ok ? read.text : undefined
+    try {
+      const endpoint = useMcpEndpointAt(route, config)
+      let body: string | undefined
+      if (event.method === 'POST') {
+        const read = await readLimitedBody(event, endpoint.page.config.maxBodySize)
+        body = read.ok ? read.text : undefined
+      }
+      reply = await serveQuestionPage({
+        method: event.method,
+        token,
+        headers: { origin: getHeader(event, 'origin'), secFetchSite: getHeader(event, 'sec-fetch-site'), contentType: getHeader(event, 'content-type') },
+        ...(body !== undefined && { body }),
+      }, endpoint.page, () => endpoint.page.identify(event))
     }
-    reply = await serveQuestionPage({
-      method: event.method,
-      token,
-      headers: { origin: getHeader(event, 'origin'), secFetchSite: getHeader(event, 'sec-fetch-site'), contentType: getHeader(event, 'content-type') },
-      ...(body !== undefined && { body }),
-    }, endpoint.page, () => endpoint.page.identify(event))
+    catch (error) {
+      // Never thrown to Nitro, whose error log prints the URL: the URL holds the token.
+      console.error(`[nuxt-mcp-elicitation] The question page of ${route} failed: ${error instanceof Error ? error.message : String(error)}`)
+      reply = { status: 500, headers: pageHeaders(), body: renderPageNotice('refused', 'The question page failed; the server log says why. Try the link again later.', config.name) }
+    }
   }
   setResponseStatus(event, reply.status)
   setResponseHeaders(event, reply.headers)

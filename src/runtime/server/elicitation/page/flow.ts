@@ -15,13 +15,17 @@ import { encodeBase64Url } from '../../common/base64url'
 import { isRecord } from '../../common/is-record'
 import { ownValue, setOwn } from '../../common/own'
 import type { McpStateStore } from '../../common/store/store'
+import { publicBaseOf } from '../../common/config'
 import { McpElicitationError } from '../error'
 import { runGuardedStep } from '../replay-guard'
 import type { ElicitationRun } from '../run'
-import type { PageAsked, PageFlow, PageRecord } from './types'
+import type { PageAsked, PageFlow, PageQuestion, PageRecord } from './types'
 import type { ModernFlowState } from '../state'
 import { digestJson } from '../state'
 import { callBindingOf, callerOf } from './binding'
+
+/** How long an answered page waits for the call made again, past its question's deadline if need be. */
+const ANSWERED_GRACE_MS = 10 * 60_000
 
 /** The key, in a result's `_meta`, of the question the client could not show. */
 export const PAGE_META_KEY = 'nuxt-mcp-elicitation/question'
@@ -29,7 +33,7 @@ export const PAGE_META_KEY = 'nuxt-mcp-elicitation/question'
 /** The path the page is served at, under the app's base URL: `<origin><base>_mcp/question/<token>`. */
 export const PAGE_PATH = '_mcp/question/'
 
-export type { PageAsked, PageFlow, PageRecord } from './types'
+export type { PageAsked, PageFlow, PageQuestion, PageRecord } from './types'
 
 /**
  * Where a question's links point: the origin of the configured public URL (never the request's
@@ -38,19 +42,26 @@ export type { PageAsked, PageFlow, PageRecord } from './types'
  *
  * @example
  * ```ts
- * pageLinkBase('https://app.example.com/mcp', '/') // 'https://app.example.com/_mcp/question/'
+ * pageLinkBase('https://app.example.com', '/') // 'https://app.example.com/_mcp/question/'
+ * pageLinkBase('https://host.example/app1/', '/') // 'https://host.example/app1/_mcp/question/' (behind a proxy's prefix)
  * ```
  */
 export function pageLinkBase(publicUrl: string, baseURL: string): string | undefined {
-  if (!publicUrl) return undefined
-  const base = baseURL.endsWith('/') ? baseURL : `${baseURL}/`
-  return `${new URL(publicUrl).origin}${base.startsWith('/') ? base : `/${base}`}${PAGE_PATH}`
+  const base = publicBaseOf(publicUrl, baseURL)
+  return base === undefined ? undefined : `${base}/${PAGE_PATH}`
 }
 
 
 
 
-/** What {@link pageFlowOf} needs of the tool being called. */
+/**
+ * What {@link pageFlowOf} needs of the tool being called.
+ *
+ * @example
+ * ```ts
+ * const call: PageCall = { tool: 'deploy', arguments: { env: 'prod' }, outputSchema: false, endpointKey: '', linkBase: 'https://app.example.com/_mcp/question/', identifiesPeople: () => true }
+ * ```
+ */
 export interface PageCall {
   tool: string
   arguments: unknown
@@ -59,6 +70,8 @@ export interface PageCall {
   endpointKey: string
   /** Where links point: the configured public origin, the base URL and {@link PAGE_PATH} ({@link pageLinkBase}). */
   linkBase: string
+  /** Whether an `mcp:auth` hook listens, which can name the person in a browser (a bearer token never reaches one). */
+  identifiesPeople: () => boolean
 }
 
 /**
@@ -68,7 +81,7 @@ export interface PageCall {
  *
  * @example
  * ```ts
- * run.page = pageFlowOf(run, { tool: 'deploy', arguments: args, outputSchema: false, endpointKey: '', linkBase: 'https://app.example.com/_mcp/question/' })
+ * run.page = pageFlowOf(run, { tool: 'deploy', arguments: args, outputSchema: false, endpointKey: '', linkBase: 'https://app.example.com/_mcp/question/', identifiesPeople: () => true })
  * ```
  */
 export function pageFlowOf(run: ElicitationRun, call: PageCall): PageFlow | undefined {
@@ -82,6 +95,9 @@ export function pageFlowOf(run: ElicitationRun, call: PageCall): PageFlow | unde
   const caller = callerOf(run.scope)
   const binding = callBindingOf(run.scope, call.tool, call.arguments)
   if (caller === undefined || binding === undefined) return undefined
+  // A principal's page is shown only to that principal: without a hook that can name them in a
+  // browser (OAuth alone), nobody could answer it, so the question keeps its fallback instead.
+  if (run.scope.principal !== undefined && !call.identifiesPeople()) return undefined
   const modern = run.modern
   return {
     binding,
@@ -166,7 +182,9 @@ export async function runPageStep<T>(run: ElicitationRun, page: PageFlow, key: s
   await openPage(run, page)
   const done = ownValue(page.replay.steps, key)
   if (done) return done.v as T
-  const nonce = page.record?.nonce ?? (page.nonce ??= crypto.randomUUID())
+  // The flow's id: the kept record's, else a signed modern state's (so a resent round is still
+  // guarded as before), else one this call starts.
+  const nonce = page.record?.nonce ?? (page.nonce ??= run.modern?.state?.nonce ?? crypto.randomUUID())
   const ttlMs = Math.max(page.record ? page.record.exp - Date.now() : 0, run.config.elicitation.timeoutMs)
   const value = await runGuardedStep(run.store, `page:${nonce}`, key, ttlMs, step)
   setOwn(page.replay.steps, key, { v: value })
@@ -248,14 +266,26 @@ export async function endPageRound(run: ElicitationRun, page: PageFlow): Promise
 export async function closePage(run: ElicitationRun, page: PageFlow): Promise<void> {
   const record = page.record
   if (!record) return
-  await Promise.all([run.store.delete(recordKey(record.id)), run.store.delete(bindKey(page.binding)), run.store.delete(record.slot)])
+  // The answers go too: what the person typed is kept no longer than the call needs it.
+  await Promise.all([recordKey(record.id), bindKey(page.binding), record.slot, answersKey(record.id, record.round), tookKey(record.id, record.round)].map(key => run.store.delete(key)))
 }
 
-/** What a link shows of each open question, for the model and for clients that read `_meta`. */
-function questionsOf(record: PageRecord): { key: string, mode: 'form' | 'url', message: string }[] {
+/**
+ * The open questions of a kept round, as the page shows them and the result names them: the
+ * modern `inputRequests` entry of each says everything.
+ *
+ * @example
+ * ```ts
+ * askedQuestionsOf(record) // [{ key: 'q0', mode: 'form', message: 'Deploy?', requestedSchema: { … } }]
+ * ```
+ */
+export function askedQuestionsOf(record: PageRecord): PageQuestion[] {
   return Object.entries(record.asked).map(([key, asked]) => {
     const params: Record<string, unknown> = isRecord(asked.request.params) ? asked.request.params : {}
-    return { key, mode: params.mode === 'url' ? 'url' : 'form', message: typeof params.message === 'string' ? params.message : '' }
+    const message = typeof params.message === 'string' ? params.message : ''
+    const consent = asked.consent === true ? { consent: true } : {}
+    if (params.mode === 'url') return { key, mode: 'url', message, ...(typeof params.url === 'string' && { url: params.url }), ...consent }
+    return { key, mode: 'form', message, ...(isRecord(params.requestedSchema) && { requestedSchema: params.requestedSchema }), ...consent }
   })
 }
 
@@ -271,7 +301,7 @@ function questionsOf(record: PageRecord): { key: string, mode: 'form' | 'url', m
  */
 export function pageResult(page: PageFlow, record: PageRecord): CallToolResult {
   const url = `${page.linkBase}${record.id}`
-  const questions = questionsOf(record)
+  const questions = askedQuestionsOf(record).map(({ key, mode, message }) => ({ key, mode, message }))
   const expiresAt = new Date(record.exp).toISOString()
   const asked = questions.map(question => `- ${question.message}`).join('\n')
   const text = [
@@ -287,14 +317,28 @@ export function pageResult(page: PageFlow, record: PageRecord): CallToolResult {
   }
 }
 
-/** A question of a page as the page shows it, found by the link's token. */
+/**
+ * A page found by the link's token: its record, and whether its round was answered.
+ *
+ * @example
+ * ```ts
+ * const open: OpenPage = { record, answered: false }
+ * ```
+ */
 export interface OpenPage {
   record: PageRecord
   /** Whether this round was answered already (a page is answered once). */
   answered: boolean
 }
 
-/** The endpoint key a link's token names (after the dot), empty for the default endpoint. */
+/**
+ * The endpoint key a link's token names (after the dot), empty for the default endpoint.
+ *
+ * @example
+ * ```ts
+ * endpointKeyOfToken('Zk3…Q.admin') // 'admin'
+ * ```
+ */
 export function endpointKeyOfToken(token: string): string {
   const dot = token.indexOf('.')
   return dot < 0 ? '' : token.slice(dot + 1)
@@ -326,8 +370,22 @@ export async function findPage(store: McpStateStore, token: string): Promise<Ope
  * ```
  */
 export async function answerPage(store: McpStateStore, record: PageRecord, responses: Record<string, unknown>): Promise<boolean> {
-  const keepMs = Math.max(record.exp - Date.now(), 1)
+  // An answer given just before the deadline waits a while for the call made again, which the
+  // person has yet to ask for: the record, its binding and the answer are kept that much longer.
+  const exp = Math.max(record.exp, Date.now() + ANSWERED_GRACE_MS)
+  const keepMs = exp - Date.now()
   if (!await store.claim(tookKey(record.id, record.round), keepMs)) return false
-  await store.put(answersKey(record.id, record.round), JSON.stringify(responses), keepMs)
+  try {
+    await store.put(answersKey(record.id, record.round), JSON.stringify(responses), keepMs)
+  }
+  catch (error) {
+    // Not kept: the round is free to be answered again, once the store is back.
+    await store.delete(tookKey(record.id, record.round)).catch(() => undefined)
+    throw error
+  }
+  if (exp > record.exp) {
+    await store.put(recordKey(record.id), JSON.stringify({ ...record, exp }), keepMs)
+    await store.put(bindKey(record.bind), record.id, keepMs)
+  }
   return true
 }

@@ -6,7 +6,14 @@ import type { ReplayFlow } from '../replay'
 // The shapes of a page run (flow.ts says what it is): apart from flow.ts so that the run's own
 // type can name them without an import circle.
 
-/** One question as the page shows it: the modern `inputRequests` entry says everything. */
+/**
+ * One question as the page shows it: the modern `inputRequests` entry says everything.
+ *
+ * @example
+ * ```ts
+ * const asked: PageAsked = { q: digest, n: 1, k: 'elicit', request: inputRequired.elicit({ message: 'Deploy?', requestedSchema }) }
+ * ```
+ */
 export interface PageAsked {
   q: string
   n: number
@@ -15,7 +22,14 @@ export interface PageAsked {
   consent?: true
 }
 
-/** What the server keeps of a page run between its calls. */
+/**
+ * What the server keeps of a page run between its calls.
+ *
+ * @example
+ * ```ts
+ * const record: PageRecord | undefined = await findPage(store, token).then(open => open?.record)
+ * ```
+ */
 export interface PageRecord {
   id: string
   bind: string
@@ -35,7 +49,14 @@ export interface PageRecord {
   steps: Record<string, { v?: unknown }>
 }
 
-/** One `tools/call` whose questions the client cannot show: where they wait, and what it found. */
+/**
+ * One `tools/call` whose questions the client cannot show: where they wait, and what it found.
+ *
+ * @example
+ * ```ts
+ * if (run.page) await openPage(run, run.page)
+ * ```
+ */
 export interface PageFlow {
   binding: string
   caller: string
@@ -56,4 +77,21 @@ export interface PageFlow {
   opened?: Promise<void>
   /** The flow's id when this call starts it (a `once()` step ran before its first question). */
   nonce?: string
+}
+
+/**
+ * One open question as the page shows it (`src/runtime/server/page/`'s `McpPageQuestion` has this shape).
+ *
+ * @example
+ * ```ts
+ * const question: PageQuestion = { key: 'q0', mode: 'url', message: 'Connect your account', url: 'https://auth.example.com/connect' }
+ * ```
+ */
+export interface PageQuestion {
+  key: string
+  mode: 'form' | 'url'
+  message: string
+  requestedSchema?: Record<string, unknown>
+  url?: string
+  consent?: boolean
 }

@@ -40,7 +40,7 @@ export interface HandlerDeps extends RunDeps {
   /** The tools the endpoint serves when its config narrows them (`mcp.tools`); absent: all. */
   toolSubset?: McpToolSubset
   /** Where the app's page for questions a client cannot show is linked; absent without `publicUrl`, or with the page off. */
-  page?: { linkBase: string, endpointKey: string }
+  page?: { linkBase: string, endpointKey: string, identifiesPeople: () => boolean }
 }
 
 /** The modern round's questions of a resource or prompt: only a tool's run has a page. */

@@ -74,7 +74,9 @@ export async function endOf(work: Promise<HandlerOutcome<unknown>>, finish: Task
  */
 export async function detachIntoTask(run: ElicitationRun, tasks: TaskDirectory, record: TaskRecord, outlet: TaskOutlet | undefined): Promise<void> {
   const { runner } = tasks
-  const before = run.modern
+  // What the ordinary rounds settled: a modern run's, or a page run's (a legacy client's answers
+  // and steps kept for the app's page).
+  const before = run.modern ?? run.page?.replay
   // Each with the digest of its question, which the task's own questions are digested alike with;
   // each within mcp.tasks.maxAnswerBytes like any answer a task keeps: a larger one is not kept,
   // and a takeover asks its question again.
@@ -86,6 +88,7 @@ export async function detachIntoTask(run: ElicitationRun, tasks: TaskDirectory, 
   const parked = runner.launch(record, outlet, Object.keys(before?.answers ?? {}))
   run.parked = parked
   run.modern = undefined
+  run.page = undefined
   run.ctx = detachContext(run.ctx, parked.signal)
 }
 

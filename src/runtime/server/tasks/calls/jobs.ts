@@ -248,7 +248,10 @@ async function runJob(call: JobCall, token: string): Promise<CallToolResult | In
   ])
   moment.cancel()
   let task = 'task' in first ? first.task : undefined
-  if ('limit' in first) {
+  // A round that is ending (its questions go to the page, or out as input_required) ends the call
+  // with them: the limit does not turn it into a task.
+  const roundEnding = (run.page?.replay.pending.size ?? 0) + (run.modern?.pending.size ?? 0) > 0
+  if ('limit' in first && !roundEnding) {
     task = await detach().catch((error: unknown) => {
       // A task could not be made (the caller's cap, a call larger than a task keeps): the call
       // goes on inline, as it did before jobs, rather than fail a run that is under way.

@@ -75,6 +75,11 @@ export function detailedTask(record: TaskRecord): Record<string, unknown> {
  * The `_meta` key of a job's state in a tool result (a call of a client without tasks that went
  * on as a task, `mcp.tasks.detachAfterMs`): never `structuredContent`, which a tool's
  * `outputSchema` governs and the SDK clients check.
+ *
+ * @example
+ * ```ts
+ * result._meta?.[JOB_META] // { taskId, status: 'working', … }
+ * ```
  */
 export const JOB_META = 'nuxt-mcp-elicitation/job'
 

@@ -93,7 +93,9 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const secret = resolveStateSecret(config, options.production)
   // Where a question the client cannot show is linked to: the configured public URL, never the request's Host.
   const linkBase = config.elicitation.page.enabled ? pageLinkBase(config.publicUrl, options.baseURL ?? '/') : undefined
-  const page = linkBase === undefined ? undefined : { linkBase, endpointKey: options.key ?? '' }
+  // A principal's page needs an mcp:auth hook to name the person in the browser (a bearer token
+  // never reaches one): asked per call, as hooks may be added at run time.
+  const page = linkBase === undefined ? undefined : { linkBase, endpointKey: options.key ?? '', identifiesPeople: () => listeningHook(options.authenticate) !== undefined }
   const deps = { registry, config, secret, store, route: endpointRoute, observe: options.observe, serverHook: options.serverHook, ...(cacheStore && { cacheStore }), ...(tasks && { tasks }), ...(toolSubset && { toolSubset }), ...(page && { page }) }
   // No session table (and no idle sweeper) where legacy is off: on Workers a timer would belong
   // to the request that happened to create the endpoint.

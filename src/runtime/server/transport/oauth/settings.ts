@@ -1,4 +1,4 @@
-import { toList } from '../../common/config'
+import { publicBaseOf, toList } from '../../common/config'
 import type { McpServerConfig } from '../../common/config'
 
 /** How opaque tokens are checked by introspection (RFC 7662): as this client of `issuer`. */
@@ -31,11 +31,6 @@ export interface OAuthSettings {
   introspection?: IntrospectionSettings
 }
 
-/** `/app1/` → `/app1`, `/` → `` : a path prefix to put before another. */
-function prefixOf(path: string): string {
-  return path.replace(/\/+$/, '')
-}
-
 /**
  * The OAuth settings, or `undefined` when `mcp.auth.issuers` is empty (OAuth off). Throws with the
  * option to set when the resource identifier cannot be known: it is never derived from the
@@ -55,8 +50,7 @@ function prefixOf(path: string): string {
 export function resolveOAuthSettings(config: Pick<McpServerConfig, 'auth' | 'publicUrl'>, route: string, baseURL = '/'): OAuthSettings | undefined {
   const issuers = toList(config.auth.issuers)
   if (issuers.length === 0) return undefined
-  const publicUrl = config.publicUrl ? new URL(config.publicUrl) : undefined
-  const served = publicUrl && `${publicUrl.origin}${prefixOf(publicUrl.pathname)}${prefixOf(baseURL)}`
+  const served = publicBaseOf(config.publicUrl, baseURL)
   const base = config.auth.resource || (served ? `${served}${route}` : '')
   if (!base) {
     throw new Error('[nuxt-mcp-elicitation] mcp.auth is on but the resource identifier is unknown: set NUXT_MCP_PUBLIC_URL (the address clients use; the resource is it plus the route) or NUXT_MCP_AUTH_RESOURCE.')
