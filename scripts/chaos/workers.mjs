@@ -27,7 +27,7 @@ export const FAILURE_KINDS = {
   // it; met, it is a clear refusal, not a fault.
   'task-limit': /most (tasks )?allowed|tasks\.max\w*|page\.maxOpenPerCaller/i,
   'session-ended': /session\b.*\b(not found|ended|expired|unknown|closed)|\b404\b/i,
-  'shared-state-unavailable': /shared state|could not be reached|Service unavailable|\b503\b/i,
+  'shared-state-unavailable': /shared state|could not be reached|could not be kept for the app's page|Service unavailable|\b503\b/i,
   'connection-lost': /fetch failed|ECONNRESET|ECONNREFUSED|socket hang up|terminated|other side closed|Connection closed|disconnected|\b502\b|Bad Gateway|client closed it/i,
   // A task that ended (cancelled, out of its time to live, the server shutting down) or that its
   // caller can no longer find; a job (a call of a client without tasks) that ended and began
