@@ -70,6 +70,7 @@ export function setupPresetWings(nuxt: Nuxt, options: ModuleOptions, logger: Pic
   let bearer = true
   // Elsewhere always; on a Worker only when a tool may write a JSON Schema by hand.
   let jsonSchemaWhenDeclared = false
+  let page = options.elicitation?.page?.enabled ?? true
   // The preset is final only once Nitro starts (it may be detected from the platform).
   nuxt.hook('ready', () => {
     const nitro = useNitro()
@@ -87,6 +88,11 @@ export function setupPresetWings(nuxt: Nuxt, options: ModuleOptions, logger: Pic
       config.tasks.background = false
       tasks = false
       logger.info(`Preset ${preset}: tasks run inline (taskSupport 'optional') or are refused ('required'), as a Worker's request cannot outlive its response; the task runtime is left out of the bundle. Set mcp.tasks.background to decide yourself.`)
+    }
+    if (options.elicitation?.page?.enabled === undefined && isRecord(config.elicitation) && isRecord(config.elicitation.page)) {
+      config.elicitation.page.enabled = false
+      page = false
+      logger.info(`Preset ${preset}: the app's question page (for clients that cannot show a question) is off and left out of the bundle, as a Worker's isolate keeps nothing between requests (Durable Objects will keep it). Set mcp.elicitation.page.enabled to decide yourself.`)
     }
     if (options.legacy === undefined) {
       config.legacy = false
@@ -106,6 +112,7 @@ export function setupPresetWings(nuxt: Nuxt, options: ModuleOptions, logger: Pic
   addWing('legacy', () => legacy, context.runtime)
   addWing('redis', () => redis, context.runtime)
   addWing('bearer', () => bearer, context.runtime)
+  addWing('page', () => page, context.runtime)
   addWing('json-schema', async () => {
     if (!jsonSchemaWhenDeclared || await context.mayDeclareJsonSchema()) return true
     logger.info('No tool writes a JSON Schema by hand in inputSchema: the JSON Schema validator is left out of the Worker\'s bundle.')

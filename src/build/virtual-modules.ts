@@ -35,6 +35,8 @@ export const WINGS = {
   'json-schema': { file: 'server/mcp/definitions/json-schema-arguments', exportName: 'jsonSchemaArguments' },
   // The skills extension's code, only in a build whose app has skills (server/mcp/skills/).
   'skills-runtime': { file: 'server/mcp/server/skills', exportName: 'serveSkills' },
+  // The app's question page (its HTML, its form logic), where questions can be kept for it.
+  'page': { file: 'server/page/serve', exportName: 'serveQuestionPage' },
 } as const
 
 /**

@@ -38,3 +38,6 @@ declare module '#mcp-elicitation/json-schema' {
 declare module '#mcp-elicitation/skills-runtime' {
   export const serveSkills: typeof import('../../src/runtime/server/mcp/server/skills').serveSkills | undefined
 }
+declare module '#mcp-elicitation/page' {
+  export const serveQuestionPage: typeof import('../../src/runtime/server/page/serve').serveQuestionPage | undefined
+}

@@ -304,13 +304,13 @@ describe('OAuth on a Worker built without issuers', () => {
 
 // The module's share of a Worker: the runtime-workers-plain fixture (the module and the runtime
 // tools, two task-capable, none with a JSON Schema written by hand) against the same app without
-// them, held at 122 kB gzip (120 from issue 30; 122 since tool subsets, issue 52); and runtime-workers, which adds ship.ts (a JSON Schema
+// them, held at 125 kB gzip (120 from issue 30; 122 since tool subsets, issue 52; 125 since the question page's engine, issue 50); and runtime-workers, which adds ship.ts (a JSON Schema
 // written by hand), reported beside it. Measured today (Nitro 2.13, SDK 2.4.0): see the Size
 // section of docs/deploy/cloudflare-workers.md, which keeps the history (133.3 kB before the build
 // left OAuth and the JSON Schema validator out of a Worker that uses neither). The ceiling catches
 // a dependency or a wing that grows the bundle unnoticed; moving it is a decision for that
 // section, with the new measurement. (Where the fixture is built moves the result by about 0.1 kB.)
-const WORKER_SHARE_CEILING_KB = 122
+const WORKER_SHARE_CEILING_KB = 125
 
 describe('the Workers bundle', () => {
   beforeAll(async () => {
