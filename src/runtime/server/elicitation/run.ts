@@ -4,9 +4,9 @@ import type { McpRequestScope } from '../common/context'
 import type { McpServerConfig } from '../common/config'
 import type { McpStateStore } from '../common/store/store'
 import type { PageFlow } from './page/types'
-import type { ReplayFlow } from './replay'
+import type { ReplayFlow } from './state'
 
-export type { PendingQuestion, ReplayFlow } from './replay'
+export type { PendingQuestion, ReplayFlow } from './state'
 
 
 /** One question handed out by a parked run: the legacy push and the modern `inputRequests` entry, one of which goes out. */

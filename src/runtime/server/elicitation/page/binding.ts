@@ -33,5 +33,18 @@ export function callerOf(scope: Pick<McpRequestScope, 'principal' | 'sessionId'>
  */
 export function callBindingOf(scope: Pick<McpRequestScope, 'principal' | 'sessionId' | 'route'>, tool: string, args: unknown): string | undefined {
   const caller = callerOf(scope)
-  return caller === undefined ? undefined : digestJson({ r: scope.route, c: caller, t: tool, a: args ?? {} })
+  return caller === undefined ? undefined : bindingOf(scope.route, caller, tool, args)
+}
+
+/**
+ * {@link callBindingOf} for a caller already known ({@link callerOf}): a digest of the arguments,
+ * so taken only when a binding is used, not on every call that might use one.
+ *
+ * @example
+ * ```ts
+ * bindingOf('/mcp', 's:3f…', 'deploy', { env: 'prod' })
+ * ```
+ */
+export function bindingOf(route: string, caller: string, tool: string, args: unknown): string {
+  return digestJson({ r: route, c: caller, t: tool, a: args ?? {} })
 }

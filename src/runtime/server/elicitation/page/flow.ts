@@ -22,7 +22,7 @@ import type { ElicitationRun } from '../run'
 import type { PageAsked, PageFlow, PageQuestion, PageRecord } from './types'
 import type { ModernFlowState } from '../state'
 import { digestJson } from '../state'
-import { callBindingOf, callerOf } from './binding'
+import { bindingOf, callerOf } from './binding'
 
 /** How long an answered page waits for the call made again, past its question's deadline if need be. */
 const ANSWERED_GRACE_MS = 10 * 60_000
@@ -93,14 +93,12 @@ export function pageFlowOf(run: ElicitationRun, call: PageCall): PageFlow | unde
   // for a person (`afterFastDecline`).
   if (hasForm && declared?.url !== undefined && !page.afterFastDecline) return undefined
   const caller = callerOf(run.scope)
-  const binding = callBindingOf(run.scope, call.tool, call.arguments)
-  if (caller === undefined || binding === undefined) return undefined
+  if (caller === undefined) return undefined
   // A principal's page is shown only to that principal: without a hook that can name them in a
   // browser (OAuth alone), nobody could answer it, so the question keeps its fallback instead.
   if (run.scope.principal !== undefined && !call.identifiesPeople()) return undefined
   const modern = run.modern
   return {
-    binding,
     caller,
     ...(run.scope.principal !== undefined && { principal: run.scope.principal }),
     tool: call.tool,
@@ -116,6 +114,19 @@ export function pageFlowOf(run: ElicitationRun, call: PageCall): PageFlow | unde
 
 const recordKey = (id: string) => `page:rec:${id}`
 const bindKey = (binding: string) => `page:bind:${binding}`
+
+/**
+ * The binding of a page run, digested when first used: most calls of a client that cannot ask
+ * never ask, and pay nothing for it.
+ *
+ * @example
+ * ```ts
+ * await run.store.get(`page:bind:${pageBindingOf(run, page)}`)
+ * ```
+ */
+export function pageBindingOf(run: ElicitationRun, page: PageFlow): string {
+  return page.binding ??= bindingOf(run.scope.route, page.caller, page.tool, page.arguments)
+}
 const answersKey = (id: string, round: number) => `page:ans:${id}:${round}`
 const tookKey = (id: string, round: number) => `page:took:${id}:${round}`
 
@@ -153,10 +164,10 @@ function readRecord(text: string | undefined): PageRecord | undefined {
  */
 export function openPage(run: ElicitationRun, page: PageFlow): Promise<void> {
   return page.opened ??= (async () => {
-    const id = await run.store.get(bindKey(page.binding))
+    const id = await run.store.get(bindKey(pageBindingOf(run, page)))
     if (id === undefined) return
     const record = readRecord(await run.store.get(recordKey(id)))
-    if (!record || record.bind !== page.binding || record.exp <= Date.now()) return
+    if (!record || record.bind !== pageBindingOf(run, page) || record.exp <= Date.now()) return
     page.record = record
     const { replay } = page
     for (const [key, answer] of Object.entries(record.answers)) if (!ownValue(replay.answers, key)) setOwn(replay.answers, key, answer)
@@ -234,7 +245,7 @@ export async function endPageRound(run: ElicitationRun, page: PageFlow): Promise
     ? { ...earlier, answers: page.replay.answers, steps: page.replay.steps }
     : {
         id: earlier?.id ?? newPageId(page.endpointKey),
-        bind: page.binding,
+        bind: pageBindingOf(run, page),
         ...(page.principal !== undefined && { principal: page.principal }),
         route: run.scope.route,
         tool: page.tool,
@@ -249,7 +260,7 @@ export async function endPageRound(run: ElicitationRun, page: PageFlow): Promise
       }
   const keepMs = Math.max(record.exp - now, 1)
   await run.store.put(recordKey(record.id), JSON.stringify(record), keepMs)
-  await run.store.put(bindKey(page.binding), record.id, keepMs)
+  await run.store.put(bindKey(pageBindingOf(run, page)), record.id, keepMs)
   if (!unchanged && earlier) await run.store.put(earlier.slot, '1', keepMs)
   return pageResult(page, record)
 }
@@ -267,7 +278,7 @@ export async function closePage(run: ElicitationRun, page: PageFlow): Promise<vo
   const record = page.record
   if (!record) return
   // The answers go too: what the person typed is kept no longer than the call needs it.
-  await Promise.all([recordKey(record.id), bindKey(page.binding), record.slot, answersKey(record.id, record.round), tookKey(record.id, record.round)].map(key => run.store.delete(key)))
+  await Promise.all([recordKey(record.id), bindKey(pageBindingOf(run, page)), record.slot, answersKey(record.id, record.round), tookKey(record.id, record.round)].map(key => run.store.delete(key)))
 }
 
 /**

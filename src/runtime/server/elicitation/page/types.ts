@@ -1,7 +1,7 @@
 import type { ModernFlowState } from '../state'
 import type { QuestionKind } from '../question'
 import type { InputRequest } from '@modelcontextprotocol/server'
-import type { ReplayFlow } from '../replay'
+import type { ReplayFlow } from '../state'
 
 // The shapes of a page run (flow.ts says what it is): apart from flow.ts so that the run's own
 // type can name them without an import circle.
@@ -58,7 +58,8 @@ export interface PageRecord {
  * ```
  */
 export interface PageFlow {
-  binding: string
+  /** Its call's binding ({@link pageBindingOf} takes it when first used: a digest of the arguments). */
+  binding?: string
   caller: string
   principal?: string
   tool: string
